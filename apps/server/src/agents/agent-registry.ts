@@ -1,0 +1,40 @@
+import type { Agent, AgentAvailability } from './agent.js';
+
+/** What `GET /api/agents` lists of an agent. */
+export interface AgentListing {
+  name: string;
+  description: string;
+  available: boolean;
+  reason?: string;
+  default: boolean;
+}
+
+/** Agents by name; `session.create` picks one (the default when none is named). */
+export class AgentRegistry {
+  readonly #agents = new Map<string, Agent>();
+
+  constructor(readonly defaultName = 'demo') {}
+
+  register(agent: Agent): this {
+    if (this.#agents.has(agent.name)) throw new Error(`Agent "${agent.name}" is already registered.`);
+    this.#agents.set(agent.name, agent);
+    return this;
+  }
+
+  get(name: string): Agent | undefined {
+    return this.#agents.get(name);
+  }
+
+  list(): AgentListing[] {
+    return [...this.#agents.values()].map((agent) => {
+      const availability: AgentAvailability = agent.availability();
+      return {
+        name: agent.name,
+        description: agent.description,
+        available: availability.available,
+        ...(availability.available ? {} : { reason: availability.reason }),
+        default: agent.name === this.defaultName,
+      };
+    });
+  }
+}

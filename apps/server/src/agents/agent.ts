@@ -1,0 +1,53 @@
+import type { SessionOptions, Step, StepKind } from '@interthought/protocol';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+
+/** Whether an agent can run now (an LLM agent without endpoint configuration cannot). */
+export type AgentAvailability = { available: true } | { available: false; reason: string };
+
+/** One step being streamed by an agent. */
+export interface StepWriter {
+  readonly stepId: string;
+  /**
+   * Append text. Resolves when the agent may go on: after the session's token pacing, and
+   * while the session is paused it waits. Rejects with an AbortError once the run is aborted.
+   */
+  write(text: string): Promise<void>;
+  /** Finish the step. `result` is the tool's structured output, for observations. */
+  end(extra?: { result?: unknown }): void;
+}
+
+/** How an agent streams steps into its session. Every step starts on the head of the chain. */
+export interface StepSink {
+  /** Start a step of `kind` (`tool` names the tool of a tool_call or observation). */
+  start(kind: StepKind, extra?: { tool?: string }): StepWriter;
+  /**
+   * Report a transient condition the user should see (e.g. "rate limited, retrying in 2 s");
+   * sent as a `session.status` detail, the status unchanged.
+   */
+  notice(detail: string): void;
+}
+
+/** Everything an agent gets for one run. A run continues the chain: it ends with the session's final answer. */
+export interface AgentRunContext {
+  task: string;
+  /**
+   * The current chain, root first: completed and corrected steps (a corrected step has
+   * `status: 'corrected'`, `correctionOf` and `correction.note`). The agent continues after its last step.
+   */
+  chain: readonly Step[];
+  options: SessionOptions;
+  tools: ToolRegistry;
+  sink: StepSink;
+  /** Aborted on a correction, cancel, or shutdown. The agent stops promptly and passes it to tools and HTTP. */
+  signal: AbortSignal;
+}
+
+/** An agent kind, registered by name. */
+export interface Agent {
+  readonly name: string;
+  /** One line for the agent picker. */
+  readonly description: string;
+  availability(): AgentAvailability;
+  /** Stream steps until a final answer. Throwing fails the session with the error's message. */
+  run(context: AgentRunContext): Promise<void>;
+}

@@ -1,0 +1,42 @@
+import type { SessionEvent, SessionInfo, SessionOptions, SessionSnapshot } from '@interthought/protocol';
+
+/** What the store keeps of a session besides its events. */
+export interface SessionRecord {
+  info: SessionInfo;
+  options: SessionOptions;
+  /** The last seq written for this session (0 when none). */
+  lastSeq: number;
+}
+
+/** A page of the sessions list, newest first. */
+export interface SessionPage {
+  sessions: SessionInfo[];
+  /** Pass as `before` to get the next page; absent on the last page. */
+  nextCursor?: string;
+}
+
+/**
+ * The durable home of sessions and their event logs. Implementations: in-memory (tests, default
+ * for now) and SQLite. Calls are synchronous so the session core can keep each turn atomic;
+ * `appendBatch` is called once per tick with every event gathered in it (group commit) and must
+ * be durable when it returns, since events are sent to clients only after.
+ */
+export interface EventStore {
+  /** Record a new session (before its first event). */
+  createSession(record: SessionRecord): void;
+  /** Persist a session's summary (status, revision …) as it changes. */
+  updateSession(info: SessionInfo): void;
+  getSession(sessionId: string): SessionRecord | undefined;
+  /** Sessions newest first; `before` is a cursor from a previous page. */
+  listSessions(options: { limit: number; before?: string }): SessionPage;
+  deleteSession(sessionId: string): void;
+  /** Append events (of any sessions) in one transaction; each session's seqs are contiguous. */
+  appendBatch(events: readonly SessionEvent[]): void;
+  /** The session's events with `seq > afterSeq`, in order, at most `limit`. */
+  readEvents(sessionId: string, afterSeq: number, limit?: number): SessionEvent[];
+  /** The lowest seq still kept (retention may trim older ones); undefined when the log is empty. */
+  firstKeptSeq(sessionId: string): number | undefined;
+  /** A stored snapshot to rebuild state from when old events were trimmed (optional). */
+  readSnapshot?(sessionId: string): Omit<SessionSnapshot, 'type' | 'requestId'> | undefined;
+  close(): void;
+}

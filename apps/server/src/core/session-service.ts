@@ -1,0 +1,76 @@
+import type { SessionInfo, SessionOptions, SessionSnapshot } from '@interthought/protocol';
+import type { SessionPage } from './event-store.js';
+
+/**
+ * A listener of sessions: in practice one WebSocket connection. The core serialises each event
+ * once and hands the same string to every peer subscribed to the session.
+ */
+export interface Peer {
+  /** The connection id (also recorded as `correction.by`). */
+  readonly id: string;
+  /** Send one serialised frame. Must not throw (a closed socket just drops it). */
+  send(frame: string): void;
+}
+
+/** How a request's direct answer reaches its requester. */
+export interface ReplyTo {
+  peer: Peer;
+  requestId?: string;
+}
+
+export interface CreateSessionInput {
+  task: string;
+  agent?: string;
+  options?: SessionOptions;
+}
+
+export interface CorrectStepInput {
+  sessionId: string;
+  stepId: string;
+  content: string;
+  note?: string;
+  baseRevision?: number;
+  /** Who corrects (the connection id). */
+  by?: string;
+}
+
+export interface CorrectionResult {
+  sessionId: string;
+  stepId: string;
+  newStepId: string;
+  revision: number;
+}
+
+/**
+ * The session core as the transport and the REST routes see it. No fastify, no ws: every
+ * method is a plain call. Refusals throw a `SessionError` whose `code` is a protocol error code.
+ */
+export interface SessionService {
+  /** Create a session; its agent starts on a later tick, so the caller can answer and subscribe first. */
+  create(input: CreateSessionInput): SessionInfo;
+  /**
+   * Attach `reply.peer` to the session's live events. Without `afterSeq` the peer first gets a
+   * `session.snapshot` (with the request id); with it, `session.subscribed` then every event with
+   * `seq > afterSeq` in order, or a `session.snapshot` if those events are no longer kept.
+   * Nothing is missed or doubled between that and the live stream. `BAD_CURSOR` for a bad `afterSeq`.
+   */
+  subscribe(sessionId: string, reply: ReplyTo, afterSeq?: number): void;
+  /** Detach the peer from the session (idempotent); the run goes on. */
+  unsubscribe(sessionId: string, peer: Peer): void;
+  /** Detach the peer from every session (its connection closed). */
+  detach(peer: Peer): void;
+  /** Apply a correction as one atomic turn of the session (PROTOCOL.md "Correction semantics"). */
+  correct(input: CorrectStepInput): CorrectionResult;
+  /**
+   * Status changes. The resulting `session.status` event goes to every subscriber; the requester
+   * gets its copy with `requestId` (instead of the plain one, if it is subscribed).
+   */
+  pause(sessionId: string, reply?: ReplyTo): void;
+  resume(sessionId: string, reply?: ReplyTo): void;
+  cancel(sessionId: string, reply?: ReplyTo): void;
+  /** The session's current snapshot (for REST), or undefined. */
+  snapshot(sessionId: string): Omit<SessionSnapshot, 'type' | 'requestId'> | undefined;
+  list(options: { limit: number; before?: string }): SessionPage;
+  /** Abort every run, write what is pending, and stop. */
+  shutdown(): Promise<void>;
+}

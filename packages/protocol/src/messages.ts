@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { CorrectionAcceptedSchema, StepCorrectRequestSchema } from './correction.js';
+import { ErrorFrameSchema } from './error.js';
+import { HelloSchema } from './hello.js';
+import {
+  SessionCancelRequestSchema,
+  SessionCreateRequestSchema,
+  SessionCreatedSchema,
+  SessionPauseRequestSchema,
+  SessionResumeRequestSchema,
+  SessionSnapshotSchema,
+  SessionStatusEventSchema,
+  SessionSubscribeRequestSchema,
+  SessionSubscribedSchema,
+  SessionUnsubscribeRequestSchema,
+  SessionUnsubscribedSchema,
+} from './session.js';
+import {
+  StepCompletedEventSchema,
+  StepCorrectedEventSchema,
+  StepDeltaEventSchema,
+  StepStartedEventSchema,
+  StepsInvalidatedEventSchema,
+} from './step.js';
+
+/** Every frame a client may send (strict: unknown fields are refused). */
+export const ClientMessageSchema = z.discriminatedUnion('type', [
+  SessionCreateRequestSchema,
+  SessionSubscribeRequestSchema,
+  SessionUnsubscribeRequestSchema,
+  StepCorrectRequestSchema,
+  SessionPauseRequestSchema,
+  SessionResumeRequestSchema,
+  SessionCancelRequestSchema,
+]);
+
+/** The `type` of every client request. */
+export const CLIENT_MESSAGE_TYPES = ClientMessageSchema.options.map((o) => o.shape.type.value);
+
+/** The events of a session's log: each carries `sessionId`, `seq` and `at`. */
+export const SessionEventSchema = z.discriminatedUnion('type', [
+  SessionStatusEventSchema,
+  StepStartedEventSchema,
+  StepDeltaEventSchema,
+  StepCompletedEventSchema,
+  StepCorrectedEventSchema,
+  StepsInvalidatedEventSchema,
+]);
+
+/** The `type` of every session event. */
+export const SESSION_EVENT_TYPES = SessionEventSchema.options.map((o) => o.shape.type.value);
+
+/** Every frame the server may send (tolerant: clients ignore unknown fields). */
+export const ServerMessageSchema = z.discriminatedUnion('type', [
+  HelloSchema,
+  SessionCreatedSchema,
+  SessionSnapshotSchema,
+  SessionSubscribedSchema,
+  SessionUnsubscribedSchema,
+  CorrectionAcceptedSchema,
+  ErrorFrameSchema,
+  ...SessionEventSchema.options,
+]);
+
+export type ClientMessage = z.infer<typeof ClientMessageSchema>;
+export type ClientMessageType = ClientMessage['type'];
+export type SessionEvent = z.infer<typeof SessionEventSchema>;
+export type SessionEventType = SessionEvent['type'];
+export type ServerMessage = z.infer<typeof ServerMessageSchema>;
+export type ServerMessageType = ServerMessage['type'];
+/** A client request without its `id` (the client assigns one). */
+export type ClientRequest = ClientMessage extends infer M ? (M extends ClientMessage ? Omit<M, 'id'> : never) : never;

@@ -1,0 +1,91 @@
+import type { z } from 'zod';
+import { FIELD_LIMITS } from './limits.js';
+import { ERROR_CODES, type ErrorCode, type ErrorDetail, type ErrorFrame } from './error.js';
+import { CLIENT_MESSAGE_TYPES, ClientMessageSchema, type ClientMessage } from './messages.js';
+
+/** The outcome of parsing one inbound frame: the message, or a ready `error` frame to send back. */
+export type ParseResult = { ok: true; message: ClientMessage } | { ok: false; error: ErrorFrame };
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const clientTypes: ReadonlySet<string> = new Set(CLIENT_MESSAGE_TYPES);
+
+/** Build an `error` frame. */
+export function errorFrame(code: ErrorCode, message: string, requestId?: string, details?: ErrorDetail[]): ErrorFrame {
+  const frame: ErrorFrame = { type: 'error', code, message };
+  if (requestId !== undefined) frame.requestId = requestId;
+  if (details !== undefined) frame.details = details;
+  return frame;
+}
+
+/** Zod issues as wire details: one `{ path, message }` per issue (and per unknown key, named in its path). */
+export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
+  return issues.flatMap((issue) => {
+    const path = issue.path.map((key) => (typeof key === 'number' ? key : String(key)));
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ path: [...path, key], message: `Unknown field "${key}"` }));
+    }
+    return [{ path, message: issue.message }];
+  });
+}
+
+function decode(raw: string | ArrayBuffer | Uint8Array): string | null {
+  if (typeof raw === 'string') return raw;
+  try {
+    return utf8.decode(raw instanceof ArrayBuffer ? new Uint8Array(raw) : raw);
+  } catch {
+    return null;
+  }
+}
+
+function usableRequestId(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length >= 1 && value.length <= FIELD_LIMITS.requestIdMax ? value : undefined;
+}
+
+function describeIssues(type: string, details: ErrorDetail[]): string {
+  const first = details[0];
+  if (!first) return `Invalid ${type} frame.`;
+  const where = first.path.length ? first.path.join('.') : '(frame)';
+  const more = details.length > 1 ? ` (and ${details.length - 1} more issue${details.length > 2 ? 's' : ''})` : '';
+  return `Invalid ${type} frame: ${where}: ${first.message}${more}`;
+}
+
+/**
+ * Parse and validate one client frame. Never throws: whatever the input, the result is the
+ * message or an `error` frame (`BAD_JSON`, `UNKNOWN_TYPE`, or `BAD_FRAME` with one detail per issue)
+ * that carries `requestId` whenever the frame had a usable `id`.
+ */
+export function parseClientMessage(raw: string | ArrayBuffer | Uint8Array): ParseResult {
+  try {
+    const text = decode(raw);
+    if (text === null) return { ok: false, error: errorFrame(ERROR_CODES.BAD_JSON, 'Frame is not valid UTF-8 text.') };
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return { ok: false, error: errorFrame(ERROR_CODES.BAD_JSON, 'Frame is not valid JSON. Send one JSON object per text frame.') };
+    }
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+      const details = [{ path: [], message: 'Expected a JSON object with a "type" field' }];
+      return { ok: false, error: errorFrame(ERROR_CODES.BAD_FRAME, 'A frame must be a JSON object with a "type" field.', undefined, details) };
+    }
+    const record = data as Record<string, unknown>;
+    const requestId = usableRequestId(Object.hasOwn(record, 'id') ? record.id : undefined);
+    const type = Object.hasOwn(record, 'type') ? record.type : undefined;
+    if (typeof type !== 'string') {
+      const details = [{ path: ['type'], message: 'Expected a string naming the request, e.g. "session.create"' }];
+      return { ok: false, error: errorFrame(ERROR_CODES.BAD_FRAME, 'The frame has no "type" string.', requestId, details) };
+    }
+    if (!clientTypes.has(type)) {
+      const shown = type.length > 64 ? `${type.slice(0, 64)}…` : type;
+      const message = `Unknown request type "${shown}". Known types: ${CLIENT_MESSAGE_TYPES.join(', ')}.`;
+      return { ok: false, error: errorFrame(ERROR_CODES.UNKNOWN_TYPE, message, requestId) };
+    }
+    const parsed = ClientMessageSchema.safeParse(record);
+    if (parsed.success) return { ok: true, message: parsed.data };
+    const details = issuesToDetails(parsed.error.issues);
+    return { ok: false, error: errorFrame(ERROR_CODES.BAD_FRAME, describeIssues(type, details), requestId, details) };
+  } catch {
+    // Defensive: nothing above should throw, but a parser must never take the connection down.
+    return { ok: false, error: errorFrame(ERROR_CODES.BAD_FRAME, 'The frame could not be read.') };
+  }
+}

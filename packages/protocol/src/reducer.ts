@@ -1,0 +1,239 @@
+import type { SessionEvent } from './messages.js';
+import type { SessionInfo, SessionSnapshot } from './session.js';
+import type { Step } from './step.js';
+
+/**
+ * A session's state: the fold of its events. The server, the web app and third-party clients
+ * all build it with `applyEvent`, so a snapshot, a replay and a live stream cannot disagree.
+ */
+export interface SessionState {
+  session: SessionInfo;
+  /** Every step of every branch, in creation order. */
+  steps: Map<string, Step>;
+  /** The ids of each step's children in creation order; first steps are under the key `ROOT_KEY`. */
+  children: Map<string, string[]>;
+  /** The path of step ids from the root to the head: what the agent builds on now. */
+  chain: string[];
+  /** The `seq` of the last event folded in (0 when none). */
+  seq: number;
+}
+
+/** The `children` key of the steps whose `parentId` is `null`. */
+export const ROOT_KEY = '';
+
+/** Why an event does not fit the state it was applied to. */
+export type ReducerErrorCode =
+  | 'WRONG_SESSION'
+  | 'SEQ_GAP'
+  | 'SEQ_REPLAYED'
+  | 'UNKNOWN_STEP'
+  | 'DUPLICATE_STEP'
+  | 'NOT_ON_CHAIN'
+  | 'STEP_NOT_STREAMING';
+
+/** Thrown by `applyEvent` for an event that does not fit: the state is left unchanged. */
+export class ReducerError extends Error {
+  override readonly name = 'ReducerError';
+  constructor(
+    readonly code: ReducerErrorCode,
+    message: string,
+    readonly event: SessionEvent,
+  ) {
+    super(message);
+  }
+}
+
+/** The snapshot fields a state can be created from or exported to. */
+export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq'>;
+
+function blankSession(): SessionInfo {
+  return { sessionId: '', task: '', agent: '', status: 'running', revision: 0, createdAt: '' };
+}
+
+function addChild(children: Map<string, string[]>, step: Step): void {
+  const key = step.parentId ?? ROOT_KEY;
+  const list = children.get(key);
+  if (list) list.push(step.stepId);
+  else children.set(key, [step.stepId]);
+}
+
+function isSnapshotData(from: SessionSnapshotData | SessionInfo): from is SessionSnapshotData {
+  return Array.isArray((from as SessionSnapshotData).steps) && typeof (from as SessionSnapshotData).session === 'object';
+}
+
+/**
+ * A new state: empty, for a known session (its info), or from a `session.snapshot`.
+ * The input is copied, never kept.
+ */
+export function createSessionState(from?: SessionSnapshotData | SessionInfo): SessionState {
+  const state: SessionState = { session: blankSession(), steps: new Map(), children: new Map(), chain: [], seq: 0 };
+  if (!from) return state;
+  if (!isSnapshotData(from)) {
+    state.session = { ...from };
+    return state;
+  }
+  state.session = { ...from.session };
+  for (const step of from.steps) {
+    const copy = { ...step };
+    state.steps.set(copy.stepId, copy);
+    addChild(state.children, copy);
+  }
+  state.chain = [...from.chain];
+  state.seq = from.seq;
+  return state;
+}
+
+/** The state as snapshot fields (copies), e.g. to serve `session.snapshot`. */
+export function toSnapshot(state: SessionState): SessionSnapshotData {
+  return {
+    session: { ...state.session },
+    steps: Array.from(state.steps.values(), (step) => ({ ...step })),
+    chain: [...state.chain],
+    seq: state.seq,
+  };
+}
+
+function requireStep(state: SessionState, stepId: string, event: SessionEvent): Step {
+  const step = state.steps.get(stepId);
+  if (!step) throw new ReducerError('UNKNOWN_STEP', `Event ${event.seq} (${event.type}) names unknown step ${stepId}.`, event);
+  return step;
+}
+
+function checkOrder(state: SessionState, event: SessionEvent): void {
+  if (state.session.sessionId && event.sessionId !== state.session.sessionId) {
+    throw new ReducerError('WRONG_SESSION', `Event for session ${event.sessionId} applied to ${state.session.sessionId}.`, event);
+  }
+  const expected = state.seq + 1;
+  if (event.seq > expected) {
+    throw new ReducerError('SEQ_GAP', `Expected seq ${expected} but got ${event.seq}: events ${expected}–${event.seq - 1} are missing.`, event);
+  }
+  if (event.seq < expected) {
+    throw new ReducerError('SEQ_REPLAYED', `Event seq ${event.seq} was already applied (state is at ${state.seq}).`, event);
+  }
+}
+
+/** Checks that an event can be applied, without changing anything, so a failed apply leaves no trace. */
+function checkFits(state: SessionState, event: SessionEvent): void {
+  switch (event.type) {
+    case 'step.started': {
+      const { step } = event;
+      if (state.steps.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
+      const head = state.chain[state.chain.length - 1] ?? null;
+      if (step.parentId !== head) {
+        throw new ReducerError('NOT_ON_CHAIN', `Step ${step.stepId} starts under ${step.parentId}, but the chain's head is ${head}.`, event);
+      }
+      return;
+    }
+    case 'step.delta': {
+      const step = requireStep(state, event.stepId, event);
+      if (step.status !== 'streaming') {
+        throw new ReducerError('STEP_NOT_STREAMING', `Delta for step ${step.stepId}, which is ${step.status}.`, event);
+      }
+      return;
+    }
+    case 'step.completed':
+      requireStep(state, event.stepId, event);
+      return;
+    case 'step.corrected': {
+      const { step } = event;
+      if (state.steps.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
+      if (step.correctionOf !== undefined) requireStep(state, step.correctionOf, event);
+      if (step.parentId !== null && state.chain[step.index - 1] !== step.parentId) {
+        throw new ReducerError('NOT_ON_CHAIN', `Corrected step ${step.stepId} has parent ${step.parentId}, not on the chain.`, event);
+      }
+      return;
+    }
+    case 'steps.invalidated':
+      for (const stepId of event.stepIds) requireStep(state, stepId, event);
+      return;
+    case 'session.status':
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * Fold one event into the state, in place, and return the state. O(1) amortised for
+ * `step.delta` (string appends are ropes in JS engines; nothing is copied). Throws a
+ * `ReducerError`, leaving the state unchanged, for an event that does not fit.
+ * Unknown event types (from a newer server) only advance `seq`.
+ */
+export function applyEvent(state: SessionState, event: SessionEvent): SessionState {
+  checkOrder(state, event);
+  checkFits(state, event);
+  if (!state.session.sessionId) state.session.sessionId = event.sessionId;
+  state.seq = event.seq;
+  switch (event.type) {
+    case 'session.status':
+      state.session.status = event.status;
+      if (event.error !== undefined) state.session.error = event.error;
+      else delete state.session.error;
+      break;
+    case 'step.started': {
+      const step: Step = { ...event.step, startedAt: event.step.startedAt ?? event.at };
+      state.steps.set(step.stepId, step);
+      addChild(state.children, step);
+      state.chain.push(step.stepId);
+      break;
+    }
+    case 'step.delta': {
+      const step = state.steps.get(event.stepId)!;
+      step.content += event.text;
+      break;
+    }
+    case 'step.completed': {
+      const step = state.steps.get(event.stepId)!;
+      step.content = event.content;
+      if (step.status === 'streaming') step.status = 'completed';
+      if (event.tool !== undefined) step.tool = event.tool;
+      if (event.result !== undefined) step.result = event.result;
+      step.completedAt = event.at;
+      break;
+    }
+    case 'step.corrected': {
+      const step: Step = { ...event.step, startedAt: event.step.startedAt ?? event.at, completedAt: event.step.completedAt ?? event.at };
+      state.steps.set(step.stepId, step);
+      addChild(state.children, step);
+      state.chain.length = step.index;
+      state.chain.push(step.stepId);
+      state.session.revision = event.revision;
+      break;
+    }
+    case 'steps.invalidated':
+      for (const stepId of event.stepIds) state.steps.get(stepId)!.status = 'invalidated';
+      state.session.revision = event.revision;
+      break;
+    default: {
+      // A newer server's event type: tolerated, only its seq counts.
+      const unknown: never = event;
+      void unknown;
+    }
+  }
+  return state;
+}
+
+/** Fold many events in order. */
+export function applyEvents(state: SessionState, events: Iterable<SessionEvent>): SessionState {
+  for (const event of events) applyEvent(state, event);
+  return state;
+}
+
+/** The steps of the current chain, root first. */
+export function chainSteps(state: SessionState): Step[] {
+  return state.chain.map((id) => state.steps.get(id)).filter((step): step is Step => step !== undefined);
+}
+
+/** The alternatives at a step's position: its siblings (itself included), oldest first. */
+export function alternativesOf(state: SessionState, stepId: string): string[] {
+  const step = state.steps.get(stepId);
+  if (!step) return [];
+  return state.children.get(step.parentId ?? ROOT_KEY) ?? [stepId];
+}
+
+/** Whether PROTOCOL.md allows correcting this step now (on the chain, not invalidated, session not cancelled). */
+export function isCorrectable(state: SessionState, stepId: string): boolean {
+  const step = state.steps.get(stepId);
+  if (!step || step.status === 'invalidated' || state.session.status === 'cancelled') return false;
+  return state.chain[step.index] === stepId;
+}

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import { FIELD_LIMITS } from './limits.js';
+import { IdSchema, TimestampSchema, answerBase, requestBase, sessionEventBase } from './common.js';
+import { StepSchema } from './step.js';
+
+/** A session's lifecycle status. */
+export const SessionStatusSchema = z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']);
+
+/** Per-session options for `session.create`. Unknown options are refused. */
+export const SessionOptionsSchema = z.strictObject({
+  /** Milliseconds between streamed tokens, for agents that pace their output (the demo agent). */
+  tokenDelayMs: z.number().int().min(0).max(5_000).optional(),
+  /** Model name, for LLM agents. */
+  model: z.string().min(1).max(200).optional(),
+  /** Sampling temperature, for LLM agents. */
+  temperature: z.number().min(0).max(2).optional(),
+});
+
+/** `session.create`: start a session; the creator is subscribed to it. */
+export const SessionCreateRequestSchema = z.strictObject({
+  type: z.literal('session.create'),
+  ...requestBase,
+  task: z.string().min(1).max(FIELD_LIMITS.taskMax),
+  agent: z.string().min(1).max(64).optional(),
+  options: SessionOptionsSchema.optional(),
+});
+
+/** `session.subscribe`: watch a session, from a snapshot or from a cursor. */
+export const SessionSubscribeRequestSchema = z.strictObject({
+  type: z.literal('session.subscribe'),
+  ...requestBase,
+  sessionId: IdSchema,
+  /** Replay every event with `seq > afterSeq`, then go live. Range checks are the server's (`BAD_CURSOR`). */
+  afterSeq: z.number().optional(),
+});
+
+/** `session.unsubscribe`: stop watching; the run goes on. */
+export const SessionUnsubscribeRequestSchema = z.strictObject({
+  type: z.literal('session.unsubscribe'),
+  ...requestBase,
+  sessionId: IdSchema,
+});
+
+/** `session.pause`: hold the agent after its current token. */
+export const SessionPauseRequestSchema = z.strictObject({
+  type: z.literal('session.pause'),
+  ...requestBase,
+  sessionId: IdSchema,
+});
+
+/** `session.resume`: continue a paused or interrupted session. */
+export const SessionResumeRequestSchema = z.strictObject({
+  type: z.literal('session.resume'),
+  ...requestBase,
+  sessionId: IdSchema,
+});
+
+/** `session.cancel`: stop the session for good. */
+export const SessionCancelRequestSchema = z.strictObject({
+  type: z.literal('session.cancel'),
+  ...requestBase,
+  sessionId: IdSchema,
+});
+
+/** The summary of a session, as lists and snapshots carry it. */
+export const SessionInfoSchema = z.looseObject({
+  sessionId: IdSchema,
+  task: z.string(),
+  agent: z.string(),
+  status: SessionStatusSchema,
+  revision: z.number().int().min(0),
+  createdAt: TimestampSchema,
+  /** The reason of a `failed` status (additive). */
+  error: z.string().optional(),
+});
+
+/** `session.created`: the answer to `session.create`. */
+export const SessionCreatedSchema = z.looseObject({
+  type: z.literal('session.created'),
+  ...answerBase,
+  session: SessionInfoSchema,
+});
+
+/** `session.snapshot`: the whole tree of a session, as of event `seq` (0 when it has none yet). */
+export const SessionSnapshotSchema = z.looseObject({
+  type: z.literal('session.snapshot'),
+  ...answerBase,
+  session: SessionInfoSchema,
+  steps: z.array(StepSchema),
+  chain: z.array(IdSchema),
+  seq: z.number().int().min(0),
+});
+
+/**
+ * `session.subscribed`: the answer to `session.subscribe` with `afterSeq` (additive, v1.0), sent
+ * before the replayed events: events `afterSeq + 1` … `lastSeq` follow, then live ones.
+ */
+export const SessionSubscribedSchema = z.looseObject({
+  type: z.literal('session.subscribed'),
+  ...answerBase,
+  sessionId: IdSchema,
+  afterSeq: z.number().int().min(0),
+  lastSeq: z.number().int().min(0),
+});
+
+/** `session.unsubscribed`: the answer to `session.unsubscribe`. */
+export const SessionUnsubscribedSchema = z.looseObject({
+  type: z.literal('session.unsubscribed'),
+  ...answerBase,
+  sessionId: IdSchema,
+});
+
+/** `session.status`: the session's status changed. Sent to every subscriber. */
+export const SessionStatusEventSchema = z.looseObject({
+  type: z.literal('session.status'),
+  ...sessionEventBase,
+  /** Present on the copy sent to the client whose request caused this change. */
+  requestId: z.string().optional(),
+  status: SessionStatusSchema,
+  /** Why the session failed (for `failed`), or a human-readable detail. */
+  error: z.string().optional(),
+});
+
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+export type SessionOptions = z.infer<typeof SessionOptionsSchema>;
+export type SessionCreateRequest = z.infer<typeof SessionCreateRequestSchema>;
+export type SessionSubscribeRequest = z.infer<typeof SessionSubscribeRequestSchema>;
+export type SessionUnsubscribeRequest = z.infer<typeof SessionUnsubscribeRequestSchema>;
+export type SessionPauseRequest = z.infer<typeof SessionPauseRequestSchema>;
+export type SessionResumeRequest = z.infer<typeof SessionResumeRequestSchema>;
+export type SessionCancelRequest = z.infer<typeof SessionCancelRequestSchema>;
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+export type SessionCreated = z.infer<typeof SessionCreatedSchema>;
+export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
+export type SessionSubscribed = z.infer<typeof SessionSubscribedSchema>;
+export type SessionUnsubscribed = z.infer<typeof SessionUnsubscribedSchema>;
+export type SessionStatusEvent = z.infer<typeof SessionStatusEventSchema>;

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { IdSchema, TimestampSchema, sessionEventBase } from './common.js';
+
+/** What a step is: the agent's reasoning, its plan, a tool call, the tool's result, or its answer. */
+export const StepKindSchema = z.enum(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
+
+/** Where a step is in its life. `invalidated` steps are kept, never deleted. */
+export const StepStatusSchema = z.enum(['streaming', 'completed', 'corrected', 'invalidated']);
+
+/** The record of a user's correction, carried by the step that replaced the corrected one. */
+export const CorrectionInfoSchema = z.looseObject({
+  /** The replaced step's content at the moment of the correction (partial if it was streaming). */
+  previousContent: z.string(),
+  note: z.string().optional(),
+  at: TimestampSchema,
+  /** Who corrected it, when the server knows (e.g. the connection id). */
+  by: z.string().optional(),
+});
+
+/** A node of the session's step tree. */
+export const StepSchema = z.looseObject({
+  stepId: IdSchema,
+  /** The step this one follows; `null` for a first step. */
+  parentId: IdSchema.nullable(),
+  /** Its depth in the tree: 0 for a first step. */
+  index: z.number().int().min(0),
+  kind: StepKindSchema,
+  status: StepStatusSchema,
+  content: z.string(),
+  /** The session revision this step was created in. */
+  revision: z.number().int().min(0),
+  /** The step this one replaced, for a corrected step. */
+  correctionOf: IdSchema.optional(),
+  correction: CorrectionInfoSchema.optional(),
+  /** The tool's name, for `tool_call` and `observation` steps. */
+  tool: z.string().optional(),
+  /** The tool's structured result (JSON), for `observation` steps. */
+  result: z.unknown().optional(),
+  /** When the step started and finished streaming (additive, v1.0). */
+  startedAt: TimestampSchema.optional(),
+  completedAt: TimestampSchema.optional(),
+});
+
+/** `step.started`: a new step begins streaming on the head of the chain. */
+export const StepStartedEventSchema = z.looseObject({
+  type: z.literal('step.started'),
+  ...sessionEventBase,
+  step: StepSchema,
+});
+
+/** `step.delta`: append-only text of a streaming step. */
+export const StepDeltaEventSchema = z.looseObject({
+  type: z.literal('step.delta'),
+  ...sessionEventBase,
+  stepId: IdSchema,
+  text: z.string(),
+});
+
+/** `step.completed`: the step's final content, equal to its deltas joined. */
+export const StepCompletedEventSchema = z.looseObject({
+  type: z.literal('step.completed'),
+  ...sessionEventBase,
+  stepId: IdSchema,
+  content: z.string(),
+  tool: z.string().optional(),
+  result: z.unknown().optional(),
+});
+
+/** `step.corrected`: a user's correction replaced a step on the chain. */
+export const StepCorrectedEventSchema = z.looseObject({
+  type: z.literal('step.corrected'),
+  ...sessionEventBase,
+  step: StepSchema,
+  revision: z.number().int().min(0),
+});
+
+/** `steps.invalidated`: the replaced step and every later step of the old chain. */
+export const StepsInvalidatedEventSchema = z.looseObject({
+  type: z.literal('steps.invalidated'),
+  ...sessionEventBase,
+  stepIds: z.array(IdSchema),
+  byStepId: IdSchema,
+  revision: z.number().int().min(0),
+});
+
+export type StepKind = z.infer<typeof StepKindSchema>;
+export type StepStatus = z.infer<typeof StepStatusSchema>;
+export type CorrectionInfo = z.infer<typeof CorrectionInfoSchema>;
+export type Step = z.infer<typeof StepSchema>;
+export type StepStartedEvent = z.infer<typeof StepStartedEventSchema>;
+export type StepDeltaEvent = z.infer<typeof StepDeltaEventSchema>;
+export type StepCompletedEvent = z.infer<typeof StepCompletedEventSchema>;
+export type StepCorrectedEvent = z.infer<typeof StepCorrectedEventSchema>;
+export type StepsInvalidatedEvent = z.infer<typeof StepsInvalidatedEventSchema>;

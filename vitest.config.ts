@@ -1,0 +1,6 @@
+import { defineConfig } from 'vitest/config';
+import projects from './vitest.workspace';
+
+export default defineConfig({
+  test: { projects },
+});
