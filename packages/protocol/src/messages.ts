@@ -62,6 +62,9 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   ...SessionEventSchema.options,
 ]);
 
+/** The `type` of every server frame this version knows; clients ignore others. */
+export const SERVER_MESSAGE_TYPES = ServerMessageSchema.options.map((o) => o.shape.type.value);
+
 export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
 export type SessionEvent = z.infer<typeof SessionEventSchema>;

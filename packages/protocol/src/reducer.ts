@@ -1,6 +1,6 @@
 import type { SessionEvent } from './messages.js';
 import type { SessionInfo, SessionSnapshot } from './session.js';
-import type { Step } from './step.js';
+import type { Step, StepCorrectedEvent, StepStartedEvent } from './step.js';
 
 /**
  * A session's state: the fold of its events. The server, the web app and third-party clients
@@ -112,18 +112,40 @@ function checkOrder(state: SessionState, event: SessionEvent): void {
   }
 }
 
+function checkStarted(state: SessionState, event: StepStartedEvent): void {
+  const { step } = event;
+  if (state.steps.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
+  const head = state.chain[state.chain.length - 1] ?? null;
+  if (step.parentId !== head || step.index !== state.chain.length) {
+    throw new ReducerError(
+      'NOT_ON_CHAIN',
+      `Step ${step.stepId} starts under ${step.parentId} at index ${step.index}, but the chain's head is ${head} at index ${state.chain.length - 1}.`,
+      event,
+    );
+  }
+}
+
+/** A corrected step takes the place of the chain's step at its index: same parent, same index. */
+function checkCorrected(state: SessionState, event: StepCorrectedEvent): void {
+  const { step } = event;
+  if (state.steps.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
+  if (step.correctionOf !== undefined) requireStep(state, step.correctionOf, event);
+  const expectedParent = step.index === 0 ? null : state.chain[step.index - 1];
+  const replaced = state.chain[step.index];
+  if (step.parentId !== expectedParent || replaced === undefined || (step.correctionOf !== undefined && step.correctionOf !== replaced)) {
+    throw new ReducerError(
+      'NOT_ON_CHAIN',
+      `Corrected step ${step.stepId} (parent ${step.parentId}, index ${step.index}) does not replace a step of the chain.`,
+      event,
+    );
+  }
+}
+
 /** Checks that an event can be applied, without changing anything, so a failed apply leaves no trace. */
 function checkFits(state: SessionState, event: SessionEvent): void {
   switch (event.type) {
-    case 'step.started': {
-      const { step } = event;
-      if (state.steps.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
-      const head = state.chain[state.chain.length - 1] ?? null;
-      if (step.parentId !== head) {
-        throw new ReducerError('NOT_ON_CHAIN', `Step ${step.stepId} starts under ${step.parentId}, but the chain's head is ${head}.`, event);
-      }
-      return;
-    }
+    case 'step.started':
+      return checkStarted(state, event);
     case 'step.delta': {
       const step = requireStep(state, event.stepId, event);
       if (step.status !== 'streaming') {
@@ -134,22 +156,18 @@ function checkFits(state: SessionState, event: SessionEvent): void {
     case 'step.completed':
       requireStep(state, event.stepId, event);
       return;
-    case 'step.corrected': {
-      const { step } = event;
-      if (state.steps.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
-      if (step.correctionOf !== undefined) requireStep(state, step.correctionOf, event);
-      if (step.parentId !== null && state.chain[step.index - 1] !== step.parentId) {
-        throw new ReducerError('NOT_ON_CHAIN', `Corrected step ${step.stepId} has parent ${step.parentId}, not on the chain.`, event);
-      }
-      return;
-    }
+    case 'step.corrected':
+      return checkCorrected(state, event);
     case 'steps.invalidated':
       for (const stepId of event.stepIds) requireStep(state, stepId, event);
       return;
     case 'session.status':
       return;
-    default:
-      return;
+    default: {
+      // A newer server's event type: nothing to check.
+      const unknown: never = event;
+      void unknown;
+    }
   }
 }
 
@@ -169,6 +187,8 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       state.session.status = event.status;
       if (event.error !== undefined) state.session.error = event.error;
       else delete state.session.error;
+      if (event.detail !== undefined) state.session.detail = event.detail;
+      else delete state.session.detail;
       break;
     case 'step.started': {
       const step: Step = { ...event.step, startedAt: event.step.startedAt ?? event.at };

@@ -72,6 +72,8 @@ export const SessionInfoSchema = z.looseObject({
   createdAt: TimestampSchema,
   /** The reason of a `failed` status (additive). */
   error: z.string().optional(),
+  /** The last transient detail of the current status (additive). */
+  detail: z.string().optional(),
 });
 
 /** `session.created`: the answer to `session.create`. */
@@ -117,8 +119,10 @@ export const SessionStatusEventSchema = z.looseObject({
   /** Present on the copy sent to the client whose request caused this change. */
   requestId: z.string().optional(),
   status: SessionStatusSchema,
-  /** Why the session failed (for `failed`), or a human-readable detail. */
+  /** Why the session failed (for `failed`). */
   error: z.string().optional(),
+  /** A transient, human-readable condition while the status holds, e.g. "rate limited, retrying in 2 s" (additive). */
+  detail: z.string().optional(),
 });
 
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;

@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionInfo, SessionOptions, SessionSnapshot } from '@interthought/protocol';
+import type { SessionEvent, SessionInfo, SessionOptions, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 
 /** What the store keeps of a session besides its events. */
 export interface SessionRecord {
@@ -27,6 +27,11 @@ export interface EventStore {
   /** Persist a session's summary (status, revision …) as it changes. */
   updateSession(info: SessionInfo): void;
   getSession(sessionId: string): SessionRecord | undefined;
+  /**
+   * Every session whose stored status is `status` (optional, additive). Used at startup to mark
+   * the runs a previous process left `running` as `interrupted` without scanning every session.
+   */
+  listSessionsByStatus?(status: SessionStatus): SessionRecord[];
   /** Sessions newest first; `before` is a cursor from a previous page. */
   listSessions(options: { limit: number; before?: string }): SessionPage;
   deleteSession(sessionId: string): void;
@@ -37,6 +42,6 @@ export interface EventStore {
   /** The lowest seq still kept (retention may trim older ones); undefined when the log is empty. */
   firstKeptSeq(sessionId: string): number | undefined;
   /** A stored snapshot to rebuild state from when old events were trimmed (optional). */
-  readSnapshot?(sessionId: string): Omit<SessionSnapshot, 'type' | 'requestId'> | undefined;
+  readSnapshot?(sessionId: string): SessionSnapshotData | undefined;
   close(): void;
 }

@@ -1,4 +1,4 @@
-import type { SessionInfo, SessionOptions, SessionSnapshot } from '@interthought/protocol';
+import type { SessionInfo, SessionOptions, SessionSnapshotData } from '@interthought/protocol';
 import type { SessionPage } from './event-store.js';
 
 /**
@@ -69,7 +69,7 @@ export interface SessionService {
   resume(sessionId: string, reply?: ReplyTo): void;
   cancel(sessionId: string, reply?: ReplyTo): void;
   /** The session's current snapshot (for REST), or undefined. */
-  snapshot(sessionId: string): Omit<SessionSnapshot, 'type' | 'requestId'> | undefined;
+  snapshot(sessionId: string): SessionSnapshotData | undefined;
   list(options: { limit: number; before?: string }): SessionPage;
   /** Abort every run, write what is pending, and stop. */
   shutdown(): Promise<void>;

@@ -1,0 +1,140 @@
+import type { StepKind } from '@interthought/protocol';
+import type { Agent, AgentRunContext } from '../agent.js';
+import { streamStep } from '../stream-text.js';
+import { observeTool } from '../tool-steps.js';
+import { readChain, type ChainState } from './chain-state.js';
+import { say } from './language.js';
+import { announceCall, keptPlanRemark, toolFailureAnswer, unreadableObservationAnswer } from './narration.js';
+import type { Outcome, PlannedCall, SolvePlan } from './plan.js';
+import { arithmeticAnswer } from './recognize-arithmetic.js';
+
+/** Stream one step, unless the run was aborted (then stop before starting it). */
+async function emit(context: AgentRunContext, kind: StepKind, text: string, extra?: { tool?: string; result?: unknown }): Promise<void> {
+  context.signal.throwIfAborted();
+  await streamStep(context.sink, kind, text, extra);
+}
+
+function nextCall(state: ChainState): PlannedCall | undefined {
+  if (state.plan.kind !== 'solve' || state.failure) return undefined;
+  return state.plan.steps[state.nextStep]?.call(state.lastValue);
+}
+
+/** The action before a tool call: why (first call only), what, and what comes after. */
+function actionText(state: ChainState, plan: SolvePlan, call: PlannedCall): string {
+  const remark = state.remark === 'thought' || state.remark === 'action' ? keptPlanRemark(state.lang, state.remark) : '';
+  if (state.nextStep > 0) return remark + announceCall(state.lang, call, true);
+  const previews = plan.steps.slice(1).map((step) => step.preview ?? '').filter(Boolean);
+  return [remark + plan.approach, announceCall(state.lang, call), ...previews].filter(Boolean).join(state.lang === 'zh' ? '' : ' ');
+}
+
+function finalAnswer(state: ChainState): string {
+  const { plan, lang } = state;
+  if (state.failure?.kind === 'tool') return toolFailureAnswer(lang, state.failure.tool, state.failure.error);
+  if (state.failure?.kind === 'unreadable') return unreadableObservationAnswer(lang, state.failure.text);
+  const outcome: Outcome = {
+    ...state.lastValue,
+    ...(state.lastCall ? { call: state.lastCall } : {}),
+    fromTool: state.fromTool,
+    asPlanned: state.asPlanned,
+  };
+  if (plan.kind === 'advice') {
+    return state.lastValue ? arithmeticAnswer(lang, outcome) : plan.answer(state.actionText ?? plan.action);
+  }
+  if (!state.lastValue) return say(lang, 'No tool has produced a result yet, so I have no answer.', '还没有工具给出结果，所以我没有答案。');
+  return plan.answer(outcome);
+}
+
+/** Run the tool call at the head of the chain and fold its result into the state. */
+async function observe(context: AgentRunContext, state: ChainState): Promise<void> {
+  const pending = state.pending;
+  state.pending = undefined;
+  state.nextStep += 1;
+  if (!pending || pending.error !== undefined || pending.input === undefined) {
+    const error = pending?.error ?? say(state.lang, 'There is no tool call to run.', '没有可运行的工具调用。');
+    const tool = pending?.tool ?? 'calculator';
+    await emit(context, 'observation', `Error: ${error}`, { tool, result: { error } });
+    state.failure = { kind: 'tool', tool, error };
+    return;
+  }
+  const outcome = await observeTool(context, pending.tool, pending.input);
+  if (pending.call) state.lastCall = pending.call;
+  if (!outcome.ok) {
+    state.failure = { kind: 'tool', tool: pending.tool, error: outcome.error };
+    return;
+  }
+  const output = outcome.result.output as { value?: unknown; unit?: unknown; date?: unknown } | undefined;
+  state.lastValue = {
+    ...(typeof output?.value === 'number' ? { value: output.value } : {}),
+    ...(typeof output?.unit === 'string' ? { unit: output.unit } : {}),
+    ...(typeof output?.date === 'string' ? { date: output.date } : {}),
+  };
+  state.fromTool = true;
+}
+
+/**
+ * Continue the chain from its last step to a final answer. A small state machine over the last
+ * step's kind: thought → action → tool_call → observation → (action → tool_call → observation)* → final_answer.
+ */
+async function continueChain(context: AgentRunContext, state: ChainState): Promise<void> {
+  let last = state.last;
+  for (;;) {
+    const { plan } = state;
+    switch (last) {
+      case 'none':
+        await emit(context, 'thought', plan.thought);
+        last = 'thought';
+        break;
+      case 'thought':
+      case 'observation': {
+        const call = nextCall(state);
+        if (plan.kind === 'advice' && last === 'thought') {
+          state.actionText = plan.action;
+          await emit(context, 'action', plan.action);
+        } else if (plan.kind === 'solve' && call) {
+          await emit(context, 'action', actionText(state, plan, call));
+        } else {
+          await emit(context, 'final_answer', finalAnswer(state));
+          return;
+        }
+        state.remark = undefined;
+        last = 'action';
+        break;
+      }
+      case 'action': {
+        const call = nextCall(state);
+        if (!call) {
+          await emit(context, 'final_answer', finalAnswer(state));
+          return;
+        }
+        state.pending = { tool: call.tool, call, input: call.input };
+        await emit(context, 'tool_call', JSON.stringify(call.input), { tool: call.tool });
+        last = 'tool_call';
+        break;
+      }
+      case 'tool_call':
+        await observe(context, state);
+        last = 'observation';
+        break;
+      case 'final_answer':
+        // The answer on the chain stands (the agent's own, or the user's correction of it).
+        return;
+    }
+  }
+}
+
+/**
+ * The offline demo agent: no model, no network. It reads the task (English or Chinese), plans
+ * tool calls with a rule-based problem analyser, and continues any chain, corrected or not,
+ * from its last step.
+ */
+export function createDemoAgent(): Agent {
+  return {
+    name: 'demo',
+    description:
+      'Offline demo agent (English / 中文): solves arithmetic, percentages, word problems and unit conversions step by step with real tools. No API key needed.',
+    availability: () => ({ available: true }),
+    async run(context) {
+      await continueChain(context, readChain(context.task, context.chain, context.tools));
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { createDemoAgent } from './demo-agent.js';

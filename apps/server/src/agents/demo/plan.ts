@@ -1,0 +1,66 @@
+import type { CalculatorInput } from '../../tools/calculator.js';
+import type { DateCalculatorInput } from '../../tools/date-calculator.js';
+import type { UnitConverterInput } from '../../tools/unit-converter.js';
+import type { Lang } from './language.js';
+
+/** A tool call the demo agent makes: the tool's name and its input (the tool_call step's JSON). */
+export type PlannedCall =
+  | { tool: 'calculator'; input: CalculatorInput }
+  | { tool: 'unit_converter'; input: UnitConverterInput }
+  | { tool: 'date_calculator'; input: DateCalculatorInput };
+
+/** What a tool step produced, as far as the next step and the answer need it. */
+export interface StepValue {
+  value?: number;
+  /** The unit of `value`, when the tool reports one (the unit converter does). */
+  unit?: string;
+  /** A calendar date, for date_calculator's add_days. */
+  date?: string;
+}
+
+/** What the final answer is computed from. */
+export interface Outcome extends StepValue {
+  /** The call whose observation gave the value (undefined if the chain holds none). */
+  call?: PlannedCall;
+  /** The value is the tool's own result (not a number read from a user-corrected observation). */
+  fromTool: boolean;
+  /** The call ran as planned (not corrected) and the tool produced the value: answers may restate the plan's inputs. */
+  asPlanned: boolean;
+}
+
+/** One tool use of a plan. Later steps build their input from the previous step's value. */
+export interface PlanStep {
+  call(previous: StepValue | undefined): PlannedCall;
+  /** Announces a later step in the first action: "Then I'll convert the result to m/s." */
+  preview?: string;
+}
+
+/** A problem the agent can solve with tools. */
+export interface SolvePlan {
+  kind: 'solve';
+  lang: Lang;
+  /** Understanding the problem: what is asked and the quantities. */
+  thought: string;
+  /** Why these calls, said before the first one is announced. */
+  approach: string;
+  steps: PlanStep[];
+  /** The final answer for an outcome (a number with its unit, in a sentence). */
+  answer(outcome: Outcome): string;
+}
+
+/** A task the agent cannot compute: it says so and lays out a plan instead (no tool calls). */
+export interface AdvicePlan {
+  kind: 'advice';
+  lang: Lang;
+  thought: string;
+  action: string;
+  /** The closing answer; `action` is the plan text on the chain (the user may have rewritten it). */
+  answer(action: string): string;
+}
+
+export type Plan = SolvePlan | AdvicePlan;
+
+/** A solve plan of one calculator call. */
+export function calculatorStep(expression: string): PlanStep {
+  return { call: () => ({ tool: 'calculator', input: { expression } }) };
+}

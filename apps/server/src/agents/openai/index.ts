@@ -1,0 +1,12 @@
+export { createOpenAIAgent } from './openai-agent.js';
+export {
+  readOpenAIConfig,
+  configAvailability,
+  OpenAIConfigError,
+  UNCONFIGURED_REASON,
+  DEFAULT_MODEL,
+  type OpenAIConfig,
+  type RetryConfig,
+  type ThoughtReplay,
+} from './config.js';
+export { OpenAIEndpointError } from './endpoint-errors.js';

@@ -1,0 +1,131 @@
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import { AgentRegistry } from './agents/agent-registry.js';
+import { createDemoAgent } from './agents/demo/index.js';
+import { createOpenAIAgent } from './agents/openai/index.js';
+import type { Config } from './config.js';
+import type { EventStore } from './core/event-store.js';
+import { MemoryEventStore } from './core/memory-event-store.js';
+import { SessionManager } from './core/session-manager.js';
+import type { SessionService } from './core/session-service.js';
+import { apiRoutes } from './http/api-routes.js';
+import { staticUi } from './http/static-ui.js';
+import { createDefaultTools } from './tools/index.js';
+import type { ToolRegistry } from './tools/tool-registry.js';
+import { redactUrl } from './transport/origin-and-auth.js';
+import { closeAllSockets, onSocketError } from './transport/shutdown.js';
+import { wsRoute } from './transport/ws-route.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    store: EventStore;
+    tools: ToolRegistry;
+    agents: AgentRegistry;
+    sessions: SessionService;
+  }
+}
+
+/** Replacements for the default services (tests, benchmarks, other stores). */
+export interface AppOverrides {
+  sessions?: SessionService;
+  store?: EventStore;
+  agents?: AgentRegistry;
+  tools?: ToolRegistry;
+  /** `false` silences the logger; an object is merged over the defaults (the request serializer stays redacting). */
+  logger?: boolean | object;
+}
+
+/** The agents every server offers. */
+function defaultAgents(): AgentRegistry {
+  return new AgentRegistry('demo').register(createDemoAgent()).register(createOpenAIAgent(process.env));
+}
+
+const configPlugin = fp(
+  async (app: FastifyInstance, options: { config: Config }) => {
+    app.decorate('config', options.config);
+  },
+  { name: 'config' },
+);
+
+const storePlugin = fp(
+  async (app: FastifyInstance, options: { store: EventStore | undefined }) => {
+    const owned = options.store === undefined;
+    const store = options.store ?? new MemoryEventStore();
+    app.decorate('store', store);
+    // A store handed in by the caller is the caller's to close.
+    if (owned) app.addHook('onClose', async () => store.close());
+  },
+  { name: 'event-store', dependencies: ['config'] },
+);
+
+const registriesPlugin = fp(
+  async (app: FastifyInstance, options: { tools: ToolRegistry | undefined; agents: AgentRegistry | undefined }) => {
+    app.decorate('tools', options.tools ?? createDefaultTools());
+    app.decorate('agents', options.agents ?? defaultAgents());
+  },
+  { name: 'registries' },
+);
+
+const sessionsPlugin = fp(
+  async (app: FastifyInstance, options: { sessions: SessionService | undefined }) => {
+    const sessions =
+      options.sessions ??
+      new SessionManager({
+        store: app.store,
+        agents: app.agents,
+        tools: app.tools,
+        defaultTokenDelayMs: app.config.tokenDelayMs,
+        maxActiveSessions: app.config.maxSessions,
+      });
+    app.decorate('sessions', sessions);
+    // Registered after the store's hook, and onClose hooks run in reverse: sessions stop before the store closes.
+    app.addHook('onClose', async () => sessions.shutdown());
+  },
+  { name: 'sessions', dependencies: ['config', 'event-store', 'registries'] },
+);
+
+/** Running or paused sessions, for /api/health. A replacement service is counted from its newest sessions. */
+function countActiveSessions(sessions: SessionService): number {
+  if (sessions instanceof SessionManager) return sessions.activeSessionCount;
+  return sessions.list({ limit: 100 }).sessions.filter((info) => info.status === 'running' || info.status === 'paused').length;
+}
+
+function serializeRequest(request: FastifyRequest) {
+  return { method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip };
+}
+
+function loggerOptions(config: Config, override: AppOverrides['logger']): FastifyServerOptions['logger'] {
+  if (override === false) return false;
+  const base = { level: config.logLevel, serializers: { req: serializeRequest } };
+  if (override === undefined || override === true) return base;
+  const custom = override as { serializers?: object };
+  return { ...base, ...override, serializers: { ...custom.serializers, req: serializeRequest } } as FastifyServerOptions['logger'];
+}
+
+/** Build the Fastify app (not listening): services, the WebSocket at /ws, the REST API at /api, the UI. */
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const app = Fastify({ logger: loggerOptions(config, overrides.logger) });
+  app.register(configPlugin, { config });
+  app.register(storePlugin, { store: overrides.store });
+  app.register(registriesPlugin, { tools: overrides.tools, agents: overrides.agents });
+  app.register(sessionsPlugin, { sessions: overrides.sessions });
+
+  app.register(fastifyWebsocket, {
+    options: { maxPayload: config.maxFrameBytes, perMessageDeflate: false },
+    errorHandler: onSocketError,
+    preClose: async function closeSockets(this: FastifyInstance) {
+      await closeAllSockets(this.websocketServer);
+    },
+  });
+  app.register(wsRoute, { config });
+  app.register(apiRoutes, {
+    prefix: '/api',
+    token: config.token,
+    activeSessions: () => countActiveSessions(app.sessions),
+  });
+  app.register(staticUi, { webDir: config.webDir });
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The server's settings, read once from the environment by `loadConfig`. */
+export interface Config {
+  host: string;
+  port: number;
+  /**
+   * Origins allowed to open the WebSocket. `undefined` means the default policy: the same
+   * origin as the Host header, and http(s)://localhost, 127.0.0.1 or [::1] on any port.
+   */
+  allowedOrigins: string[] | undefined;
+  /** When set, /ws and every /api route except /api/health require it. */
+  token: string | undefined;
+  /** Pacing of the demo agent between tokens (a session's `options.tokenDelayMs` wins). */
+  tokenDelayMs: number;
+  /** The built web UI (adapter-static output). */
+  webDir: string;
+  maxFrameBytes: number;
+  ratePerSec: number;
+  rateBurst: number;
+  maxSessionsPerConnection: number;
+  /** Active sessions on the whole server. */
+  maxSessions: number;
+  maxSubscriptionsPerConnection: number;
+  /** How often each WebSocket is pinged; a peer that missed the previous pong is dropped. */
+  heartbeatMs: number;
+  logLevel: LogLevel;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A bad environment variable. The message names it and says what is wrong, for humans. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(readonly problems: { variable: string; problem: string }[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p.variable}: ${p.problem}`).join('\n')}`);
+  }
+}
+
+/** The server package's version, announced in `hello.serverVersion` and `/api/health`. */
+export const SERVER_VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/build', import.meta.url));
+
+function shown(raw: string): string {
+  return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+}
+
+/** An optional whole-number variable within [min, max]. */
+function integer(fallback: number, min: number, max: number) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const text = raw?.trim() ?? '';
+      if (text === '') return fallback;
+      const value = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
+      ctx.issues.push({ code: 'custom', input: raw, message: `must be a whole number from ${min} to ${max}, got ${shown(text)}` });
+      return z.NEVER;
+    });
+}
+
+/** An optional positive number (fractions allowed, e.g. 0.5 requests per second). */
+function positiveNumber(fallback: number, max: number) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const text = raw?.trim() ?? '';
+      if (text === '') return fallback;
+      const value = Number(text);
+      if (Number.isFinite(value) && value > 0 && value <= max) return value;
+      ctx.issues.push({ code: 'custom', input: raw, message: `must be a number above 0 and at most ${max}, got ${shown(text)}` });
+      return z.NEVER;
+    });
+}
+
+function normaliseOrigin(entry: string): string | undefined {
+  try {
+    const url = new URL(entry);
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username;
+    return (url.protocol === 'http:' || url.protocol === 'https:') && bare ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const originList = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    const entries = (raw ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+    if (entries.length === 0) return undefined;
+    const origins: string[] = [];
+    for (const entry of entries) {
+      const origin = normaliseOrigin(entry);
+      if (origin) origins.push(origin);
+      else ctx.issues.push({ code: 'custom', input: raw, message: `${shown(entry)} is not an origin: use scheme://host[:port], e.g. https://example.com` });
+    }
+    return origins;
+  });
+
+const EnvSchema = z.object({
+  HOST: z.string().optional().transform((raw) => raw?.trim() || '127.0.0.1'),
+  PORT: integer(3000, 0, 65_535),
+  ALLOWED_ORIGINS: originList,
+  INTERTHOUGHT_TOKEN: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return undefined;
+      if (raw.trim() === raw && raw.length >= 8 && !/\s/.test(raw)) return raw;
+      ctx.issues.push({ code: 'custom', input: '', message: 'must be at least 8 characters without spaces (the value is not shown)' });
+      return z.NEVER;
+    }),
+  INTERTHOUGHT_TOKEN_DELAY_MS: integer(35, 0, 5_000),
+  INTERTHOUGHT_WEB_DIR: z.string().optional().transform((raw) => raw?.trim() || DEFAULT_WEB_DIR),
+  INTERTHOUGHT_MAX_FRAME_BYTES: integer(65_536, 1_024, 16 * 1024 * 1024),
+  INTERTHOUGHT_RATE_PER_SEC: positiveNumber(20, 100_000),
+  INTERTHOUGHT_RATE_BURST: integer(40, 1, 100_000),
+  INTERTHOUGHT_MAX_SESSIONS_PER_CONNECTION: integer(20, 1, 100_000),
+  INTERTHOUGHT_MAX_SESSIONS: integer(1_000, 1, 1_000_000),
+  INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(50, 1, 100_000),
+  INTERTHOUGHT_HEARTBEAT_MS: integer(30_000, 10, 3_600_000),
+  LOG_LEVEL: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const level = raw?.trim().toLowerCase() || 'info';
+      if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
+      ctx.issues.push({ code: 'custom', input: raw, message: `must be one of ${LOG_LEVELS.join(', ')}, got ${shown(raw ?? '')}` });
+      return z.NEVER;
+    }),
+});
+
+/** Read and validate the configuration. Throws a `ConfigError` naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({ variable: String(issue.path[0] ?? '(environment)'), problem: issue.message })),
+    );
+  }
+  const vars = parsed.data;
+  return {
+    host: vars.HOST,
+    port: vars.PORT,
+    allowedOrigins: vars.ALLOWED_ORIGINS,
+    token: vars.INTERTHOUGHT_TOKEN,
+    tokenDelayMs: vars.INTERTHOUGHT_TOKEN_DELAY_MS,
+    webDir: vars.INTERTHOUGHT_WEB_DIR,
+    maxFrameBytes: vars.INTERTHOUGHT_MAX_FRAME_BYTES,
+    ratePerSec: vars.INTERTHOUGHT_RATE_PER_SEC,
+    rateBurst: vars.INTERTHOUGHT_RATE_BURST,
+    maxSessionsPerConnection: vars.INTERTHOUGHT_MAX_SESSIONS_PER_CONNECTION,
+    maxSessions: vars.INTERTHOUGHT_MAX_SESSIONS,
+    maxSubscriptionsPerConnection: vars.INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    heartbeatMs: vars.INTERTHOUGHT_HEARTBEAT_MS,
+    logLevel: vars.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,102 @@
+import type { Agent } from '../agents/agent.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { LiveSession, SessionRun } from './live-session.js';
+import { abortError } from './pause-gate.js';
+import { RunSink, type RunScope } from './step-sink.js';
+
+export interface RunDeps {
+  tools: ToolRegistry;
+  newId: () => string;
+  defaultTokenDelayMs: number;
+}
+
+function errorMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 0 ? message : 'The agent failed without saying why.';
+}
+
+/**
+ * One run of an agent on a session: from the head of its chain to a final answer. The run is
+ * the session's `run` until it ends or is aborted; only then may it emit (see `RunSink`).
+ */
+export class AgentRun implements SessionRun, RunScope {
+  readonly session: LiveSession;
+  readonly tokenDelayMs: number;
+  readonly sink: RunSink;
+  readonly #controller = new AbortController();
+  readonly #agent: Agent;
+  readonly #deps: RunDeps;
+  #settled: Promise<void> = Promise.resolve();
+
+  private constructor(session: LiveSession, agent: Agent, deps: RunDeps) {
+    this.session = session;
+    this.#agent = agent;
+    this.#deps = deps;
+    this.tokenDelayMs = session.options.tokenDelayMs ?? deps.defaultTokenDelayMs;
+    this.sink = new RunSink(this);
+  }
+
+  /**
+   * Make a new run the session's run and launch the agent on a later tick, so the caller's
+   * answer (`session.created`, `correction.accepted`) and subscriptions come first.
+   */
+  static start(session: LiveSession, agent: Agent, deps: RunDeps): AgentRun {
+    const run = new AgentRun(session, agent, deps);
+    session.run = run;
+    run.#settled = new Promise<void>((resolve) => {
+      setImmediate(() => {
+        if (!run.live) {
+          resolve();
+          return;
+        }
+        run.#launch().then(resolve, resolve);
+      });
+    });
+    return run;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  get live(): boolean {
+    return !this.#controller.signal.aborted && this.session.run === this;
+  }
+
+  get settled(): Promise<void> {
+    return this.#settled;
+  }
+
+  newId(): string {
+    return this.#deps.newId();
+  }
+
+  /** Abort the agent and its tools; the session no longer counts this run as its own. */
+  abort(why: string): void {
+    if (!this.#controller.signal.aborted) this.#controller.abort(abortError(why));
+    if (this.session.run === this) this.session.run = undefined;
+  }
+
+  async #launch(): Promise<void> {
+    const { session } = this;
+    let failure: { error: unknown } | undefined;
+    try {
+      await this.#agent.run({
+        task: session.state.session.task,
+        chain: session.chainCopy(),
+        options: { ...session.options },
+        tools: this.#deps.tools,
+        sink: this.sink,
+        signal: this.signal,
+      });
+    } catch (error) {
+      failure = { error };
+    }
+    // An aborted or superseded run ends silently: the session has moved on without it.
+    if (!this.live) return;
+    this.sink.closeOpenStep();
+    session.run = undefined;
+    if (failure === undefined) session.setStatus('completed');
+    else session.setStatus('failed', { error: errorMessage(failure.error) });
+  }
+}

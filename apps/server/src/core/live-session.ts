@@ -1,0 +1,140 @@
+import {
+  applyEvent,
+  chainSteps,
+  type SessionEvent,
+  type SessionInfo,
+  type SessionOptions,
+  type SessionState,
+  type SessionStatus,
+  type Step,
+} from '@interthought/protocol';
+import type { OutboxEntry } from './outbox.js';
+import { PauseGate } from './pause-gate.js';
+import type { Peer, ReplyTo } from './session-service.js';
+
+/** The fields every event of a session carries, for its next event. */
+export interface EventBase {
+  sessionId: string;
+  seq: number;
+  at: string;
+}
+
+/** What a live session needs of the run driving it (see `AgentRun`). */
+export interface SessionRun {
+  abort(why: string): void;
+  /** Settles once the agent's `run()` has settled (or at once when it never started). */
+  readonly settled: Promise<void>;
+}
+
+/** Statuses in which a session counts as active (it has, or may get back, a run). */
+export const ACTIVE_STATUSES: ReadonlySet<SessionStatus> = new Set(['running', 'paused']);
+
+/**
+ * One session held in memory: its reducer state (the single definition of its state), its
+ * subscribers, its pause gate and its current run. Every change is an event appended here:
+ * folded into the state at once, then queued in the outbox to be written and fanned out.
+ */
+export class LiveSession {
+  readonly id: string;
+  readonly state: SessionState;
+  readonly options: SessionOptions;
+  /** Each subscriber with the last seq its snapshot or replay covered. */
+  readonly subscribers = new Map<Peer, number>();
+  readonly gate = new PauseGate();
+  /** The run allowed to write to this session; any other run is stale and stays silent. */
+  run: SessionRun | undefined;
+  /** The summary changed since it was last written with `store.updateSession`. */
+  infoChanged = false;
+  /** Events appended but not yet written by the outbox (a session with some is never evicted). */
+  unwritten = 0;
+  readonly #enqueue: (entry: OutboxEntry<LiveSession>) => void;
+  readonly #now: () => Date;
+
+  constructor(state: SessionState, options: SessionOptions, enqueue: (entry: OutboxEntry<LiveSession>) => void, now: () => Date) {
+    this.id = state.session.sessionId;
+    this.state = state;
+    this.options = options;
+    this.#enqueue = enqueue;
+    this.#now = now;
+    if (state.session.status === 'paused') this.gate.close();
+  }
+
+  get status(): SessionStatus {
+    return this.state.session.status;
+  }
+
+  get info(): SessionInfo {
+    return { ...this.state.session };
+  }
+
+  /** The `sessionId`, `seq` and `at` of the event appended next. */
+  nextBase(): EventBase {
+    return { sessionId: this.id, seq: this.state.seq + 1, at: this.#now().toISOString() };
+  }
+
+  /**
+   * Fold the event into the state and queue it for writing and fan-out. `reply` marks the
+   * requester of a status change, who gets its copy with `requestId`. A `ReducerError` here
+   * means the core built an event that does not fit: nothing is changed or queued.
+   */
+  append(event: SessionEvent, reply?: ReplyTo): void {
+    applyEvent(this.state, event);
+    switch (event.type) {
+      case 'session.status':
+        if (event.status === 'paused') this.gate.close();
+        else this.gate.open();
+        this.infoChanged = true;
+        break;
+      case 'step.corrected':
+      case 'steps.invalidated':
+        this.infoChanged = true;
+        break;
+      case 'step.started':
+      case 'step.delta':
+      case 'step.completed':
+        break;
+      default: {
+        const unhandled: never = event;
+        void unhandled;
+      }
+    }
+    this.unwritten += 1;
+    this.#enqueue(reply ? { target: this, event, reply } : { target: this, event });
+  }
+
+  /** Append a `session.status` event. Without `error` or `detail`, the previous ones are cleared. */
+  setStatus(status: SessionStatus, extra: { error?: string; detail?: string; reply?: ReplyTo } = {}): void {
+    const event: SessionEvent = { type: 'session.status', ...this.nextBase(), status };
+    if (extra.error !== undefined) event.error = extra.error;
+    if (extra.detail !== undefined) event.detail = extra.detail;
+    this.append(event, extra.reply);
+  }
+
+  /** The step at the head of the chain, if any. */
+  head(): Step | undefined {
+    const headId = this.state.chain[this.state.chain.length - 1];
+    return headId === undefined ? undefined : this.state.steps.get(headId);
+  }
+
+  /**
+   * Finish a head step left streaming by a run that died (a restart, a pause across one) with
+   * the text it has, so the next run continues after complete steps only.
+   */
+  finishDanglingHead(): void {
+    const head = this.head();
+    if (head === undefined || head.status !== 'streaming') return;
+    const event: SessionEvent = { type: 'step.completed', ...this.nextBase(), stepId: head.stepId, content: head.content };
+    if (head.tool !== undefined) event.tool = head.tool;
+    this.append(event);
+  }
+
+  /** Deep copies of the chain's steps, root first: what an agent gets as its context. */
+  chainCopy(): Step[] {
+    return chainSteps(this.state).map((step) => structuredClone(step));
+  }
+
+  /** Active, running an agent, holding unwritten events or summary, or watched: must stay in memory. */
+  get busy(): boolean {
+    return this.run !== undefined || ACTIVE_STATUSES.has(this.status) || this.unwritten > 0 || this.infoChanged || this.subscribers.size > 0;
+  }
+}

@@ -1,0 +1,164 @@
+import {
+  applyEvent,
+  createSessionState,
+  toSnapshot,
+  type SessionEvent,
+  type SessionInfo,
+  type SessionSnapshotData,
+  type SessionState,
+  type SessionStatus,
+} from '@interthought/protocol';
+import type { EventStore, SessionPage, SessionRecord } from './event-store.js';
+import { SessionError } from './session-error.js';
+import { stateBeforeFirstEvent } from './session-loader.js';
+
+export interface MemoryEventStoreOptions {
+  /**
+   * Keep at most this many events per session (default: all); when over, the oldest are
+   * trimmed down to three quarters of it. Trimmed events are folded into
+   * a snapshot kept in their place, so the session can still be rebuilt and a subscriber whose
+   * cursor is older than what is kept gets a snapshot instead of a replay.
+   */
+  maxEventsPerSession?: number;
+}
+
+interface StoredSession {
+  record: SessionRecord;
+  /** Creation order, used as the list cursor. */
+  ordinal: number;
+  events: SessionEvent[];
+  /** The fold of every trimmed event; undefined until something is trimmed. */
+  trimmed: SessionState | undefined;
+}
+
+function copyRecord(record: SessionRecord): SessionRecord {
+  return { info: { ...record.info }, options: { ...record.options }, lastSeq: record.lastSeq };
+}
+
+/**
+ * An `EventStore` in memory: the default for tests and for running without a database file.
+ * Nothing survives the process, but every contract of the interface holds (contiguous seqs,
+ * all-or-nothing batches, newest-first paging, retention with a snapshot).
+ */
+export class MemoryEventStore implements EventStore {
+  readonly #sessions = new Map<string, StoredSession>();
+  readonly #maxEvents: number;
+  #nextOrdinal = 1;
+  #closed = false;
+
+  constructor(options: MemoryEventStoreOptions = {}) {
+    const max = options.maxEventsPerSession ?? Number.POSITIVE_INFINITY;
+    if (!(max >= 1)) throw new RangeError('maxEventsPerSession must be at least 1.');
+    this.#maxEvents = max;
+  }
+
+  createSession(record: SessionRecord): void {
+    this.#checkOpen();
+    const { sessionId } = record.info;
+    if (this.#sessions.has(sessionId)) throw new Error(`Session ${sessionId} already exists in the store.`);
+    this.#sessions.set(sessionId, { record: copyRecord(record), ordinal: this.#nextOrdinal++, events: [], trimmed: undefined });
+  }
+
+  updateSession(info: SessionInfo): void {
+    this.#checkOpen();
+    const stored = this.#require(info.sessionId);
+    stored.record.info = { ...info };
+  }
+
+  getSession(sessionId: string): SessionRecord | undefined {
+    const stored = this.#sessions.get(sessionId);
+    return stored ? copyRecord(stored.record) : undefined;
+  }
+
+  listSessionsByStatus(status: SessionStatus): SessionRecord[] {
+    return [...this.#sessions.values()].filter((stored) => stored.record.info.status === status).map((stored) => copyRecord(stored.record));
+  }
+
+  listSessions(options: { limit: number; before?: string }): SessionPage {
+    const limit = Math.max(1, Math.floor(options.limit));
+    const before = options.before === undefined ? Number.POSITIVE_INFINITY : Number(options.before);
+    if (!Number.isInteger(before) && before !== Number.POSITIVE_INFINITY) {
+      throw new SessionError('BAD_CURSOR', `"${options.before}" is not a sessions cursor; pass the nextCursor of a previous page.`);
+    }
+    const older = [...this.#sessions.values()].filter((stored) => stored.ordinal < before).sort((a, b) => b.ordinal - a.ordinal);
+    const page = older.slice(0, limit);
+    const last = page[page.length - 1];
+    const result: SessionPage = { sessions: page.map((stored) => ({ ...stored.record.info })) };
+    if (older.length > limit && last) result.nextCursor = String(last.ordinal);
+    return result;
+  }
+
+  deleteSession(sessionId: string): void {
+    this.#checkOpen();
+    this.#sessions.delete(sessionId);
+  }
+
+  appendBatch(events: readonly SessionEvent[]): void {
+    this.#checkOpen();
+    // Check the whole batch first: it is written entirely or not at all.
+    const lastSeqs = new Map<string, number>();
+    for (const event of events) {
+      const stored = this.#require(event.sessionId);
+      const last = lastSeqs.get(event.sessionId) ?? stored.record.lastSeq;
+      if (event.seq !== last + 1) {
+        throw new Error(`Session ${event.sessionId}: expected seq ${last + 1} but the batch has ${event.seq}.`);
+      }
+      lastSeqs.set(event.sessionId, event.seq);
+    }
+    for (const event of events) {
+      const stored = this.#require(event.sessionId);
+      stored.events.push(event);
+      stored.record.lastSeq = event.seq;
+    }
+    for (const sessionId of lastSeqs.keys()) this.#trim(this.#require(sessionId));
+  }
+
+  readEvents(sessionId: string, afterSeq: number, limit?: number): SessionEvent[] {
+    const stored = this.#sessions.get(sessionId);
+    if (!stored || stored.events.length === 0) return [];
+    const first = stored.events[0]!.seq;
+    const start = Math.max(0, afterSeq + 1 - first);
+    const end = limit === undefined ? stored.events.length : start + Math.max(0, limit);
+    return stored.events.slice(start, end);
+  }
+
+  firstKeptSeq(sessionId: string): number | undefined {
+    return this.#sessions.get(sessionId)?.events[0]?.seq;
+  }
+
+  readSnapshot(sessionId: string): SessionSnapshotData | undefined {
+    const trimmed = this.#sessions.get(sessionId)?.trimmed;
+    return trimmed ? toSnapshot(trimmed) : undefined;
+  }
+
+  close(): void {
+    this.#closed = true;
+  }
+
+  #trim(stored: StoredSession): void {
+    if (stored.events.length <= this.#maxEvents) return;
+    // Trim a quarter below the cap so the fold below runs once per many batches, not every one.
+    const keep = Math.max(1, this.#maxEvents - Math.floor(this.#maxEvents / 4));
+    const excess = stored.events.length - keep;
+    // Fold into a copy: if an event did not fit, the kept snapshot must stay as it was.
+    const state = stored.trimmed ? createSessionState(toSnapshot(stored.trimmed)) : stateBeforeFirstEvent(stored.record.info);
+    try {
+      for (const event of stored.events.slice(0, excess)) applyEvent(state, event);
+    } catch {
+      // Events that do not fold cannot be summarised: keep them rather than lose state.
+      return;
+    }
+    stored.trimmed = state;
+    stored.events.splice(0, excess);
+  }
+
+  #require(sessionId: string): StoredSession {
+    const stored = this.#sessions.get(sessionId);
+    if (!stored) throw new Error(`Session ${sessionId} is not in the store.`);
+    return stored;
+  }
+
+  #checkOpen(): void {
+    if (this.#closed) throw new Error('The event store is closed.');
+  }
+}

@@ -1,0 +1,168 @@
+import type { SessionEvent } from '@interthought/protocol';
+import type { EventStore } from './event-store.js';
+import type { Peer, ReplyTo } from './session-service.js';
+
+/**
+ * Where an event goes after it is written: the session's subscribers, each with the last seq
+ * it already got from a snapshot or replay (it only gets live events after that).
+ */
+export interface OutboxTarget {
+  readonly subscribers: ReadonlyMap<Peer, number>;
+}
+
+/** One queued event, and the requester of the change it records (for status changes). */
+export interface OutboxEntry<T extends OutboxTarget = OutboxTarget> {
+  target: T;
+  event: SessionEvent;
+  reply?: ReplyTo;
+}
+
+export interface OutboxOptions<T extends OutboxTarget> {
+  store: EventStore;
+  /** Called after each batch is written, before it is sent (e.g. to persist session summaries). */
+  onWritten?: (targets: ReadonlySet<T>) => void;
+  /** Where write failures and misbehaving peers are reported; the outbox itself never throws from a tick. */
+  reportError: (context: string, error: unknown) => void;
+  /** First retry delay after a failed write, doubled up to `maxRetryDelayMs`. */
+  retryDelayMs?: number;
+  maxRetryDelayMs?: number;
+}
+
+/**
+ * Group commit and fan-out. Events queued during a tick are written with ONE
+ * `store.appendBatch` on the next `setImmediate`, then each is serialised once and the same
+ * string goes to every subscriber of its session. Nothing is sent before it is written: a
+ * failed write keeps the batch queued and retries with backoff.
+ */
+export class Outbox<T extends OutboxTarget = OutboxTarget> {
+  readonly #store: EventStore;
+  readonly #options: OutboxOptions<T>;
+  #queue: OutboxEntry<T>[] = [];
+  /** Written events being sent; a flush re-entered from a peer's `send` adds to it, in order. */
+  #sendQueue: OutboxEntry<T>[] = [];
+  #sending = false;
+  #immediate: NodeJS.Immediate | undefined;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #retryDelayMs: number;
+  #closed = false;
+
+  constructor(options: OutboxOptions<T>) {
+    this.#store = options.store;
+    this.#options = options;
+    this.#retryDelayMs = options.retryDelayMs ?? 50;
+  }
+
+  /** Events queued and not yet written. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  enqueue(entry: OutboxEntry<T>): void {
+    this.#queue.push(entry);
+    if (this.#immediate === undefined && this.#retryTimer === undefined && !this.#closed) {
+      this.#immediate = setImmediate(() => {
+        this.#immediate = undefined;
+        this.flush();
+      });
+    }
+  }
+
+  /**
+   * Write everything queued in one batch, then send it. Returns false when the write failed
+   * (the events stay queued and a retry is scheduled). Safe to call at any time, e.g. by
+   * `subscribe`, so that what it serves and the live stream meet without gap or duplicate.
+   */
+  flush(): boolean {
+    if (this.#immediate !== undefined) {
+      clearImmediate(this.#immediate);
+      this.#immediate = undefined;
+    }
+    if (this.#queue.length === 0) return true;
+    const batch = this.#queue;
+    try {
+      this.#store.appendBatch(batch.map((entry) => entry.event));
+    } catch (error) {
+      this.#options.reportError('appendBatch failed; the events stay queued and are retried', error);
+      this.#scheduleRetry();
+      return false;
+    }
+    this.#queue = [];
+    this.#clearRetry();
+    this.#afterWrite(batch);
+    this.#sendInOrder(batch);
+    return true;
+  }
+
+  /** Stop scheduling writes (the owner flushes once more itself). */
+  close(): void {
+    this.#closed = true;
+    if (this.#immediate !== undefined) clearImmediate(this.#immediate);
+    this.#immediate = undefined;
+    this.#clearRetry();
+  }
+
+  #afterWrite(batch: readonly OutboxEntry<T>[]): void {
+    if (!this.#options.onWritten) return;
+    try {
+      this.#options.onWritten(new Set(batch.map((entry) => entry.target)));
+    } catch (error) {
+      this.#options.reportError('persisting session summaries failed', error);
+    }
+  }
+
+  #sendInOrder(batch: readonly OutboxEntry<T>[]): void {
+    for (const entry of batch) this.#sendQueue.push(entry);
+    if (this.#sending) return;
+    this.#sending = true;
+    try {
+      for (let i = 0; i < this.#sendQueue.length; i++) this.#send(this.#sendQueue[i]!);
+    } finally {
+      this.#sendQueue = [];
+      this.#sending = false;
+    }
+  }
+
+  #send(entry: OutboxEntry<T>): void {
+    const { target, event, reply } = entry;
+    const requester = reply?.peer;
+    if (target.subscribers.size === 0 && requester === undefined) return;
+    let frame: string;
+    let answer: string;
+    try {
+      frame = JSON.stringify(event);
+      answer = reply?.requestId === undefined ? frame : JSON.stringify({ ...event, requestId: reply.requestId });
+    } catch (error) {
+      this.#options.reportError(`event ${event.sessionId}#${event.seq} could not be serialised`, error);
+      return;
+    }
+    for (const [peer, servedSeq] of target.subscribers) {
+      if (event.seq > servedSeq) this.#deliver(peer, peer === requester ? answer : frame);
+    }
+    if (requester !== undefined && !target.subscribers.has(requester)) this.#deliver(requester, answer);
+  }
+
+  #deliver(peer: Peer, frame: string): void {
+    try {
+      peer.send(frame);
+    } catch (error) {
+      // Peer.send must not throw; one that does must not cost the other subscribers their frame.
+      this.#options.reportError(`peer ${peer.id} threw from send`, error);
+    }
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retryTimer !== undefined || this.#closed) return;
+    const delay = this.#retryDelayMs;
+    this.#retryDelayMs = Math.min(delay * 2, this.#options.maxRetryDelayMs ?? 2_000);
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      this.flush();
+    }, delay);
+  }
+
+  #clearRetry(): void {
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#retryDelayMs = this.#options.retryDelayMs ?? 50;
+  }
+}

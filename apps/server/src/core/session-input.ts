@@ -1,0 +1,29 @@
+import { FIELD_LIMITS, SessionOptionsSchema, issuesToDetails, type SessionOptions } from '@interthought/protocol';
+import { SessionError } from './session-error.js';
+
+/*
+ * Checks of what callers hand the core. The transport already validated the frame against
+ * the protocol schemas; these keep the core safe when it is called directly (REST, tests, scripts).
+ */
+
+/** The refusal for an id that is neither in memory nor in the store. */
+export function notFound(sessionId: string): SessionError {
+  return new SessionError('SESSION_NOT_FOUND', `Session ${String(sessionId)} does not exist. List sessions to find its id.`);
+}
+
+/** The task, if it is 1 to `taskMax` characters; otherwise `BAD_FRAME`. */
+export function checkTask(task: unknown): string {
+  if (typeof task === 'string' && task.length >= 1 && task.length <= FIELD_LIMITS.taskMax) return task;
+  throw new SessionError('BAD_FRAME', `A task must be 1 to ${FIELD_LIMITS.taskMax} characters.`, [
+    { path: ['task'], message: `Expected 1 to ${FIELD_LIMITS.taskMax} characters` },
+  ]);
+}
+
+/** The options as the protocol schema parses them; `BAD_FRAME` with one detail per issue otherwise. */
+export function checkOptions(options: unknown): SessionOptions {
+  if (options === undefined) return {};
+  const parsed = SessionOptionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const details = issuesToDetails(parsed.error.issues).map((detail) => ({ ...detail, path: ['options', ...detail.path] }));
+  throw new SessionError('BAD_FRAME', `Invalid session options: ${details[0]?.path.join('.')}: ${details[0]?.message}`, details);
+}

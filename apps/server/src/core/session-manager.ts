@@ -1,0 +1,311 @@
+import { nanoid } from 'nanoid';
+import { toSnapshot, type SessionInfo, type SessionSnapshotData } from '@interthought/protocol';
+import type { Agent } from '../agents/agent.js';
+import type { AgentRegistry } from '../agents/agent-registry.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { AgentRun, type RunDeps } from './agent-run.js';
+import { appendCorrection, checkCorrection } from './correction.js';
+import type { EventStore, SessionPage } from './event-store.js';
+import { ACTIVE_STATUSES, LiveSession } from './live-session.js';
+import { Outbox } from './outbox.js';
+import { SessionError } from './session-error.js';
+import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from './session-loader.js';
+import type { CorrectStepInput, CorrectionResult, CreateSessionInput, Peer, ReplyTo, SessionService } from './session-service.js';
+import { checkOptions, checkTask, notFound } from './session-input.js';
+import { checkStatusRequest } from './status-rules.js';
+import { PeerIndex, serveSubscription } from './subscriptions.js';
+
+export interface SessionManagerDeps {
+  store: EventStore;
+  agents: AgentRegistry;
+  tools: ToolRegistry;
+  /** Pause between streamed tokens when a session sets no `tokenDelayMs` (default 0). */
+  defaultTokenDelayMs?: number;
+  /** Running or paused sessions allowed at once (default 1000). */
+  maxActiveSessions?: number;
+  now?: () => Date;
+  /** Session and step ids (default nanoid). */
+  newId?: () => string;
+  /** Finished, unwatched sessions kept in memory before they are dropped and reloaded on demand (default 100). */
+  idleSessionCacheSize?: number;
+  /** Where failures the core survives are reported (default console.error). */
+  reportError?: (context: string, error: unknown) => void;
+}
+
+/** How long `shutdown` waits for aborted agents to return before it writes and stops anyway. */
+const SHUTDOWN_GRACE_MS = 5_000;
+
+function reportToConsole(context: string, error: unknown): void {
+  console.error(`[session-core] ${context}:`, error);
+}
+
+/**
+ * The session core: every session's state machine, its corrections, its runs and its
+ * subscribers, behind the plain-call `SessionService`. Sessions live in a Map and are loaded
+ * lazily from the store the first time an id is touched; finished unwatched ones are dropped
+ * again beyond a small cache.
+ */
+export class SessionManager implements SessionService {
+  /** Sessions this process marked `interrupted` at startup (their run died with the previous process). */
+  readonly recoveredSessionIds: readonly string[];
+  readonly #store: EventStore;
+  readonly #agents: AgentRegistry;
+  readonly #tools: ToolRegistry;
+  readonly #maxActive: number;
+  readonly #idleCacheSize: number;
+  readonly #now: () => Date;
+  readonly #newId: () => string;
+  readonly #runDeps: RunDeps;
+  readonly #reportError: (context: string, error: unknown) => void;
+  readonly #outbox: Outbox<LiveSession>;
+  readonly #sessions = new Map<string, LiveSession>();
+  /** Idle sessions still in `#sessions`, least recently idle first. */
+  readonly #idle = new Map<string, LiveSession>();
+  readonly #peers = new PeerIndex();
+  #shutdown: Promise<void> | undefined;
+
+  constructor(deps: SessionManagerDeps) {
+    this.#store = deps.store;
+    this.#agents = deps.agents;
+    this.#tools = deps.tools;
+    this.#maxActive = deps.maxActiveSessions ?? 1000;
+    this.#idleCacheSize = deps.idleSessionCacheSize ?? 100;
+    this.#now = deps.now ?? (() => new Date());
+    this.#newId = deps.newId ?? (() => nanoid());
+    this.#runDeps = { tools: deps.tools, newId: this.#newId, defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0 };
+    this.#reportError = deps.reportError ?? reportToConsole;
+    this.#outbox = new Outbox<LiveSession>({
+      store: deps.store,
+      reportError: this.#reportError,
+      onWritten: (sessions) => this.#afterWrite(sessions),
+    });
+    this.recoveredSessionIds = recoverInterrupted(deps.store, this.#now, (id) => this.#sessions.has(id));
+  }
+
+  /** Running or paused sessions in memory (what `maxActiveSessions` caps). */
+  get activeSessionCount(): number {
+    let count = 0;
+    for (const session of this.#sessions.values()) if (ACTIVE_STATUSES.has(session.status)) count += 1;
+    return count;
+  }
+
+  /** How many sessions a peer watches (for per-connection caps). */
+  subscriptionCount(peer: Peer): number {
+    return this.#peers.countFor(peer);
+  }
+
+  create(input: CreateSessionInput): SessionInfo {
+    this.#checkOpen();
+    const task = checkTask(input.task);
+    const options = checkOptions(input.options);
+    const agentName = input.agent ?? this.#agents.defaultName;
+    const agent = this.#requireAgent(agentName);
+    this.#checkCapacity();
+    const info: SessionInfo = { sessionId: this.#newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: this.#now().toISOString() };
+    this.#store.createSession({ info, options, lastSeq: 0 });
+    const session = this.#adopt(new LiveSession(stateBeforeFirstEvent(info), options, (entry) => this.#outbox.enqueue(entry), this.#now));
+    session.setStatus('running');
+    AgentRun.start(session, agent, this.#runDeps);
+    return session.info;
+  }
+
+  subscribe(sessionId: string, reply: ReplyTo, afterSeq?: number): void {
+    const session = this.#require(sessionId);
+    // Everything the state holds must be written (and sent to earlier subscribers) before it is served.
+    if (!this.#outbox.flush()) {
+      throw new SessionError('INTERNAL', 'The session\'s latest events could not be written yet; subscribe again shortly.');
+    }
+    // The flush may have dropped the session as idle; it is current, so it simply comes back.
+    if (this.#sessions.get(session.id) !== session) this.#adopt(session);
+    const servedSeq = serveSubscription(session, this.#store, reply, afterSeq);
+    this.#peers.add(session, reply.peer, servedSeq);
+    this.#idle.delete(session.id);
+  }
+
+  unsubscribe(sessionId: string, peer: Peer): void {
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined) {
+      // Not in memory means nobody watches it; only its existence needs checking.
+      if (this.#store.getSession(sessionId) === undefined) throw notFound(sessionId);
+      return;
+    }
+    this.#peers.remove(session, peer);
+    this.#noteIfIdle(session);
+  }
+
+  detach(peer: Peer): void {
+    for (const session of this.#peers.detach(peer)) this.#noteIfIdle(session);
+  }
+
+  correct(input: CorrectStepInput): CorrectionResult {
+    this.#checkOpen();
+    const session = this.#require(input.sessionId);
+    const target = checkCorrection(session, input, this.#tools);
+    const agent = this.#requireAgent(session.state.session.agent);
+    const reviving = !ACTIVE_STATUSES.has(session.status);
+    if (reviving) this.#checkCapacity();
+    // From here on nothing can refuse: the turn is applied as a whole.
+    session.run?.abort('a step was corrected');
+    const newStepId = this.#newId();
+    const revision = appendCorrection(session, {
+      target,
+      newStepId,
+      content: input.content,
+      ...(input.note === undefined ? {} : { note: input.note }),
+      ...(input.by === undefined ? {} : { by: input.by }),
+    });
+    if (reviving) session.setStatus('running');
+    AgentRun.start(session, agent, this.#runDeps);
+    this.#idle.delete(session.id);
+    return { sessionId: session.id, stepId: target.stepId, newStepId, revision };
+  }
+
+  pause(sessionId: string, reply?: ReplyTo): void {
+    this.#checkOpen();
+    const session = this.#require(sessionId);
+    checkStatusRequest(sessionId, 'pause', session.status);
+    session.setStatus('paused', reply ? { reply } : {});
+  }
+
+  resume(sessionId: string, reply?: ReplyTo): void {
+    this.#checkOpen();
+    const session = this.#require(sessionId);
+    checkStatusRequest(sessionId, 'resume', session.status);
+    if (session.run !== undefined) {
+      session.setStatus('running', reply ? { reply } : {});
+      return;
+    }
+    // No run (interrupted, or paused by a previous process): continue from the head of the chain.
+    const agent = this.#requireAgent(session.state.session.agent);
+    if (!ACTIVE_STATUSES.has(session.status)) this.#checkCapacity();
+    session.finishDanglingHead();
+    session.setStatus('running', reply ? { reply } : {});
+    AgentRun.start(session, agent, this.#runDeps);
+    this.#idle.delete(session.id);
+  }
+
+  cancel(sessionId: string, reply?: ReplyTo): void {
+    this.#checkOpen();
+    const session = this.#require(sessionId);
+    checkStatusRequest(sessionId, 'cancel', session.status);
+    session.run?.abort('the session was cancelled');
+    session.setStatus('cancelled', reply ? { reply } : {});
+  }
+
+  /** Typed as the snapshot fields (the contract's `Omit` of a loose zod type erases them). */
+  snapshot(sessionId: string): SessionSnapshotData | undefined {
+    const session = this.#find(sessionId);
+    return session ? toSnapshot(session.state) : undefined;
+  }
+
+  list(options: { limit: number; before?: string }): SessionPage {
+    // Summaries are written after their events; flushing first makes the list current.
+    this.#outbox.flush();
+    return this.#store.listSessions(options);
+  }
+
+  shutdown(): Promise<void> {
+    this.#shutdown ??= this.#stop();
+    return this.#shutdown;
+  }
+
+  async #stop(): Promise<void> {
+    const settling: Promise<void>[] = [];
+    for (const session of this.#sessions.values()) {
+      const run = session.run;
+      if (run === undefined) continue;
+      settling.push(run.settled);
+      run.abort('the server is shutting down');
+    }
+    this.#outbox.flush();
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+      timer.unref();
+    });
+    await Promise.race([Promise.allSettled(settling), grace]);
+    clearTimeout(timer);
+    this.#outbox.flush();
+    this.#outbox.close();
+  }
+
+  #checkOpen(): void {
+    if (this.#shutdown !== undefined) throw new SessionError('INTERNAL', 'The server is shutting down; try again once it is back.');
+  }
+
+  #requireAgent(name: string): Agent {
+    const agent = this.#agents.get(name);
+    if (agent === undefined) {
+      const known = this.#agents.list().map((listing) => listing.name);
+      throw new SessionError('AGENT_NOT_FOUND', `Unknown agent "${name}". Known agents: ${known.length > 0 ? known.join(', ') : '(none)'}.`);
+    }
+    const availability = agent.availability();
+    if (!availability.available) throw new SessionError('AGENT_UNAVAILABLE', `Agent "${name}" is unavailable: ${availability.reason}`);
+    return agent;
+  }
+
+  #checkCapacity(): void {
+    if (this.activeSessionCount < this.#maxActive) return;
+    throw new SessionError(
+      'LIMIT_EXCEEDED',
+      `The server already has ${this.#maxActive} running or paused sessions; cancel one or wait for one to finish.`,
+    );
+  }
+
+  #require(sessionId: string): LiveSession {
+    const session = this.#find(sessionId);
+    if (session === undefined) throw notFound(sessionId);
+    return session;
+  }
+
+  /** The live session, or the stored one loaded into memory the first time it is touched. */
+  #find(sessionId: string): LiveSession | undefined {
+    if (typeof sessionId !== 'string') return undefined;
+    const live = this.#sessions.get(sessionId);
+    if (live !== undefined) return live;
+    const loaded = loadSession(this.#store, sessionId);
+    if (loaded === undefined) return undefined;
+    const session = this.#adopt(new LiveSession(loaded.state, loaded.options, (entry) => this.#outbox.enqueue(entry), this.#now));
+    // Stored as running but run by no one here: a run the startup recovery did not see.
+    if (session.status === 'running') session.setStatus('interrupted');
+    this.#noteIfIdle(session, { keep: true });
+    return session;
+  }
+
+  #adopt(session: LiveSession): LiveSession {
+    this.#sessions.set(session.id, session);
+    return session;
+  }
+
+  /** After a batch is written: persist the summaries it changed (after their events, so they never run ahead of the log). */
+  #afterWrite(sessions: ReadonlySet<LiveSession>): void {
+    for (const session of sessions) {
+      session.unwritten = 0;
+      if (session.infoChanged) {
+        try {
+          this.#store.updateSession(session.info);
+          session.infoChanged = false;
+        } catch (error) {
+          // Left marked: the next batch of this session writes the summary again.
+          this.#reportError(`updateSession failed for session ${session.id}`, error);
+        }
+      }
+      this.#noteIfIdle(session);
+    }
+  }
+
+  /**
+   * Keep an idle session in a small cache; beyond it, drop the least recently idle (reloaded on
+   * demand). `keep` spares the session itself, for a caller that is about to use it.
+   */
+  #noteIfIdle(session: LiveSession, { keep = false } = {}): void {
+    if (session.busy || this.#sessions.get(session.id) !== session) return;
+    this.#idle.delete(session.id);
+    this.#idle.set(session.id, session);
+    for (const [id, oldest] of this.#idle) {
+      if (this.#idle.size <= this.#idleCacheSize || (keep && oldest === session)) break;
+      this.#idle.delete(id);
+      if (!oldest.busy && this.#sessions.get(id) === oldest) this.#sessions.delete(id);
+    }
+  }
+}

@@ -1,0 +1,262 @@
+import type Database from 'better-sqlite3';
+import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
+import type { EventStore, SessionPage, SessionRecord } from './event-store.js';
+import { schemaVersion } from './sqlite/migrations.js';
+import { openDatabase, type OpenedDatabase, type SynchronousMode } from './sqlite/open-database.js';
+import type { ProcessLock } from './sqlite/process-lock.js';
+import { Retention } from './sqlite/retention.js';
+import { decodeCursor, encodeCursor, infoToUpdate, recordToInsert, rowToInfo, rowToRecord } from './sqlite/session-rows.js';
+import { prepareStatements, type Statements } from './sqlite/statements.js';
+import { EventStoreError, StoreOpenError } from './sqlite/store-errors.js';
+
+export { EventStoreError, StoreOpenError } from './sqlite/store-errors.js';
+export type { EventStoreErrorCode, StoreOpenErrorCode } from './sqlite/store-errors.js';
+export type { SynchronousMode } from './sqlite/open-database.js';
+
+export interface SqliteEventStoreOptions {
+  /**
+   * Keep about this many newest events per session (up to a quarter more between trims); older
+   * ones are folded into the session's snapshot. Unset: keep every event.
+   */
+  retainEventsPerSession?: number;
+  /**
+   * `FULL` (default): a committed batch survives a power loss, so a seq a client has seen is never
+   * reused after a restart. Group commit makes that one fsync per tick, not per event, which is
+   * why FULL is affordable. `NORMAL` survives process crashes only.
+   */
+  synchronous?: SynchronousMode;
+}
+
+/** The connection's configuration, as reported by `SqliteEventStore.settings()`. */
+export interface StoreSettings {
+  path: string;
+  schemaVersion: number;
+  journalMode: string;
+  lockingMode: string;
+  synchronous: string;
+  busyTimeoutMs: number;
+  foreignKeys: boolean;
+  retainEventsPerSession: number | undefined;
+}
+
+/** PRAGMA synchronous reads back as a number. */
+const SYNCHRONOUS_NAMES: readonly string[] = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
+
+/** No upper bound for the `readEvents` statement's `seq <= ?`. */
+const NO_SEQ_LIMIT = Number.MAX_SAFE_INTEGER;
+
+function checkLimit(limit: number, what: string): void {
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new EventStoreError('BAD_LIMIT', `${what} limit must be a non-negative integer, got ${String(limit)}.`);
+  }
+}
+
+function serialiseEvent(event: SessionEvent): string {
+  if (typeof event?.sessionId !== 'string' || !Number.isSafeInteger(event.seq) || typeof event.type !== 'string') {
+    throw new EventStoreError('BAD_EVENT', 'Every event needs a string sessionId and type and an integer seq; the batch was not written.');
+  }
+  try {
+    return JSON.stringify(event);
+  } catch (error) {
+    throw new EventStoreError('BAD_EVENT', `Event ${event.seq} of session ${event.sessionId} cannot be serialised (${(error as Error).message}); the batch was not written.`);
+  }
+}
+
+/**
+ * The durable `EventStore`: one SQLite file in WAL mode, used by this process alone. Open it with
+ * `openSqliteEventStore`. Every call is synchronous; `appendBatch` is one transaction.
+ */
+export class SqliteEventStore implements EventStore {
+  /** The absolute path of the database file, or `:memory:`. */
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly statements: Statements;
+  private readonly lock: ProcessLock | undefined;
+  private readonly retention: Retention | undefined;
+  private readonly writeBatch: (events: readonly SessionEvent[]) => Map<string, number>;
+  private closed = false;
+
+  constructor(opened: OpenedDatabase, options: SqliteEventStoreOptions = {}) {
+    this.path = opened.path;
+    this.db = opened.db;
+    this.lock = opened.lock;
+    this.statements = prepareStatements(this.db);
+    const keep = options.retainEventsPerSession;
+    this.retention = keep === undefined ? undefined : new Retention(this.db, this.statements, keep);
+    this.writeBatch = this.db.transaction((events: readonly SessionEvent[]) => this.insertBatch(events));
+  }
+
+  createSession(record: SessionRecord): void {
+    this.ensureOpen();
+    const { sessionId } = record.info;
+    if (this.statements.lastSeq.get(sessionId)) {
+      throw new EventStoreError('SESSION_EXISTS', `Session ${sessionId} already exists in the store.`);
+    }
+    this.statements.insertSession.run(recordToInsert(record, new Date().toISOString()));
+  }
+
+  updateSession(info: SessionInfo): void {
+    this.ensureOpen();
+    const { changes } = this.statements.updateSession.run(infoToUpdate(info, new Date().toISOString()));
+    if (changes === 0) throw this.notFound(info.sessionId);
+  }
+
+  getSession(sessionId: string): SessionRecord | undefined {
+    this.ensureOpen();
+    const row = this.statements.getSession.get(sessionId);
+    return row ? rowToRecord(row) : undefined;
+  }
+
+  /** Newest first, by (createdAt, sessionId): a cursor stays valid while sessions come and go. */
+  listSessions(options: { limit: number; before?: string }): SessionPage {
+    this.ensureOpen();
+    checkLimit(options.limit, 'The sessions');
+    // One row more than asked says whether a next page exists.
+    const fetch = options.limit + 1;
+    const cursor = options.before === undefined ? undefined : decodeCursor(options.before);
+    const rows = cursor
+      ? this.statements.listAfterCursor.all(cursor.createdAt, cursor.id, fetch)
+      : this.statements.listFirstPage.all(fetch);
+    const page = rows.slice(0, options.limit);
+    const last = page[page.length - 1];
+    const sessions = page.map(rowToInfo);
+    return rows.length > options.limit && last ? { sessions, nextCursor: encodeCursor(last) } : { sessions };
+  }
+
+  /** Every session with this status, oldest first (start-up marks in-flight ones `interrupted`). */
+  listSessionsByStatus(status: SessionStatus): SessionRecord[] {
+    this.ensureOpen();
+    return this.statements.listByStatus.all(status).map(rowToRecord);
+  }
+
+  /** Remove the session, its events and its snapshot together. Unknown ids are ignored. */
+  deleteSession(sessionId: string): void {
+    this.ensureOpen();
+    this.db.transaction(() => {
+      this.statements.deleteEvents.run(sessionId);
+      this.statements.deleteSnapshot.run(sessionId);
+      this.statements.deleteSession.run(sessionId);
+    })();
+    this.retention?.forget(sessionId);
+  }
+
+  /**
+   * Write the batch in one transaction, or nothing: it is refused whole if an event's session is
+   * unknown or its seqs do not continue the stored `lastSeq` one by one. Durable on return.
+   */
+  appendBatch(events: readonly SessionEvent[]): void {
+    this.ensureOpen();
+    if (events.length === 0) return;
+    const lastSeqs = this.writeBatch(events);
+    this.retention?.afterAppend(lastSeqs);
+  }
+
+  readEvents(sessionId: string, afterSeq: number, limit?: number): SessionEvent[] {
+    return this.readEventFrames(sessionId, afterSeq, limit).map((json) => JSON.parse(json) as SessionEvent);
+  }
+
+  /**
+   * The same events as `readEvents`, as the JSON strings they were stored as: a replay can send
+   * them without parsing and re-serialising.
+   */
+  readEventFrames(sessionId: string, afterSeq: number, limit?: number): string[] {
+    this.ensureOpen();
+    if (limit !== undefined) checkLimit(limit, 'The events');
+    return this.statements.readEvents.all(sessionId, afterSeq, NO_SEQ_LIMIT, limit ?? -1).map((row) => row.json);
+  }
+
+  firstKeptSeq(sessionId: string): number | undefined {
+    this.ensureOpen();
+    return this.statements.firstKeptSeq.get(sessionId)?.seq ?? undefined;
+  }
+
+  /**
+   * The state as of the last trimmed event; undefined until retention first trims the session.
+   * Typed as the reducer's snapshot data, which fits the interface's wider return type.
+   */
+  readSnapshot(sessionId: string): SessionSnapshotData | undefined {
+    this.ensureOpen();
+    const row = this.statements.readSnapshot.get(sessionId);
+    return row ? (JSON.parse(row.json) as SessionSnapshotData) : undefined;
+  }
+
+  /** How the connection is configured, as SQLite reports it (for health pages and tests). */
+  settings(): StoreSettings {
+    this.ensureOpen();
+    const read = (name: string): unknown => this.db.pragma(name, { simple: true });
+    return {
+      path: this.path,
+      schemaVersion: schemaVersion(this.db),
+      journalMode: String(read('journal_mode')),
+      lockingMode: String(read('locking_mode')),
+      synchronous: SYNCHRONOUS_NAMES[Number(read('synchronous'))] ?? String(read('synchronous')),
+      busyTimeoutMs: Number(read('busy_timeout')),
+      foreignKeys: read('foreign_keys') === 1,
+      retainEventsPerSession: this.retention?.keep,
+    };
+  }
+
+  /** Close the file and release it for the next server. Idempotent. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    try {
+      this.db.close();
+    } finally {
+      this.lock?.release();
+    }
+  }
+
+  private insertBatch(events: readonly SessionEvent[]): Map<string, number> {
+    const lastSeqs = new Map<string, number>();
+    // Everything is checked and serialised before the first insert, so a refusal writes nothing.
+    const rows: Array<[sessionId: string, seq: number, type: string, json: string]> = [];
+    for (const event of events) {
+      const json = serialiseEvent(event);
+      const last = lastSeqs.get(event.sessionId) ?? this.storedLastSeq(event.sessionId);
+      if (event.seq !== last + 1) {
+        throw new EventStoreError(
+          'SEQ_NOT_CONTIGUOUS',
+          `Session ${event.sessionId}: event seq ${event.seq} does not follow seq ${last}; the batch was not written.`,
+        );
+      }
+      lastSeqs.set(event.sessionId, event.seq);
+      rows.push([event.sessionId, event.seq, event.type, json]);
+    }
+    for (const row of rows) this.statements.insertEvent.run(...row);
+    for (const [sessionId, lastSeq] of lastSeqs) this.statements.setLastSeq.run(lastSeq, sessionId);
+    return lastSeqs;
+  }
+
+  private storedLastSeq(sessionId: string): number {
+    const row = this.statements.lastSeq.get(sessionId);
+    if (!row) throw this.notFound(sessionId);
+    return row.last_seq;
+  }
+
+  private notFound(sessionId: string): EventStoreError {
+    return new EventStoreError('SESSION_NOT_FOUND', `Session ${sessionId} is not in the store; create it before writing to it.`);
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new EventStoreError('STORE_CLOSED', `The event store ${this.path} is closed.`);
+  }
+}
+
+/**
+ * Open the SQLite event store at `file` (created with its folder if missing; `:memory:` for a
+ * private in-memory one). Throws `StoreOpenError`, naming the path, if another server uses the
+ * file, it is not a SQLite database, it comes from a newer Interthought, or it cannot be opened.
+ */
+export function openSqliteEventStore(file: string, options: SqliteEventStoreOptions = {}): SqliteEventStore {
+  const keep = options.retainEventsPerSession;
+  if (keep !== undefined && (!Number.isSafeInteger(keep) || keep < 1)) {
+    throw new StoreOpenError('BAD_OPTIONS', file, `retainEventsPerSession must be a positive integer, got ${String(keep)}.`);
+  }
+  const synchronous = options.synchronous ?? 'FULL';
+  // Checked at run time too: the value may come from configuration, and it ends up in a PRAGMA.
+  if (synchronous !== 'FULL' && synchronous !== 'NORMAL') {
+    throw new StoreOpenError('BAD_OPTIONS', file, `synchronous must be "FULL" or "NORMAL", got ${JSON.stringify(synchronous)}.`);
+  }
+  return new SqliteEventStore(openDatabase(file, synchronous), options);
+}

@@ -1,0 +1,108 @@
+import type { SessionInfo, SessionOptions, SessionStatus } from '@interthought/protocol';
+import type { SessionRecord } from '../event-store.js';
+import { SessionError } from '../session-error.js';
+
+/** A row of the `sessions` table, as better-sqlite3 returns it. */
+export interface SessionRow {
+  id: string;
+  task: string;
+  agent: string;
+  options: string;
+  status: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  last_seq: number;
+  error: string | null;
+  detail: string | null;
+}
+
+/** The columns written by `createSession` (named parameters). */
+export interface SessionInsert {
+  id: string;
+  task: string;
+  agent: string;
+  options: string;
+  status: string;
+  revision: number;
+  created_at: string;
+  updated_at: string;
+  last_seq: number;
+  error: string | null;
+  detail: string | null;
+}
+
+/** The columns written by `updateSession` (named parameters). */
+export type SessionUpdate = Pick<SessionInsert, 'id' | 'status' | 'revision' | 'updated_at' | 'error' | 'detail'>;
+
+export function rowToInfo(row: SessionRow): SessionInfo {
+  const info: SessionInfo = {
+    sessionId: row.id,
+    task: row.task,
+    agent: row.agent,
+    // Written only from SessionInfo.status, which the protocol schema constrains.
+    status: row.status as SessionStatus,
+    revision: row.revision,
+    createdAt: row.created_at,
+  };
+  if (row.error !== null) info.error = row.error;
+  if (row.detail !== null) info.detail = row.detail;
+  return info;
+}
+
+export function rowToRecord(row: SessionRow): SessionRecord {
+  return { info: rowToInfo(row), options: JSON.parse(row.options) as SessionOptions, lastSeq: row.last_seq };
+}
+
+export function recordToInsert(record: SessionRecord, now: string): SessionInsert {
+  const { info } = record;
+  return {
+    id: info.sessionId,
+    task: info.task,
+    agent: info.agent,
+    options: JSON.stringify(record.options ?? {}),
+    status: info.status,
+    revision: info.revision,
+    created_at: info.createdAt,
+    updated_at: now,
+    last_seq: record.lastSeq,
+    error: info.error ?? null,
+    detail: info.detail ?? null,
+  };
+}
+
+export function infoToUpdate(info: SessionInfo, now: string): SessionUpdate {
+  return {
+    id: info.sessionId,
+    status: info.status,
+    revision: info.revision,
+    updated_at: now,
+    error: info.error ?? null,
+    detail: info.detail ?? null,
+  };
+}
+
+/** Where a page of the newest-first list stopped: the last session's (created_at, id). */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** Opaque to callers; base64url so it travels in a query string as is. */
+export function encodeCursor(row: Pick<SessionRow, 'created_at' | 'id'>): string {
+  return Buffer.from(JSON.stringify([row.created_at, row.id]), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string): ListCursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
+    return { createdAt: parsed[0], id: parsed[1] };
+  }
+  // A SessionError, like the memory store's, so the REST route answers 400 rather than 500.
+  throw new SessionError('BAD_CURSOR', `"${cursor.slice(0, 80)}" is not a sessions cursor; pass the nextCursor of a previous page.`);
+}

@@ -1,0 +1,31 @@
+import type { SessionStatus } from '@interthought/protocol';
+import { SessionError } from './session-error.js';
+
+/** The user's status requests and the statuses each one applies to. */
+export type StatusRequest = 'pause' | 'resume' | 'cancel';
+
+const ALLOWED_FROM: Record<StatusRequest, readonly SessionStatus[]> = {
+  pause: ['running'],
+  resume: ['paused', 'interrupted'],
+  cancel: ['running', 'paused', 'completed', 'failed', 'interrupted'],
+};
+
+function hint(request: StatusRequest, status: SessionStatus): string {
+  switch (request) {
+    case 'pause':
+      return status === 'paused' ? 'It is already paused; resume it instead.' : 'Only a running session can be paused.';
+    case 'resume':
+      return status === 'running' ? 'It is already running.' : 'Only a paused or interrupted session can be resumed; correct a step to make it run again.';
+    case 'cancel':
+      return 'It is already cancelled; nothing is left to stop.';
+  }
+}
+
+/** Throws `INVALID_STATE` (saying the current status and what is allowed) unless `request` applies now. */
+export function checkStatusRequest(sessionId: string, request: StatusRequest, status: SessionStatus): void {
+  if (ALLOWED_FROM[request].includes(status)) return;
+  throw new SessionError(
+    'INVALID_STATE',
+    `Cannot ${request} session ${sessionId}: it is ${status}. ${hint(request, status)} (${request} applies to: ${ALLOWED_FROM[request].join(', ')}.)`,
+  );
+}

@@ -1,0 +1,150 @@
+import { StepKindSchema, type SessionEvent, type StepKind } from '@interthought/protocol';
+import type { StepSink, StepWriter } from '../agents/agent.js';
+import type { LiveSession } from './live-session.js';
+import { pace } from './pause-gate.js';
+
+/** What a sink needs of the run it belongs to. */
+export interface RunScope {
+  readonly session: LiveSession;
+  readonly signal: AbortSignal;
+  /** Still the session's run and not aborted: only then may it emit. */
+  readonly live: boolean;
+  readonly tokenDelayMs: number;
+  newId(): string;
+}
+
+const STEP_KINDS: ReadonlySet<string> = new Set(StepKindSchema.options);
+/** Notices are one-line conditions; a longer one is cut so a chatty agent cannot bloat the log. */
+const NOTICE_MAX = 1_000;
+
+/** Why a run that is not live cannot write: its abort reason, or that it is over. */
+function deadRunError(scope: RunScope): unknown {
+  if (scope.signal.aborted) return scope.signal.reason;
+  return new Error('This run is over: its session has moved on, so it can no longer write steps.');
+}
+
+/** A JSON copy of a tool result, so the log holds exactly what clients will receive. */
+function jsonCopy(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  if (text === undefined) throw new TypeError('A step result must be JSON-serialisable (got a function, symbol or undefined).');
+  return JSON.parse(text) as unknown;
+}
+
+/**
+ * The `StepSink` one run of an agent writes through. Every emission is guarded by the run's
+ * identity: once the run is aborted (correction, cancel, shutdown) or over, `start` throws,
+ * `write` rejects, and `end`/`notice` do nothing, so a stale run can never touch the session.
+ */
+export class RunSink implements StepSink {
+  readonly #scope: RunScope;
+  #open: RunStepWriter | undefined;
+
+  constructor(scope: RunScope) {
+    this.#scope = scope;
+  }
+
+  start(kind: StepKind, extra?: { tool?: string }): StepWriter {
+    const scope = this.#scope;
+    if (!scope.live) throw deadRunError(scope);
+    if (!STEP_KINDS.has(kind)) throw new TypeError(`Unknown step kind "${String(kind)}"; use one of ${[...STEP_KINDS].join(', ')}.`);
+    if (extra?.tool !== undefined && typeof extra.tool !== 'string') throw new TypeError('A step\'s tool must be a tool name.');
+    // A step left open would stream forever; starting the next one finishes it.
+    this.closeOpenStep();
+    const { session } = scope;
+    const stepId = scope.newId();
+    const head = session.state.chain[session.state.chain.length - 1] ?? null;
+    const event: SessionEvent = {
+      type: 'step.started',
+      ...session.nextBase(),
+      step: {
+        stepId,
+        parentId: head,
+        index: session.state.chain.length,
+        kind,
+        status: 'streaming',
+        content: '',
+        revision: session.state.session.revision,
+        ...(extra?.tool === undefined ? {} : { tool: extra.tool }),
+      },
+    };
+    session.append(event);
+    const writer = new RunStepWriter(scope, stepId, () => {
+      if (this.#open === writer) this.#open = undefined;
+    });
+    this.#open = writer;
+    return writer;
+  }
+
+  notice(detail: string): void {
+    const scope = this.#scope;
+    if (!scope.live || typeof detail !== 'string' || detail.length === 0) return;
+    const { session } = scope;
+    session.setStatus(session.status, { detail: detail.slice(0, NOTICE_MAX) });
+  }
+
+  /** Finish the step still streaming, if any, with the text it has (when a run ends or moves on). */
+  closeOpenStep(): void {
+    this.#open?.end();
+  }
+}
+
+class RunStepWriter implements StepWriter {
+  readonly stepId: string;
+  readonly #scope: RunScope;
+  readonly #onEnd: () => void;
+  #ended = false;
+
+  constructor(scope: RunScope, stepId: string, onEnd: () => void) {
+    this.#scope = scope;
+    this.stepId = stepId;
+    this.#onEnd = onEnd;
+  }
+
+  write(text: string): Promise<void> {
+    const refusal = this.#refusal(text);
+    if (refusal !== undefined) return Promise.reject(refusal);
+    const { gate } = this.#scope.session;
+    // A paused session holds the writer before its token, e.g. a new run after a correction while paused.
+    if (gate.paused) return gate.wait(this.#scope.signal).then(() => this.#emitAndPace(text));
+    return this.#emitAndPace(text);
+  }
+
+  end(extra?: { result?: unknown }): void {
+    if (this.#ended) return;
+    const scope = this.#scope;
+    if (!scope.live) {
+      this.#finish();
+      return;
+    }
+    const result = extra?.result === undefined ? undefined : jsonCopy(extra.result);
+    this.#finish();
+    const { session } = scope;
+    const step = session.state.steps.get(this.stepId);
+    if (step === undefined || step.status !== 'streaming') return;
+    const event: SessionEvent = { type: 'step.completed', ...session.nextBase(), stepId: this.stepId, content: step.content };
+    if (step.tool !== undefined) event.tool = step.tool;
+    if (result !== undefined) event.result = result;
+    session.append(event);
+  }
+
+  #finish(): void {
+    this.#ended = true;
+    this.#onEnd();
+  }
+
+  #refusal(text: unknown): unknown {
+    if (!this.#scope.live) return deadRunError(this.#scope);
+    if (this.#ended) return new Error(`Step ${this.stepId} has ended; start a new step to write more.`);
+    if (typeof text !== 'string') return new TypeError('StepWriter.write takes a string.');
+    return undefined;
+  }
+
+  #emitAndPace(text: string): Promise<void> {
+    const refusal = this.#refusal(text);
+    if (refusal !== undefined) return Promise.reject(refusal);
+    const { session, signal, tokenDelayMs } = this.#scope;
+    if (text.length > 0) session.append({ type: 'step.delta', ...session.nextBase(), stepId: this.stepId, text });
+    // Pause holds the agent after its current token.
+    return pace(tokenDelayMs, signal).then(() => session.gate.wait(signal));
+  }
+}

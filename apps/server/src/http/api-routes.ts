@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import { requireToken } from '../transport/origin-and-auth.js';
+import { agentsRoute } from './agents-route.js';
+import { healthRoute } from './health-route.js';
+import { protocolSchemaRoutes } from './protocol-schema-routes.js';
+import { restErrorHandler } from './rest-error.js';
+import { sessionsRoutes } from './sessions-routes.js';
+
+export interface ApiOptions {
+  /** When set, every route but /health requires it. */
+  token: string | undefined;
+  activeSessions: () => number;
+}
+
+/** The REST API, registered under /api. Errors are `{ code, message }` JSON. */
+export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Promise<void> {
+  app.setErrorHandler(restErrorHandler);
+  await app.register(healthRoute, { activeSessions: options.activeSessions });
+  await app.register(async function guardedRoutes(guarded) {
+    const { token } = options;
+    if (token !== undefined) guarded.addHook('onRequest', requireToken(token));
+    await guarded.register(agentsRoute);
+    await guarded.register(sessionsRoutes);
+    await guarded.register(protocolSchemaRoutes);
+  });
+}

@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { SessionPage } from '../core/event-store.js';
+import { sendRestError } from './rest-error.js';
+
+export const SESSIONS_PAGE_DEFAULT = 20;
+export const SESSIONS_PAGE_MAX = 100;
+
+interface ListQuery {
+  limit: number;
+  before?: string;
+}
+
+/** `GET /api/sessions` (newest first, paginated) and `GET /api/sessions/:id` (the snapshot). */
+export async function sessionsRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Querystring: ListQuery }>(
+    '/sessions',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: SESSIONS_PAGE_MAX, default: SESSIONS_PAGE_DEFAULT },
+            before: { type: 'string', minLength: 1, maxLength: 256 },
+          },
+        },
+      },
+    },
+    async (request): Promise<SessionPage> => {
+      const { limit, before } = request.query;
+      return app.sessions.list(before === undefined ? { limit } : { limit, before });
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/sessions/:id', async (request, reply) => {
+    const snapshot = app.sessions.snapshot(request.params.id);
+    if (snapshot) return snapshot;
+    return sendRestError(reply, 'SESSION_NOT_FOUND', `No session "${request.params.id}". List sessions with GET /api/sessions.`);
+  });
+}

@@ -1,0 +1,78 @@
+import { ERROR_CODES, type ClientMessage } from '@interthought/protocol';
+import { SessionError } from '../core/session-error.js';
+import type { SessionService } from '../core/session-service.js';
+import type { Connection } from './connection.js';
+
+/** The per-connection caps dispatch enforces (the rest are in the schema or the core). */
+export interface ConnectionCaps {
+  maxSessionsPerConnection: number;
+  maxSubscriptionsPerConnection: number;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`Unhandled client message: ${JSON.stringify(value)}`);
+}
+
+/** A new subscription must fit under the cap; renewing one this connection already holds always does. */
+function ensureRoomForSubscription(connection: Connection, sessionId: string | undefined, caps: ConnectionCaps): void {
+  if (sessionId !== undefined && connection.subscriptions.has(sessionId)) return;
+  if (connection.subscriptions.size < caps.maxSubscriptionsPerConnection) return;
+  throw new SessionError(
+    ERROR_CODES.LIMIT_EXCEEDED,
+    `This connection already follows ${caps.maxSubscriptionsPerConnection} sessions: unsubscribe from one (session.unsubscribe) first.`,
+  );
+}
+
+/**
+ * Carry out one valid client request. Refusals throw a `SessionError` (from here or the core);
+ * the caller turns it into an `error` frame. Direct answers go to `connection` only.
+ */
+export function dispatch(message: ClientMessage, connection: Connection, sessions: SessionService, caps: ConnectionCaps): void {
+  const requestId = message.id;
+  switch (message.type) {
+    case 'session.create': {
+      if (connection.sessionsCreated >= caps.maxSessionsPerConnection) {
+        throw new SessionError(
+          ERROR_CODES.LIMIT_EXCEEDED,
+          `This connection already created ${caps.maxSessionsPerConnection} sessions: open a new connection to create more.`,
+        );
+      }
+      ensureRoomForSubscription(connection, undefined, caps);
+      const session = sessions.create({ task: message.task, agent: message.agent, options: message.options });
+      connection.sessionsCreated += 1;
+      connection.sendMessage({ type: 'session.created', requestId, session });
+      // The agent starts on a later tick, so subscribing from seq 0 now misses nothing.
+      sessions.subscribe(session.sessionId, { peer: connection }, 0);
+      connection.subscriptions.add(session.sessionId);
+      return;
+    }
+    case 'session.subscribe':
+      ensureRoomForSubscription(connection, message.sessionId, caps);
+      sessions.subscribe(message.sessionId, { peer: connection, requestId }, message.afterSeq);
+      connection.subscriptions.add(message.sessionId);
+      return;
+    case 'session.unsubscribe':
+      sessions.unsubscribe(message.sessionId, connection);
+      connection.subscriptions.delete(message.sessionId);
+      connection.sendMessage({ type: 'session.unsubscribed', requestId, sessionId: message.sessionId });
+      return;
+    case 'step.correct': {
+      const { id: _id, type: _type, ...correction } = message;
+      const result = sessions.correct({ ...correction, by: connection.id });
+      // Sent now; the core emits the correction's events on its next tick, so this answer comes first.
+      connection.sendMessage({ type: 'correction.accepted', requestId, ...result });
+      return;
+    }
+    case 'session.pause':
+      sessions.pause(message.sessionId, { peer: connection, requestId });
+      return;
+    case 'session.resume':
+      sessions.resume(message.sessionId, { peer: connection, requestId });
+      return;
+    case 'session.cancel':
+      sessions.cancel(message.sessionId, { peer: connection, requestId });
+      return;
+    default:
+      assertNever(message);
+  }
+}

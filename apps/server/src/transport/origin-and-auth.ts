@@ -1,0 +1,73 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Whether a browser page from `origin` may open the WebSocket. No Origin header means a
+ * non-browser client (wscat, Node), which cross-site pages cannot impersonate: allowed.
+ * With an explicit list only those origins pass; otherwise the same origin as `host`
+ * (the UI this server serves) and http(s) pages on a loopback host.
+ */
+export function isOriginAllowed(origin: string | undefined, host: string | undefined, allowed: readonly string[] | undefined): boolean {
+  if (origin === undefined) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (allowed) return allowed.includes(url.origin);
+  if (host !== undefined && url.host === host.toLowerCase()) return true;
+  return LOOPBACK_HOSTNAMES.has(url.hostname);
+}
+
+/** The token a request presents: `Authorization: Bearer <token>` or `?token=` (browsers cannot set headers on a WebSocket). */
+export function presentedToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match?.[1];
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  const token = query?.token;
+  return typeof token === 'string' ? token : undefined;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** Compare in constant time (hashing first makes the lengths equal). */
+export function tokenMatches(presented: string | undefined, expected: string): boolean {
+  return presented !== undefined && timingSafeEqual(digest(presented), digest(expected));
+}
+
+/** Replace the value of any `token` query parameter so it never reaches a log line. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
+}
+
+/** An `onRequest` hook: 401 unless the request presents `token`. */
+export function requireToken(token: string) {
+  return async function checkToken(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    if (tokenMatches(presentedToken(request), token)) return undefined;
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer')
+      .send({ code: 'UNAUTHORIZED', message: 'Send the server token as "Authorization: Bearer <token>" or as ?token=<token>.' });
+  };
+}
+
+/** An `onRequest` hook for the WebSocket route: 403 for a page from an origin that is not allowed. */
+export function requireAllowedOrigin(allowed: readonly string[] | undefined) {
+  return async function checkOrigin(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    if (isOriginAllowed(request.headers.origin, request.headers.host, allowed)) return undefined;
+    request.log.warn({ origin: request.headers.origin }, 'refused a WebSocket from a disallowed origin');
+    return reply.code(403).send({
+      code: 'FORBIDDEN',
+      message: 'This origin may not open the Interthought WebSocket. Add it to ALLOWED_ORIGINS to allow it.',
+    });
+  };
+}

@@ -1,0 +1,68 @@
+import type { Step, StepKind } from '@interthought/protocol';
+import { createDemoAgent } from '../../../src/agents/demo/index.js';
+import { createDefaultTools } from '../../../src/tools/index.js';
+import { RecordingSink, type RecordedStep } from './recording-sink.js';
+
+/** Run the demo agent on a task and a chain with real tools; returns what it streamed. */
+export async function runDemo(task: string, chain: readonly Step[] = []): Promise<RecordingSink> {
+  const controller = new AbortController();
+  const sink = new RecordingSink(controller.signal);
+  await createDemoAgent().run({ task, chain, options: {}, tools: createDefaultTools(), sink, signal: controller.signal });
+  return sink;
+}
+
+/** The chain the core would hand over: the recorded steps as completed steps, parent to child. */
+export function asChain(steps: readonly RecordedStep[]): Step[] {
+  return steps.map((recorded, index) => ({
+    stepId: recorded.stepId,
+    parentId: index === 0 ? null : (steps[index - 1]?.stepId ?? null),
+    index,
+    kind: recorded.kind,
+    status: 'completed',
+    content: recorded.content,
+    revision: 0,
+    ...(recorded.tool === undefined ? {} : { tool: recorded.tool }),
+    ...(recorded.result === undefined ? {} : { result: recorded.result }),
+  }));
+}
+
+/**
+ * The chain after a user corrects its step of `kind` (the first one, or the `nth`) as the core
+ * builds it: the steps before it, then the new step with status `corrected`, `correctionOf`
+ * and `correction { previousContent, note, at }`. Later steps are invalidated, so not on it.
+ */
+export function correct(chain: readonly Step[], kind: StepKind, content: string, options: { note?: string; nth?: number } = {}): Step[] {
+  const matching = chain.filter((step) => step.kind === kind);
+  const target = matching[options.nth ?? 0];
+  if (!target) throw new Error(`The chain has no ${kind} step to correct.`);
+  const { result: _result, ...kept } = target;
+  const corrected: Step = {
+    ...kept,
+    stepId: `${target.stepId}-fix`,
+    status: 'corrected',
+    content,
+    revision: target.revision + 1,
+    correctionOf: target.stepId,
+    correction: {
+      previousContent: target.content,
+      at: '2025-01-01T00:00:00.000Z',
+      ...(options.note === undefined ? {} : { note: options.note }),
+    },
+  };
+  return [...chain.slice(0, target.index), corrected];
+}
+
+/** Run the task once, correct a step, and run the agent again on the corrected chain. */
+export async function runCorrected(
+  task: string,
+  kind: StepKind,
+  content: (original: string) => string,
+  options: { note?: string; nth?: number } = {},
+): Promise<{ first: RecordingSink; chain: Step[]; second: RecordingSink }> {
+  const first = await runDemo(task);
+  const original = asChain(first.steps);
+  const target = original.filter((step) => step.kind === kind)[options.nth ?? 0];
+  if (!target) throw new Error(`The first run has no ${kind} step.`);
+  const chain = correct(original, kind, content(target.content), options);
+  return { first, chain, second: await runDemo(task, chain) };
+}

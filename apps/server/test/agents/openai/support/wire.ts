@@ -1,0 +1,34 @@
+import type { FakeReply, WireDelta } from './fake-openai-server.js';
+
+/** Content deltas, one per piece. */
+export function content(...pieces: string[]): WireDelta[] {
+  return pieces.map((piece) => ({ content: piece }));
+}
+
+/** `reasoning_content` deltas (DeepSeek, Qwen), one per piece. */
+export function reasoning(...pieces: string[]): WireDelta[] {
+  return pieces.map((piece) => ({ reasoning_content: piece }));
+}
+
+/** A tool call as OpenAI streams it: id, type and name first, then the argument fragments. */
+export function toolCall(index: number, id: string, name: string, ...argumentFragments: string[]): WireDelta[] {
+  return [
+    { tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] },
+    ...argumentFragments.map((fragment) => ({ tool_calls: [{ index, function: { arguments: fragment } }] })),
+  ];
+}
+
+/** A turn that ends with a final answer. */
+export function answerTurn(...deltas: WireDelta[]): FakeReply {
+  return { type: 'stream', deltas, finishReason: 'stop' };
+}
+
+/** A turn that ends with tool calls. */
+export function toolTurn(...deltas: WireDelta[]): FakeReply {
+  return { type: 'stream', deltas, finishReason: 'tool_calls' };
+}
+
+/** An error answer with the OpenAI error body. */
+export function errorReply(status: number, message: string, headers?: Record<string, string>): FakeReply {
+  return { type: 'error', status, message, headers: headers ?? {} };
+}

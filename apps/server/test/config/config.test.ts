@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+function problemsOf(env: Record<string, string>): { variable: string; problem: string }[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig defaults', () => {
+  it('uses the documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 3000,
+      allowedOrigins: undefined,
+      token: undefined,
+      tokenDelayMs: 35,
+      maxFrameBytes: 65_536,
+      ratePerSec: 20,
+      rateBurst: 40,
+      maxSessionsPerConnection: 20,
+      maxSessions: 1_000,
+      maxSubscriptionsPerConnection: 50,
+      heartbeatMs: 30_000,
+      logLevel: 'info',
+    });
+  });
+
+  it('resolves the web build folder from the server package', () => {
+    expect(loadConfig({}).webDir.replaceAll('\\', '/')).toMatch(/apps\/web\/build$/);
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', INTERTHOUGHT_TOKEN: '', ALLOWED_ORIGINS: ' ' })).toMatchObject({ port: 3000, token: undefined, allowedOrigins: undefined });
+  });
+});
+
+describe('loadConfig values', () => {
+  it('reads every variable', () => {
+    const config = loadConfig({
+      HOST: '0.0.0.0',
+      PORT: '0',
+      ALLOWED_ORIGINS: 'https://interthought.example, http://localhost:5173/',
+      INTERTHOUGHT_TOKEN: 'correct-horse-battery',
+      INTERTHOUGHT_TOKEN_DELAY_MS: '0',
+      INTERTHOUGHT_WEB_DIR: '/srv/ui',
+      INTERTHOUGHT_MAX_FRAME_BYTES: '4096',
+      INTERTHOUGHT_RATE_PER_SEC: '2.5',
+      INTERTHOUGHT_RATE_BURST: '5',
+      INTERTHOUGHT_MAX_SESSIONS_PER_CONNECTION: '3',
+      INTERTHOUGHT_MAX_SESSIONS: '10',
+      INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION: '4',
+      INTERTHOUGHT_HEARTBEAT_MS: '500',
+      LOG_LEVEL: 'WARN',
+    });
+    expect(config).toEqual({
+      host: '0.0.0.0',
+      port: 0,
+      allowedOrigins: ['https://interthought.example', 'http://localhost:5173'],
+      token: 'correct-horse-battery',
+      tokenDelayMs: 0,
+      webDir: '/srv/ui',
+      maxFrameBytes: 4096,
+      ratePerSec: 2.5,
+      rateBurst: 5,
+      maxSessionsPerConnection: 3,
+      maxSessions: 10,
+      maxSubscriptionsPerConnection: 4,
+      heartbeatMs: 500,
+      logLevel: 'warn',
+    });
+  });
+});
+
+describe('loadConfig errors', () => {
+  it('names PORT and shows the bad value', () => {
+    expect(problemsOf({ PORT: 'eighty' })).toEqual([{ variable: 'PORT', problem: 'must be a whole number from 0 to 65535, got "eighty"' }]);
+  });
+
+  it('refuses a port out of range', () => {
+    expect(problemsOf({ PORT: '70000' })[0]?.problem).toContain('from 0 to 65535');
+  });
+
+  it('refuses fractions and negatives for whole-number limits', () => {
+    expect(problemsOf({ INTERTHOUGHT_RATE_BURST: '1.5' })[0]?.variable).toBe('INTERTHOUGHT_RATE_BURST');
+    expect(problemsOf({ INTERTHOUGHT_TOKEN_DELAY_MS: '-1' })[0]?.variable).toBe('INTERTHOUGHT_TOKEN_DELAY_MS');
+  });
+
+  it('refuses a rate that is not a positive number', () => {
+    expect(problemsOf({ INTERTHOUGHT_RATE_PER_SEC: '0' })).toEqual([
+      { variable: 'INTERTHOUGHT_RATE_PER_SEC', problem: 'must be a number above 0 and at most 100000, got "0"' },
+    ]);
+  });
+
+  it('names the entry of ALLOWED_ORIGINS that is not an origin', () => {
+    const [problem] = problemsOf({ ALLOWED_ORIGINS: 'https://ok.example,ftp://files.example' });
+    expect(problem?.variable).toBe('ALLOWED_ORIGINS');
+    expect(problem?.problem).toContain('"ftp://files.example" is not an origin');
+  });
+
+  it('refuses an origin with a path', () => {
+    expect(problemsOf({ ALLOWED_ORIGINS: 'https://ok.example/app' })[0]?.problem).toContain('is not an origin');
+  });
+
+  it('refuses an unknown log level and lists the valid ones', () => {
+    expect(problemsOf({ LOG_LEVEL: 'loud' })[0]).toEqual({
+      variable: 'LOG_LEVEL',
+      problem: 'must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    });
+  });
+
+  it('refuses a weak token without echoing it', () => {
+    const [problem] = problemsOf({ INTERTHOUGHT_TOKEN: 'abc' });
+    expect(problem?.variable).toBe('INTERTHOUGHT_TOKEN');
+    expect(problem?.problem).not.toContain('abc');
+  });
+
+  it('reports every bad variable at once in one readable message', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: 'x', INTERTHOUGHT_MAX_FRAME_BYTES: '10' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toBe(
+      'Invalid configuration:\n' +
+        '  PORT: must be a whole number from 0 to 65535, got "x"\n' +
+        '  INTERTHOUGHT_MAX_FRAME_BYTES: must be a whole number from 1024 to 16777216, got "10"',
+    );
+  });
+});

@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentRunContext } from '../../src/agents/agent.js';
+import { TestAgent } from './support/test-agents.js';
+import { createHarness, storedEvents, turns, until, untilStatus, type Harness, type HarnessOptions } from './support/harness.js';
+import { RecordingPeer } from './support/recording-peer.js';
+import { refusal } from './support/refusal.js';
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.manager.shutdown();
+  harness = undefined;
+});
+
+/** Streams "tick " tokens forever (until aborted), recording its signal. */
+function tickingAgent(signals: AbortSignal[] = []): TestAgent {
+  return new TestAgent('ticking', async (context: AgentRunContext) => {
+    signals.push(context.signal);
+    const writer = context.sink.start('thought');
+    for (;;) await writer.write('tick ');
+  });
+}
+
+function setup(options: HarnessOptions = {}): Harness {
+  harness = createHarness({ agents: [tickingAgent()], ...options });
+  return harness;
+}
+
+function contentOf(h: Harness, sessionId: string): string {
+  return h.manager.snapshot(sessionId)!.steps[0]?.content ?? '';
+}
+
+async function tickingSession(h: Harness): Promise<string> {
+  const { sessionId } = h.manager.create({ task: 'tick', agent: 'ticking' });
+  await until(() => contentOf(h, sessionId).length > 0, 'the first token');
+  return sessionId;
+}
+
+describe('pause and resume', () => {
+  it('holds the agent after its current token while paused and lets it go on resume', async () => {
+    const h = setup();
+    const sessionId = await tickingSession(h);
+    h.manager.pause(sessionId);
+    expect(h.manager.snapshot(sessionId)!.session.status).toBe('paused');
+    await turns(5);
+    const held = contentOf(h, sessionId);
+    await turns(50);
+    expect(contentOf(h, sessionId)).toBe(held);
+    h.manager.resume(sessionId);
+    await until(() => contentOf(h, sessionId).length > held.length, 'more tokens after resume');
+    expect(h.manager.snapshot(sessionId)!.session.status).toBe('running');
+  });
+
+  it('refuses to pause a paused session with INVALID_STATE saying what is allowed', async () => {
+    const h = setup();
+    const sessionId = await tickingSession(h);
+    h.manager.pause(sessionId);
+    const error = refusal(() => h.manager.pause(sessionId), 'INVALID_STATE');
+    expect(error.message).toContain('it is paused');
+    expect(error.message).toContain('pause applies to: running');
+  });
+
+  it('refuses to resume a running session with INVALID_STATE', async () => {
+    const h = setup();
+    const sessionId = await tickingSession(h);
+    const error = refusal(() => h.manager.resume(sessionId), 'INVALID_STATE');
+    expect(error.message).toContain('it is running');
+    expect(error.message).toContain('resume applies to: paused, interrupted');
+  });
+
+  it('refuses to pause or resume a completed session', async () => {
+    const h = setup();
+    const { sessionId } = h.manager.create({ task: 'x' });
+    await untilStatus(h.manager, sessionId, 'completed');
+    refusal(() => h.manager.pause(sessionId), 'INVALID_STATE');
+    refusal(() => h.manager.resume(sessionId), 'INVALID_STATE');
+  });
+
+  it('refuses status requests for an unknown session with SESSION_NOT_FOUND', () => {
+    const h = setup();
+    refusal(() => h.manager.pause('nope'), 'SESSION_NOT_FOUND');
+    refusal(() => h.manager.resume('nope'), 'SESSION_NOT_FOUND');
+    refusal(() => h.manager.cancel('nope'), 'SESSION_NOT_FOUND');
+  });
+});
+
+describe('cancel', () => {
+  it('aborts the run and the session emits nothing more', async () => {
+    const signals: AbortSignal[] = [];
+    const h = setup({ agents: [tickingAgent(signals)] });
+    const sessionId = await tickingSession(h);
+    h.manager.cancel(sessionId);
+    expect(signals[0]!.aborted).toBe(true);
+    const seq = h.manager.snapshot(sessionId)!.seq;
+    await turns(20);
+    expect(h.manager.snapshot(sessionId)!.seq).toBe(seq);
+    const events = storedEvents(h.store, sessionId);
+    expect(events[events.length - 1]).toMatchObject({ type: 'session.status', status: 'cancelled', seq });
+    expect(h.store.getSession(sessionId)!.info.status).toBe('cancelled');
+  });
+
+  it('cancels a paused session, releasing its held writer', async () => {
+    const signals: AbortSignal[] = [];
+    const h = setup({ agents: [tickingAgent(signals)] });
+    const sessionId = await tickingSession(h);
+    h.manager.pause(sessionId);
+    await turns(5);
+    h.manager.cancel(sessionId);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(h.manager.snapshot(sessionId)!.session.status).toBe('cancelled');
+  });
+
+  it('cancels a completed session, and refuses to cancel twice', async () => {
+    const h = setup();
+    const { sessionId } = h.manager.create({ task: 'x' });
+    await untilStatus(h.manager, sessionId, 'completed');
+    h.manager.cancel(sessionId);
+    const error = refusal(() => h.manager.cancel(sessionId), 'INVALID_STATE');
+    expect(error.message).toContain('already cancelled');
+    refusal(() => h.manager.resume(sessionId), 'INVALID_STATE');
+  });
+});
+
+describe('the requester of a status change', () => {
+  it('gets its copy with requestId instead of the plain one when subscribed; others get the plain one', async () => {
+    const h = setup();
+    const sessionId = await tickingSession(h);
+    const requester = new RecordingPeer('requester');
+    const other = new RecordingPeer('other');
+    h.manager.subscribe(sessionId, { peer: requester });
+    h.manager.subscribe(sessionId, { peer: other });
+    h.manager.pause(sessionId, { peer: requester, requestId: 'p-1' });
+    await turns(3);
+    const mine = requester.ofType('session.status');
+    const theirs = other.ofType('session.status');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ status: 'paused', requestId: 'p-1' });
+    expect(theirs).toHaveLength(1);
+    expect(theirs[0]).not.toHaveProperty('requestId');
+    expect({ ...mine[0], requestId: undefined }).toEqual({ ...theirs[0], requestId: undefined });
+  });
+
+  it('gets the event with requestId even when not subscribed', async () => {
+    const h = setup();
+    const sessionId = await tickingSession(h);
+    const requester = new RecordingPeer('requester');
+    h.manager.cancel(sessionId, { peer: requester, requestId: 'c-1' });
+    await turns(3);
+    expect(requester.messages).toEqual([expect.objectContaining({ type: 'session.status', status: 'cancelled', requestId: 'c-1', sessionId })]);
+  });
+
+  it('is answered only after the event is written', async () => {
+    const h = setup();
+    const sessionId = await tickingSession(h);
+    const requester = new RecordingPeer('requester');
+    h.manager.pause(sessionId, { peer: requester, requestId: 'p-1' });
+    expect(requester.frames).toEqual([]);
+    await turns(2);
+    const [answer] = requester.messages;
+    expect(storedEvents(h.store, sessionId).some((event) => event.seq === answer?.seq)).toBe(true);
+  });
+});

@@ -1,0 +1,37 @@
+import type { SessionEvent } from '@interthought/protocol';
+import type { Peer } from '../../../src/core/session-service.js';
+
+/** A frame as the peer received it, parsed, with its type. */
+export type ReceivedFrame = { type: string; [field: string]: unknown };
+
+/** A peer that keeps every frame it is sent, as a WebSocket client would receive them. */
+export class RecordingPeer implements Peer {
+  readonly frames: string[] = [];
+
+  constructor(readonly id: string = 'peer') {}
+
+  send(frame: string): void {
+    this.frames.push(frame);
+  }
+
+  /** Every frame, parsed. */
+  get messages(): ReceivedFrame[] {
+    return this.frames.map((frame) => JSON.parse(frame) as ReceivedFrame);
+  }
+
+  /** The session events received (frames with a `seq`), in order. */
+  events(sessionId?: string): SessionEvent[] {
+    return this.messages.filter(
+      (message) => typeof message.seq === 'number' && message.type !== 'session.snapshot' && (sessionId === undefined || message.sessionId === sessionId),
+    ) as unknown as SessionEvent[];
+  }
+
+  /** The frames of one type. */
+  ofType(type: string): ReceivedFrame[] {
+    return this.messages.filter((message) => message.type === type);
+  }
+
+  clear(): void {
+    this.frames.length = 0;
+  }
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { ToolError, type Tool } from '../../../src/tools/tool.js';
+
+/** Adds two numbers: a tool with a strict schema, to check corrected tool input for real. */
+export const adderTool: Tool<{ a: number; b: number }> = {
+  name: 'adder',
+  description: 'Adds two numbers.',
+  inputSchema: z.strictObject({ a: z.number(), b: z.number() }),
+  async execute({ a, b }) {
+    if (!Number.isFinite(a + b)) throw new ToolError('the sum is not finite');
+    return { output: { sum: a + b }, text: `${a} + ${b} = ${a + b}` };
+  },
+};
+
+/** A tool that runs until its signal aborts, recording the signals it was given. */
+export class WaitingTool implements Tool<{ label: string }> {
+  readonly name = 'waiter';
+  readonly description = 'Waits until aborted.';
+  readonly inputSchema = z.strictObject({ label: z.string() });
+  readonly signals: AbortSignal[] = [];
+
+  execute(_input: { label: string }, signal: AbortSignal): Promise<{ output: unknown; text: string }> {
+    this.signals.push(signal);
+    return new Promise((_resolve, reject) => {
+      if (signal.aborted) reject(signal.reason);
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+  }
+}

@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or the signal's name if it was killed). */
+  exited: Promise<number | string>;
+}
+
+/** Run `tsx src/main.ts` as a real process, the way `pnpm start` does. */
+export function spawnServer(env: Record<string, string>): ServerProcess {
+  const child = spawn(TSX, ['src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Wait for the "Interthought is running at …" line and return its URL. */
+export function runningUrl(server: ServerProcess, timeoutMs = 15_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const match = /Interthought is running at (http:\/\/\S+)/.exec(server.stdout());
+      if (match?.[1]) {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    const poll = setInterval(check, 20);
+    const timer = setTimeout(() => {
+      clearInterval(poll);
+      reject(new Error(`The server did not start.\nstdout:\n${server.stdout()}\nstderr:\n${server.stderr()}`));
+    }, timeoutMs);
+    server.exited.then(() => {
+      check();
+      clearInterval(poll);
+      clearTimeout(timer);
+      reject(new Error(`The server exited before it was running.\nstdout:\n${server.stdout()}\nstderr:\n${server.stderr()}`));
+    });
+  });
+}

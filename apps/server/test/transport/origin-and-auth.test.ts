@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { isOriginAllowed, redactUrl, tokenMatches } from '../../src/transport/origin-and-auth.js';
+
+describe('isOriginAllowed by default', () => {
+  it('allows clients that send no Origin (wscat, Node)', () => {
+    expect(isOriginAllowed(undefined, 'example.com', undefined)).toBe(true);
+  });
+
+  it('allows the origin of the page this server served', () => {
+    expect(isOriginAllowed('https://thought.example.com', 'thought.example.com', undefined)).toBe(true);
+    expect(isOriginAllowed('http://10.0.0.5:3000', '10.0.0.5:3000', undefined)).toBe(true);
+  });
+
+  it('allows loopback pages on any port', () => {
+    for (const origin of ['http://localhost:5173', 'https://127.0.0.1:8443', 'http://[::1]:3000', 'http://localhost']) {
+      expect(isOriginAllowed(origin, 'localhost:3000', undefined)).toBe(true);
+    }
+  });
+
+  it('refuses other sites', () => {
+    expect(isOriginAllowed('https://evil.example', 'localhost:3000', undefined)).toBe(false);
+    expect(isOriginAllowed('http://localhost.evil.example', 'localhost:3000', undefined)).toBe(false);
+  });
+
+  it('refuses origins that are not http(s) or not URLs', () => {
+    expect(isOriginAllowed('null', 'localhost:3000', undefined)).toBe(false);
+    expect(isOriginAllowed('file:///etc/passwd', 'localhost:3000', undefined)).toBe(false);
+  });
+});
+
+describe('isOriginAllowed with ALLOWED_ORIGINS', () => {
+  const allowed = ['https://app.example'];
+
+  it('allows exactly the listed origins', () => {
+    expect(isOriginAllowed('https://app.example', 'api.example', allowed)).toBe(true);
+    expect(isOriginAllowed('http://app.example', 'api.example', allowed)).toBe(false);
+  });
+
+  it('replaces the default policy', () => {
+    expect(isOriginAllowed('http://localhost:5173', 'localhost:3000', allowed)).toBe(false);
+  });
+});
+
+describe('tokens', () => {
+  it('matches only the exact token', () => {
+    expect(tokenMatches('s3cret-token', 's3cret-token')).toBe(true);
+    expect(tokenMatches('s3cret-toke', 's3cret-token')).toBe(false);
+    expect(tokenMatches(undefined, 's3cret-token')).toBe(false);
+  });
+
+  it('redacts the token from a URL', () => {
+    expect(redactUrl('/ws?token=s3cret&x=1')).toBe('/ws?token=[redacted]&x=1');
+    expect(redactUrl('/api/sessions?limit=2&TOKEN=s3cret')).toBe('/api/sessions?limit=2&TOKEN=[redacted]');
+    expect(redactUrl('/api/agents')).toBe('/api/agents');
+  });
+});

@@ -1,0 +1,41 @@
+import type { InterthoughtClient } from '@interthought/protocol';
+import { getContext, setContext } from 'svelte';
+import type { RestApi } from '$lib/api/rest-api.js';
+import type { SessionList } from '$lib/sessions/session-list.svelte.js';
+import type { Announcer } from './announcer.svelte.js';
+import type { ConnectionStatus } from './connection-status.svelte.js';
+import type { KeyboardHub } from './keyboard-hub.svelte.js';
+import type { OwnConnections } from './own-connections.js';
+import type { Toaster } from './toaster.svelte.js';
+
+/** The services every page shares, created once by the root layout. */
+export interface AppContext {
+  client: InterthoughtClient;
+  connection: ConnectionStatus;
+  api: RestApi;
+  sessionList: SessionList;
+  toaster: Toaster;
+  announcer: Announcer;
+  ownConnections: OwnConnections;
+  keyboard: KeyboardHub;
+  rail: RailState;
+}
+
+/** Whether the left rail is open; remembered across visits. */
+export interface RailState {
+  open: boolean;
+  toggle(): void;
+}
+
+/** The context key of the app services (exported so tests can mount a component with them). */
+export const APP_KEY = Symbol('interthought.app');
+
+export function provideApp(context: AppContext): AppContext {
+  return setContext(APP_KEY, context);
+}
+
+export function useApp(): AppContext {
+  const context = getContext<AppContext | undefined>(APP_KEY);
+  if (!context) throw new Error('useApp() needs the app services provided by the root layout (provideApp).');
+  return context;
+}

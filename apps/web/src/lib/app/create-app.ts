@@ -1,0 +1,69 @@
+import { InterthoughtClient } from '@interthought/protocol';
+import { RestApi } from '$lib/api/rest-api.js';
+import type { I18n } from '$lib/i18n/index.js';
+import { SessionList } from '$lib/sessions/session-list.svelte.js';
+import { Announcer } from './announcer.svelte.js';
+import type { AppContext } from './app-context.js';
+import { ConnectionStatus } from './connection-status.svelte.js';
+import { KeyboardHub } from './keyboard-hub.svelte.js';
+import { OwnConnections } from './own-connections.js';
+import { RailToggle } from './rail-state.svelte.js';
+import { Toaster } from './toaster.svelte.js';
+
+/** The WebSocket URL of the server that served this page (same host, `/ws`). */
+export function socketUrl(location: Pick<Location, 'protocol' | 'host'>): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+}
+
+function browserStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Build the app's services for this browser tab. Nothing connects until `startApp`. */
+export function createApp(): AppContext {
+  const storage = browserStorage();
+  const client = new InterthoughtClient({ url: socketUrl(window.location) });
+  const api = new RestApi();
+  return {
+    client,
+    connection: new ConnectionStatus(client),
+    api,
+    sessionList: new SessionList(api),
+    toaster: new Toaster(),
+    announcer: new Announcer(),
+    ownConnections: new OwnConnections(storage),
+    keyboard: new KeyboardHub(),
+    rail: new RailToggle(storage, window.matchMedia('(max-width: 860px)').matches),
+  };
+}
+
+/**
+ * Connect, start polling, remember our connection ids, and announce a lost or regained connection
+ * (not the first connect: that is no news). Returns the function that stops it all.
+ */
+export function startApp(app: AppContext, i18n: I18n): () => void {
+  let lost = false;
+  const stopListening = app.client.onStateChange((state) => {
+    if (state === 'open' && app.client.hello) app.ownConnections.remember(app.client.hello.connectionId);
+    if (state === 'reconnecting' && !lost) {
+      lost = true;
+      app.announcer.announce(i18n.t('announce.connection', { state: i18n.t('conn.reconnecting') }));
+    } else if (state === 'open' && lost) {
+      lost = false;
+      app.announcer.announce(i18n.t('announce.connection', { state: i18n.t('conn.connected') }));
+    }
+  });
+  // The client retries by itself until the server answers; the indicator shows how it goes.
+  app.client.connect().catch(() => undefined);
+  app.sessionList.start(4000);
+  return () => {
+    stopListening();
+    app.sessionList.stop();
+    app.connection.dispose();
+    app.client.close();
+  };
+}

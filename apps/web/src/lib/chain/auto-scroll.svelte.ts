@@ -1,0 +1,76 @@
+/** How close to the bottom (px) still counts as "at the latest step". */
+const NEAR_BOTTOM_PX = 72;
+
+/**
+ * Keeps a scroll container pinned to the newest content while the agent streams, until the
+ * user scrolls up to read; then `following` turns false (the page shows "jump to latest")
+ * until they scroll back down or jump.
+ */
+export class AutoScroll {
+  following = $state(true);
+  /** Whether newer content is out of view below (what "jump to latest" is for). */
+  awayFromBottom = $state(false);
+  #container: HTMLElement | null = null;
+  #lastTop = 0;
+
+  /** Watch a scroll container and the content inside it; returns the cleanup. */
+  attach(container: HTMLElement, content: HTMLElement): () => void {
+    this.#container = container;
+    this.#lastTop = container.scrollTop;
+    const onScroll = () => this.#onScroll();
+    const onWheel = (event: WheelEvent) => {
+      // A wheel turn upwards is intent even before the position changes (content may be growing).
+      if (event.deltaY < 0 && this.#distanceFromBottom() > 1) this.following = false;
+    };
+    container.addEventListener('scroll', onScroll, { passive: true });
+    container.addEventListener('wheel', onWheel, { passive: true });
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.contentChanged()) : null;
+    observer?.observe(content);
+    return () => {
+      container.removeEventListener('scroll', onScroll);
+      container.removeEventListener('wheel', onWheel);
+      observer?.disconnect();
+      this.#container = null;
+    };
+  }
+
+  /** Show the "jump to latest" button: the user stopped following and newer content is out of view. */
+  get showJump(): boolean {
+    return !this.following && this.awayFromBottom;
+  }
+
+  /** The content grew or changed: follow it if the user has not scrolled away. */
+  contentChanged(): void {
+    if (this.following) this.#toBottom('auto');
+    this.awayFromBottom = this.#distanceFromBottom() > NEAR_BOTTOM_PX;
+  }
+
+  /** Go to the newest content and keep following it. */
+  jumpToLatest(): void {
+    this.following = true;
+    this.#toBottom('smooth');
+  }
+
+  #distanceFromBottom(): number {
+    const c = this.#container;
+    return c ? c.scrollHeight - c.scrollTop - c.clientHeight : 0;
+  }
+
+  #onScroll(): void {
+    const c = this.#container;
+    if (!c) return;
+    const movedUp = c.scrollTop < this.#lastTop - 2;
+    this.#lastTop = c.scrollTop;
+    this.awayFromBottom = this.#distanceFromBottom() > NEAR_BOTTOM_PX;
+    if (!this.awayFromBottom) this.following = true;
+    else if (movedUp) this.following = false;
+  }
+
+  #toBottom(behavior: ScrollBehavior): void {
+    const c = this.#container;
+    if (!c) return;
+    const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    c.scrollTo({ top: c.scrollHeight, behavior: reduce ? 'auto' : behavior });
+    this.#lastTop = c.scrollTop;
+  }
+}

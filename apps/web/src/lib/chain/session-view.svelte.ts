@@ -1,0 +1,247 @@
+import {
+  ReducerError,
+  applyEvent,
+  createSessionState,
+  isCorrectable,
+  type SessionEvent,
+  type SessionInfo,
+  type SessionSnapshotData,
+  type SessionState,
+} from '@interthought/protocol';
+import { layoutChain, type ChainLayout } from './chain-rows.js';
+import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
+import { StepView } from './step-view.svelte.js';
+
+export type SessionPhase = 'loading' | 'ready' | 'not_found' | 'error';
+
+export interface SessionViewOptions {
+  /** How flushes are scheduled: once per animation frame in the browser, by hand in tests. */
+  schedule?: FrameScheduler;
+  /** Called when an event does not fit the state (a gap in `seq`): the owner should fetch a fresh snapshot. */
+  onDesync?: (error: ReducerError) => void;
+}
+
+const EMPTY_LAYOUT: ChainLayout = { rows: [], path: [], viewingEarlierBranch: false };
+
+/** Whether an event changes the shape of the timeline (rows), not just the text of one step. */
+function isStructural(event: SessionEvent): boolean {
+  switch (event.type) {
+    case 'step.delta':
+    case 'session.status':
+      return false;
+    case 'step.started':
+    case 'step.completed':
+    case 'step.corrected':
+    case 'steps.invalidated':
+      return true;
+    default: {
+      const unknown: never = event;
+      void unknown;
+      return false;
+    }
+  }
+}
+
+/** The step ids an event touches. */
+function touchedSteps(event: SessionEvent): readonly string[] {
+  switch (event.type) {
+    case 'step.started':
+    case 'step.corrected':
+      return [event.step.stepId];
+    case 'step.delta':
+    case 'step.completed':
+      return [event.stepId];
+    case 'steps.invalidated':
+      return event.stepIds;
+    case 'session.status':
+      return [];
+    default: {
+      const unknown: never = event;
+      void unknown;
+      return [];
+    }
+  }
+}
+
+/** The latest time a snapshot's steps record: when a finished session last did something. */
+function latestActivity(snapshot: SessionSnapshotData): string | undefined {
+  let latest: string | undefined;
+  let latestMs = Number.NEGATIVE_INFINITY;
+  for (const step of snapshot.steps) {
+    for (const at of [step.startedAt, step.completedAt, step.correction?.at]) {
+      const ms = at === undefined ? Number.NaN : Date.parse(at);
+      if (ms > latestMs) {
+        latestMs = ms;
+        latest = at;
+      }
+    }
+  }
+  return latest;
+}
+
+/**
+ * One session as the page shows it. Incoming events are queued and folded once per animation
+ * frame with the protocol reducer (the single definition of a session's state); then only the
+ * StepViews those events touched are synced, and the row layout is recomputed only when the
+ * shape of the chain changed. A burst of 50 deltas to one step costs one re-render of one card.
+ */
+export class SessionView {
+  readonly sessionId: string;
+  phase = $state<SessionPhase>('loading');
+  loadError = $state.raw<{ code: string; message: string } | null>(null);
+  info = $state.raw<SessionInfo | null>(null);
+  layout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
+  /** The alternative picked at each branch point the user navigated (parent key → step id). */
+  selection = $state.raw<ReadonlyMap<string, string>>(new Map());
+  /** The time of the latest event folded in, for the elapsed-time clock of a finished session. */
+  lastActivityAt = $state<string | undefined>(undefined);
+
+  #state: SessionState;
+  readonly #views = new Map<string, StepView>();
+  #queue: SessionEvent[] = [];
+  #cancelFrame: (() => void) | null = null;
+  readonly #schedule: FrameScheduler;
+  readonly #onDesync: ((error: ReducerError) => void) | undefined;
+
+  constructor(sessionId: string, options: SessionViewOptions = {}) {
+    this.sessionId = sessionId;
+    this.#schedule = options.schedule ?? animationFrameScheduler;
+    this.#onDesync = options.onDesync;
+    this.#state = createSessionState();
+  }
+
+  /** The reducer state (read-only to callers): the truth the views are synced from. */
+  get state(): Readonly<SessionState> {
+    return this.#state;
+  }
+
+  /** The `seq` of the last event folded in, queued ones included: the resume cursor. */
+  get cursor(): number {
+    const last = this.#queue[this.#queue.length - 1];
+    return last ? last.seq : this.#state.seq;
+  }
+
+  /** Start over from a snapshot. Queued events it already contains are dropped, later ones kept. */
+  loadSnapshot(snapshot: SessionSnapshotData): void {
+    this.#state = createSessionState(snapshot);
+    this.#queue = this.#queue.filter((event) => event.seq > snapshot.seq);
+    for (const view of this.#views.values()) {
+      const step = this.#state.steps.get(view.stepId);
+      if (step) view.sync(step);
+    }
+    for (const step of this.#state.steps.values()) if (!this.#views.has(step.stepId)) this.#views.set(step.stepId, new StepView(step));
+    this.info = { ...this.#state.session };
+    this.lastActivityAt = latestActivity(snapshot) ?? this.lastActivityAt;
+    this.phase = 'ready';
+    this.loadError = null;
+    this.#relayout();
+    if (this.#queue.length) this.flush();
+  }
+
+  /** Show that the session could not be loaded (`SESSION_NOT_FOUND` gets its own designed state). */
+  fail(code: string, message: string): void {
+    this.phase = code === 'SESSION_NOT_FOUND' ? 'not_found' : 'error';
+    this.loadError = { code, message };
+  }
+
+  /** Queue a live event; it is folded in on the next frame together with everything that arrived meanwhile. */
+  enqueue(event: SessionEvent): void {
+    this.#queue.push(event);
+    this.#cancelFrame ??= this.#schedule(() => {
+      this.#cancelFrame = null;
+      this.flush();
+    });
+  }
+
+  /** Fold every queued event now and update the views they touched. */
+  flush(): void {
+    this.#cancelFrame?.();
+    this.#cancelFrame = null;
+    const events = this.#queue;
+    this.#queue = [];
+    if (!events.length || this.phase !== 'ready') {
+      // Before the snapshot there is nothing to fold onto: keep the events for loadSnapshot.
+      if (this.phase !== 'ready') this.#queue = events;
+      return;
+    }
+    const touched = new Set<string>();
+    let structural = false;
+    let statusChanged = false;
+    for (const [i, event] of events.entries()) {
+      try {
+        applyEvent(this.#state, event);
+      } catch (error) {
+        if (error instanceof ReducerError && error.code === 'SEQ_REPLAYED') continue;
+        this.#queue = events.slice(i + 1);
+        this.#sync(touched, structural, statusChanged);
+        if (error instanceof ReducerError) this.#onDesync?.(error);
+        else throw error;
+        return;
+      }
+      for (const stepId of touchedSteps(event)) touched.add(stepId);
+      structural ||= isStructural(event);
+      statusChanged ||= event.type === 'session.status' || event.type === 'step.corrected' || event.type === 'steps.invalidated';
+      this.lastActivityAt = event.at;
+    }
+    this.#sync(touched, structural, statusChanged);
+  }
+
+  #sync(touched: ReadonlySet<string>, structural: boolean, sessionChanged: boolean): void {
+    for (const stepId of touched) {
+      const step = this.#state.steps.get(stepId);
+      if (!step) continue;
+      const view = this.#views.get(stepId);
+      if (view) view.sync(step);
+      else this.#views.set(stepId, new StepView(step));
+    }
+    if (sessionChanged) this.info = { ...this.#state.session };
+    if (structural) this.#relayout();
+  }
+
+  #relayout(): void {
+    this.layout = layoutChain(this.#state, this.selection);
+  }
+
+  /** The view of a step (every step of every branch has one once it is known). */
+  view(stepId: string): StepView | undefined {
+    return this.#views.get(stepId);
+  }
+
+  /** Whether the step may be corrected now (PROTOCOL.md rule 1). Reactive through the fields it reads. */
+  canCorrect(view: StepView): boolean {
+    void this.layout;
+    if (view.status === 'invalidated' || this.info?.status === 'cancelled') return false;
+    return isCorrectable(this.#state, view.stepId);
+  }
+
+  /** Look at another alternative at a branch point; picking the live one returns to the live chain there. */
+  selectBranch(stepId: string): void {
+    const step = this.#state.steps.get(stepId);
+    if (!step) return;
+    const parentKey = step.parentId ?? '';
+    const next = new Map(this.selection);
+    if (this.#state.chain[step.index] === stepId) next.delete(parentKey);
+    else next.set(parentKey, stepId);
+    // Picks below the new one belonged to the branch being left.
+    for (const [key, picked] of next) {
+      const pickedStep = this.#state.steps.get(picked);
+      if (pickedStep && pickedStep.index > step.index) next.delete(key);
+    }
+    this.selection = next;
+    this.#relayout();
+  }
+
+  /** Leave every earlier branch and show the live chain again. */
+  showLiveChain(): void {
+    if (this.selection.size === 0) return;
+    this.selection = new Map();
+    this.#relayout();
+  }
+
+  /** Stop any scheduled flush (the page is going away). */
+  dispose(): void {
+    this.#cancelFrame?.();
+    this.#cancelFrame = null;
+    this.#queue = [];
+  }
+}

@@ -1,0 +1,78 @@
+import type { CorrectionInfo, Step, StepKind, StepStatus } from '@interthought/protocol';
+import { CorrectionDraft } from './correction-draft.svelte.js';
+
+/**
+ * What the UI shows of one step. Each step owns its `$state` fields, so appending a token to
+ * one step re-renders that step's card and nothing else. It is only ever written by `sync()`,
+ * from the protocol reducer's state: the reducer stays the single definition of a step.
+ */
+export class StepView {
+  readonly stepId: string;
+  readonly kind: StepKind;
+  readonly index: number;
+  readonly parentId: string | null;
+  readonly correctionOf: string | undefined;
+
+  content = $state('');
+  status = $state<StepStatus>('streaming');
+  tool = $state<string | undefined>(undefined);
+  result = $state.raw<unknown>(undefined);
+  correction = $state.raw<CorrectionInfo | undefined>(undefined);
+  startedAt = $state<string | undefined>(undefined);
+  completedAt = $state<string | undefined>(undefined);
+  /** Where the text appended by the latest frame begins: the part that fades in. */
+  freshFrom = $state(0);
+  /** The open correction editor of this step, if any. */
+  draft = $state<CorrectionDraft | null>(null);
+
+  constructor(step: Step) {
+    this.stepId = step.stepId;
+    this.kind = step.kind;
+    this.index = step.index;
+    this.parentId = step.parentId;
+    this.correctionOf = step.correctionOf;
+    this.sync(step);
+    this.freshFrom = this.content.length;
+  }
+
+  /** Copy what changed from the reducer's step. Unchanged fields are not written, so nothing re-renders for them. */
+  sync(step: Step): void {
+    if (step.content !== this.content) {
+      // Text only grows while streaming; anything else (a snapshot, a completion) shows at once.
+      const appended = step.status === 'streaming' && step.content.startsWith(this.content);
+      this.freshFrom = appended ? this.content.length : step.content.length;
+      this.content = step.content;
+    }
+    if (step.status !== this.status) {
+      this.status = step.status;
+      if (step.status !== 'streaming') this.freshFrom = this.content.length;
+    }
+    if (step.tool !== this.tool) this.tool = step.tool;
+    if (step.result !== this.result) this.result = step.result;
+    if (step.correction !== this.correction) this.correction = step.correction;
+    if (step.startedAt !== this.startedAt) this.startedAt = step.startedAt;
+    if (step.completedAt !== this.completedAt) this.completedAt = step.completedAt;
+    if (step.status === 'invalidated' && this.draft && !this.draft.pending) this.draft = null;
+  }
+
+  /** Open the correction editor with the current content (or keep the one already open). */
+  openEditor(): CorrectionDraft {
+    this.draft ??= new CorrectionDraft(this.kind, this.content);
+    return this.draft;
+  }
+
+  closeEditor(): void {
+    this.draft = null;
+  }
+
+  get isStreaming(): boolean {
+    return this.status === 'streaming';
+  }
+
+  /** How long the step took to stream, when both ends are known. */
+  get durationMs(): number | undefined {
+    if (!this.startedAt || !this.completedAt) return undefined;
+    const ms = Date.parse(this.completedAt) - Date.parse(this.startedAt);
+    return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+  }
+}

@@ -1,0 +1,1 @@
+export { diffWords, tokenizeWords, type DiffPart } from './word-diff.js';

@@ -1,0 +1,59 @@
+import { isTypingTarget } from './shortcut-keys.js';
+
+/** What a key press asks the chain page to do. */
+export type ShortcutAction = 'next' | 'previous' | 'correct' | 'top' | 'bottom' | 'help' | 'escape';
+
+/** The shortcuts, as the `?` overlay lists them. */
+export const SHORTCUT_LIST = [
+  { keys: ['j'], action: 'next' },
+  { keys: ['k'], action: 'previous' },
+  { keys: ['e'], action: 'correct' },
+  { keys: ['Esc'], action: 'cancel' },
+  { keys: ['mod', 'Enter'], action: 'save' },
+  { keys: ['g', 'g'], action: 'top' },
+  { keys: ['G'], action: 'bottom' },
+  { keys: ['?'], action: 'help' },
+] as const;
+
+type KeyEventLike = Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'>;
+
+/**
+ * Turns key presses into chain actions, vim-style: `j`/`k`, `e`, `g g` (two presses within
+ * `chordMs`), `G`, `?` and Escape. Keys typed into a text field are never shortcuts.
+ */
+export class ShortcutReader {
+  #lastG = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly chordMs = 800,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  read(event: KeyEventLike): ShortcutAction | null {
+    if (event.key === 'Escape') return 'escape';
+    if (event.ctrlKey || event.metaKey || event.altKey || isTypingTarget(event.target)) return null;
+    switch (event.key) {
+      case 'j':
+        return 'next';
+      case 'k':
+        return 'previous';
+      case 'e':
+        return 'correct';
+      case 'G':
+        return 'bottom';
+      case '?':
+        return 'help';
+      case 'g': {
+        const at = this.now();
+        if (at - this.#lastG <= this.chordMs) {
+          this.#lastG = Number.NEGATIVE_INFINITY;
+          return 'top';
+        }
+        this.#lastG = at;
+        return null;
+      }
+      default:
+        return null;
+    }
+  }
+}

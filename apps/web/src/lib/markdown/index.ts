@@ -1,0 +1,1 @@
+export { renderMarkdown, safeHref, escapeHtml } from './render-markdown.js';

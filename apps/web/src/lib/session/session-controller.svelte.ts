@@ -1,0 +1,145 @@
+import type { InterthoughtClient, SessionStatus, SessionUpdate } from '@interthought/protocol';
+import type { Announcer } from '$lib/app/announcer.svelte.js';
+import { describeError, errorCodeAndMessage } from '$lib/app/error-text.js';
+import type { OwnConnections } from '$lib/app/own-connections.js';
+import type { Toaster } from '$lib/app/toaster.svelte.js';
+import type { ChainActions } from '$lib/chain/chain-context.js';
+import type { CorrectionDraft } from '$lib/chain/correction-draft.svelte.js';
+import { SessionView } from '$lib/chain/session-view.svelte.js';
+import type { FrameScheduler } from '$lib/chain/frame-scheduler.js';
+import type { StepView } from '$lib/chain/step-view.svelte.js';
+import type { I18n } from '$lib/i18n/index.js';
+import type { SessionList } from '$lib/sessions/session-list.svelte.js';
+
+export interface SessionControllerDeps {
+  client: Pick<InterthoughtClient, 'subscribe' | 'request' | 'hello'>;
+  i18n: I18n;
+  toaster: Toaster;
+  announcer: Announcer;
+  ownConnections: OwnConnections;
+  sessionList?: Pick<SessionList, 'refresh'>;
+  schedule?: FrameScheduler;
+}
+
+type LifecycleCommand = 'pause' | 'resume' | 'cancel';
+
+/**
+ * Connects one SessionView to the server: follows the session through the client (which
+ * resumes with `afterSeq` across reconnects), sends corrections and pause/resume/cancel, and
+ * turns every refusal into something the user sees — in the editor or as a toast.
+ */
+export class SessionController implements ChainActions {
+  readonly view: SessionView;
+  /** The lifecycle command waiting for its answer, to disable the buttons meanwhile. */
+  busy = $state<LifecycleCommand | null>(null);
+  #stopFollowing: (() => void) | null = null;
+
+  constructor(
+    private readonly deps: SessionControllerDeps,
+    readonly sessionId: string,
+  ) {
+    this.view = new SessionView(sessionId, {
+      ...(deps.schedule ? { schedule: deps.schedule } : {}),
+      // An event that does not fit means our state is wrong: start over from a fresh snapshot.
+      onDesync: () => this.#follow(),
+    });
+  }
+
+  /** Start following the session (a snapshot first, then live events). */
+  start(): void {
+    this.#follow();
+  }
+
+  #follow(): void {
+    this.#stopFollowing?.();
+    this.#stopFollowing = this.deps.client.subscribe(this.sessionId, (update) => this.#receive(update), {
+      onError: (error) => {
+        const { code, message } = errorCodeAndMessage(error);
+        if (this.view.phase === 'ready') this.#toast(error);
+        else this.view.fail(code, message);
+      },
+    });
+  }
+
+  #receive(update: SessionUpdate): void {
+    if (update.type === 'session.snapshot') this.view.loadSnapshot(update);
+    else this.view.enqueue(update);
+  }
+
+  dispose(): void {
+    this.#stopFollowing?.();
+    this.#stopFollowing = null;
+    this.view.dispose();
+  }
+
+  /** Whether a correction was made from this browser (any of its connections, this one included). */
+  isOwnCorrection(by: string | undefined): boolean {
+    return by !== undefined && (by === this.deps.client.hello?.connectionId || this.deps.ownConnections.has(by));
+  }
+
+  async submitCorrection(step: StepView, draft: CorrectionDraft): Promise<void> {
+    const checked = draft.check();
+    if (!checked.ok || draft.pending) return;
+    draft.pending = true;
+    draft.error = null;
+    const note = draft.noteToSend;
+    try {
+      await this.deps.client.request({
+        type: 'step.correct',
+        sessionId: this.sessionId,
+        stepId: step.stepId,
+        content: checked.content,
+        ...(note !== undefined ? { note } : {}),
+        baseRevision: this.view.info?.revision ?? 0,
+      });
+      step.closeEditor();
+      this.deps.announcer.announce(this.deps.i18n.t('announce.corrected'));
+      void this.deps.sessionList?.refresh();
+    } catch (error) {
+      // The editor stays open with the user's text; the refusal is shown inside it.
+      draft.error = errorCodeAndMessage(error);
+    } finally {
+      draft.pending = false;
+    }
+  }
+
+  pause(): Promise<void> {
+    return this.#lifecycle('pause');
+  }
+
+  resume(): Promise<void> {
+    return this.#lifecycle('resume');
+  }
+
+  cancel(): Promise<void> {
+    return this.#lifecycle('cancel');
+  }
+
+  async #lifecycle(command: LifecycleCommand): Promise<void> {
+    if (this.busy) return;
+    this.busy = command;
+    try {
+      const type = `session.${command}` as const;
+      await this.deps.client.request({ type, sessionId: this.sessionId });
+      void this.deps.sessionList?.refresh();
+    } catch (error) {
+      this.#toast(error);
+    } finally {
+      this.busy = null;
+    }
+  }
+
+  #toast(error: unknown): void {
+    const text = describeError(error, this.deps.i18n);
+    this.deps.toaster.show({ tone: 'error', title: text.message, hint: text.hint });
+  }
+
+  /** Which lifecycle buttons make sense in a status. */
+  static allowed(status: SessionStatus | undefined): Record<LifecycleCommand, boolean> {
+    return {
+      pause: status === 'running',
+      resume: status === 'paused' || status === 'interrupted',
+      cancel: status === 'running' || status === 'paused' || status === 'interrupted',
+    };
+  }
+}

@@ -1,0 +1,81 @@
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** A step as the page shows it on the live chain. */
+export interface ShownStep {
+  id: string;
+  kind: string;
+  status: string;
+  text: string;
+}
+
+/** What `GET /api/sessions/:id` returns (the parts these tests read). */
+export interface SnapshotBody {
+  session: { sessionId: string; status: string; revision: number };
+  steps: Array<{ stepId: string; kind: string; status: string; content: string }>;
+  chain: string[];
+  seq: number;
+}
+
+/** Type a task on the home page, press Start, and return the new session's id once its page is open. */
+export async function startFromHome(page: Page, task: string): Promise<string> {
+  await page.goto('/');
+  const box = page.getByRole('textbox', { name: /What should the agent work on|让智能体做什么/ });
+  await box.fill(task);
+  await page.getByRole('button', { name: /^(Start|开始)/ }).click();
+  await page.waitForURL(/\/sessions\/[^/]+$/);
+  return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+}
+
+/** Wait until the session finished: a completed final answer and the "completed" status. */
+export async function waitForCompletion(page: Page, timeout = 30_000): Promise<void> {
+  await page.locator('.timeline > li > [data-kind="final_answer"][data-status]:not([data-status="streaming"])').waitFor({ timeout });
+  await page.locator('[data-session-status="completed"]').waitFor({ timeout });
+}
+
+/** The steps of the live chain, top to bottom (not the superseded ones folded away). */
+export function liveSteps(page: Page): Promise<ShownStep[]> {
+  return page.$$eval('.timeline > li > article[data-step-id]', (articles) =>
+    articles.map((article) => {
+      const element = article as HTMLElement;
+      const body = element.querySelector<HTMLElement>('[data-step-text]');
+      return {
+        id: element.dataset.stepId ?? '',
+        kind: element.dataset.kind ?? '',
+        status: element.dataset.status ?? '',
+        text: body?.innerText ?? '',
+      };
+    }),
+  );
+}
+
+export async function fetchSnapshot(page: Page, sessionId: string): Promise<SnapshotBody> {
+  const response = await page.request.get(`/api/sessions/${encodeURIComponent(sessionId)}`);
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as SnapshotBody;
+}
+
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** The page's live chain is the server's chain, step for step, with exactly the server's text. */
+export function expectChainMatchesSnapshot(shown: ShownStep[], snapshot: SnapshotBody): void {
+  const byId = new Map(snapshot.steps.map((step) => [step.stepId, step]));
+  expect(shown.map((step) => step.id)).toEqual(snapshot.chain);
+  for (const step of shown) {
+    const truth = byId.get(step.id)!;
+    expect(step.kind).toBe(truth.kind);
+    expect(step.status).toBe(truth.status);
+    if (step.kind === 'tool_call') expect(JSON.parse(step.text)).toEqual(JSON.parse(truth.content));
+    else expect(squash(step.text)).toBe(squash(truth.content));
+  }
+}
+
+/** Hover a step and press its Correct button; returns the editor's textarea. */
+export async function openCorrection(page: Page, stepSelector: string) {
+  const step = page.locator(stepSelector);
+  await step.hover();
+  await step.locator('[data-action="correct"]').click();
+  const editor = step.locator('textarea');
+  await editor.waitFor();
+  return editor;
+}

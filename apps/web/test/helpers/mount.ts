@@ -1,0 +1,89 @@
+import { flushSync, mount, unmount, type Component } from 'svelte';
+import { CHAIN_KEY, type ChainActions } from '$lib/chain/chain-context.js';
+import type { CorrectionDraft } from '$lib/chain/correction-draft.svelte.js';
+import { SessionView } from '$lib/chain/session-view.svelte.js';
+import type { StepView } from '$lib/chain/step-view.svelte.js';
+import { I18N_KEY, I18n } from '$lib/i18n/index.js';
+import { CLOCK_KEY, Clock } from '$lib/time/clock.svelte.js';
+import { EventLog, ManualFrames } from './session-events.js';
+
+/** Chain actions that record what the components asked for; `answer` decides each correction's fate. */
+export class RecordingActions implements ChainActions {
+  readonly submitted: Array<{ stepId: string; content: string; note: string | undefined }> = [];
+  answer: (draft: CorrectionDraft) => Promise<void> = async () => undefined;
+
+  async submitCorrection(view: StepView, draft: CorrectionDraft): Promise<void> {
+    const check = draft.check();
+    if (!check.ok) return;
+    this.submitted.push({ stepId: view.stepId, content: check.content, note: draft.noteToSend });
+    draft.pending = true;
+    try {
+      await this.answer(draft);
+      view.closeEditor();
+    } catch (error) {
+      draft.error = { code: (error as { code?: string }).code ?? 'INTERNAL', message: (error as Error).message };
+    } finally {
+      draft.pending = false;
+    }
+  }
+
+  isOwnCorrection(by: string | undefined): boolean {
+    return by === 'c-1';
+  }
+}
+
+export interface Harness {
+  log: EventLog;
+  frames: ManualFrames;
+  session: SessionView;
+  actions: RecordingActions;
+  i18n: I18n;
+  /** Feed the log's events (all, or from `afterSeq`) into the session and run the frame. */
+  deliver(afterSeq?: number): void;
+}
+
+/** A session fed from an EventLog through the real SessionView, with hand-run frames. */
+export function createHarness(locale: 'en' | 'zh' = 'en'): Harness {
+  const log = new EventLog();
+  const frames = new ManualFrames();
+  const session = new SessionView(log.sessionId, { schedule: frames.schedule });
+  session.loadSnapshot(log.emptySnapshot());
+  const i18n = new I18n({ languages: [locale] });
+  let delivered = 0;
+  return {
+    log,
+    frames,
+    session,
+    actions: new RecordingActions(),
+    i18n,
+    deliver(afterSeq = delivered) {
+      for (const event of log.since(afterSeq)) session.enqueue(event);
+      delivered = log.events.length;
+      flushSync(() => frames.run());
+    },
+  };
+}
+
+/** Mount a component with the chain, i18n and clock contexts; returns its container and a cleanup. */
+export function mountInChain<Props extends Record<string, unknown>>(
+  component: Component<Props>,
+  props: Props,
+  harness: Harness,
+): { target: HTMLElement; destroy: () => void } {
+  const target = document.createElement('div');
+  document.body.appendChild(target);
+  const context = new Map<symbol, unknown>([
+    [I18N_KEY, harness.i18n],
+    [CLOCK_KEY, new Clock()],
+    [CHAIN_KEY, { session: harness.session, actions: harness.actions }],
+  ]);
+  const instance = mount(component, { target, props, context });
+  flushSync();
+  return {
+    target,
+    destroy: () => {
+      unmount(instance);
+      target.remove();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import type { SessionEvent, SessionInfo, SessionSnapshotData, Step, StepKind } from '@interthought/protocol';
+
+/**
+ * Builds a session's event log the way the server emits it: contiguous seqs, steps started on
+ * the head of the chain, corrections that replace a step and invalidate the rest of the chain.
+ */
+export class EventLog {
+  readonly events: SessionEvent[] = [];
+  readonly chain: string[] = [];
+  #seq = 0;
+  #revision = 0;
+  #nextStep = 1;
+  #clock = Date.parse('2025-01-01T10:00:00.000Z');
+  readonly steps = new Map<string, Step>();
+
+  constructor(readonly sessionId = 's1') {}
+
+  get info(): SessionInfo {
+    return { sessionId: this.sessionId, task: 'What is 15% of 240?', agent: 'demo', status: 'running', revision: this.#revision, createdAt: '2025-01-01T10:00:00.000Z' };
+  }
+
+  #base() {
+    this.#clock += 1000;
+    return { sessionId: this.sessionId, seq: ++this.#seq, at: new Date(this.#clock).toISOString() };
+  }
+
+  #push<E extends SessionEvent>(event: E): E {
+    this.events.push(event);
+    return event;
+  }
+
+  start(kind: StepKind, extra: { tool?: string } = {}): string {
+    const stepId = `st${this.#nextStep++}`;
+    const parentId = this.chain[this.chain.length - 1] ?? null;
+    const step: Step = { stepId, parentId, index: this.chain.length, kind, status: 'streaming', content: '', revision: this.#revision, ...extra };
+    this.steps.set(stepId, { ...step });
+    this.chain.push(stepId);
+    this.#push({ type: 'step.started', ...this.#base(), step });
+    return stepId;
+  }
+
+  delta(stepId: string, text: string): void {
+    const step = this.steps.get(stepId)!;
+    step.content += text;
+    this.#push({ type: 'step.delta', ...this.#base(), stepId, text });
+  }
+
+  complete(stepId: string, extra: { result?: unknown } = {}): void {
+    const step = this.steps.get(stepId)!;
+    step.status = 'completed';
+    this.#push({ type: 'step.completed', ...this.#base(), stepId, content: step.content, ...extra });
+  }
+
+  /** A whole step: started, streamed in word-sized deltas, completed. */
+  step(kind: StepKind, text: string, extra: { tool?: string } = {}): string {
+    const stepId = this.start(kind, extra);
+    for (const word of text.match(/\S+\s*/g) ?? [text]) this.delta(stepId, word);
+    this.complete(stepId);
+    return stepId;
+  }
+
+  /** Correct a step on the chain: a new step replaces it, it and every later step are invalidated. */
+  correct(stepId: string, content: string, note?: string, by = 'c-1'): string {
+    const old = this.steps.get(stepId)!;
+    const invalidated = this.chain.slice(old.index);
+    this.#revision += 1;
+    const newId = `st${this.#nextStep++}`;
+    const base = this.#base();
+    const step: Step = {
+      stepId: newId,
+      parentId: old.parentId,
+      index: old.index,
+      kind: old.kind,
+      status: 'corrected',
+      content,
+      revision: this.#revision,
+      correctionOf: stepId,
+      correction: { previousContent: old.content, at: base.at, by, ...(note !== undefined ? { note } : {}) },
+      ...(old.tool !== undefined ? { tool: old.tool } : {}),
+    };
+    this.steps.set(newId, { ...step });
+    this.chain.length = old.index;
+    this.chain.push(newId);
+    this.#push({ type: 'step.corrected', ...base, step, revision: this.#revision });
+    for (const id of invalidated) this.steps.get(id)!.status = 'invalidated';
+    this.#push({ type: 'steps.invalidated', ...this.#base(), stepIds: invalidated, byStepId: newId, revision: this.#revision });
+    return newId;
+  }
+
+  status(status: SessionInfo['status']): void {
+    this.#push({ type: 'session.status', ...this.#base(), status });
+  }
+
+  /** The events from `afterSeq` on. */
+  since(afterSeq: number): SessionEvent[] {
+    return this.events.filter((event) => event.seq > afterSeq);
+  }
+
+  /** An empty snapshot at seq 0, as a subscriber of a new session gets it. */
+  emptySnapshot(): SessionSnapshotData {
+    return { session: { ...this.info, revision: 0 }, steps: [], chain: [], seq: 0 };
+  }
+}
+
+/** A scheduler driven by hand: `run()` performs the pending frame, if any. */
+export class ManualFrames {
+  pending: (() => void) | null = null;
+  scheduled = 0;
+
+  readonly schedule = (callback: () => void): (() => void) => {
+    this.scheduled += 1;
+    this.pending = callback;
+    return () => {
+      if (this.pending === callback) this.pending = null;
+    };
+  };
+
+  run(): void {
+    const callback = this.pending;
+    this.pending = null;
+    callback?.();
+  }
+}

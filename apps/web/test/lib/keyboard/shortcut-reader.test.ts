@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { ShortcutReader, isSaveShortcut } from '$lib/keyboard/index.js';
+
+const key = (k: string, extra: Partial<KeyboardEvent> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, target: document.body, ...extra });
+
+describe('ShortcutReader', () => {
+  it('maps j, k, e, G and ? to their actions', () => {
+    const reader = new ShortcutReader();
+    expect(reader.read(key('j'))).toBe('next');
+    expect(reader.read(key('k'))).toBe('previous');
+    expect(reader.read(key('e'))).toBe('correct');
+    expect(reader.read(key('G'))).toBe('bottom');
+    expect(reader.read(key('?'))).toBe('help');
+    expect(reader.read(key('Escape'))).toBe('escape');
+  });
+
+  it('reads g g as "top" only when the two presses are close together', () => {
+    let now = 0;
+    const reader = new ShortcutReader(800, () => now);
+    expect(reader.read(key('g'))).toBeNull();
+    now = 300;
+    expect(reader.read(key('g'))).toBe('top');
+    now = 400;
+    expect(reader.read(key('g'))).toBeNull();
+    now = 2000;
+    expect(reader.read(key('g'))).toBeNull();
+  });
+
+  it('never treats typing in a text field as a shortcut', () => {
+    const reader = new ShortcutReader();
+    const textarea = document.createElement('textarea');
+    document.body.appendChild(textarea);
+    expect(reader.read(key('j', { target: textarea }))).toBeNull();
+    expect(reader.read(key('e', { target: textarea }))).toBeNull();
+    textarea.remove();
+  });
+
+  it('ignores keys held with a modifier (browser shortcuts stay the browser’s)', () => {
+    const reader = new ShortcutReader();
+    expect(reader.read(key('k', { ctrlKey: true }))).toBeNull();
+    expect(reader.read(key('j', { metaKey: true }))).toBeNull();
+  });
+});
+
+describe('isSaveShortcut', () => {
+  it('is Ctrl+Enter or Cmd+Enter', () => {
+    expect(isSaveShortcut({ key: 'Enter', ctrlKey: true, metaKey: false })).toBe(true);
+    expect(isSaveShortcut({ key: 'Enter', ctrlKey: false, metaKey: true })).toBe(true);
+    expect(isSaveShortcut({ key: 'Enter', ctrlKey: false, metaKey: false })).toBe(false);
+  });
+});

@@ -1,0 +1,23 @@
+import { fileURLToPath } from 'node:url';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineProject } from 'vitest/config';
+
+// svelte() rather than sveltekit(): the kit plugin expects to own the whole Vite run and fails
+// when vitest loads this project from the repository root.
+export default defineProject({
+  plugins: [svelte({ compilerOptions: { runes: true } })],
+  resolve: {
+    // Components are mounted in happy-dom, so Svelte's browser build is the one under test.
+    conditions: ['browser'],
+    alias: { $lib: fileURLToPath(new URL('./src/lib', import.meta.url)) },
+  },
+  test: {
+    name: 'web',
+    // Unit and component tests run in happy-dom; end-to-end files opt into node with
+    // `// @vitest-environment node` and drive real Chromium against the real server.
+    environment: 'happy-dom',
+    include: ['test/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});

@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PROBE = fileURLToPath(new URL('./memory-probe.ts', import.meta.url));
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 8_000;
+const PROBE_TIMEOUT_MS = 10_000;
+const READY_LINE = /running at (http:\/\/\S+)/;
+
+/** Which server a target is: the real one, or the raw-ws baseline. */
+export type TargetKind = 'interthought' | 'raw-ws';
+
+/** What the memory probe answers (bytes, and CPU microseconds since the process started). */
+export interface ProbeReport {
+  memory: { rss: number; heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
+  cpu: { user: number; system: number };
+  gc: boolean;
+}
+
+/** The environment that puts Interthought in bench mode: firehose agent, limits out of the way. */
+export const BENCH_SERVER_ENV: Record<string, string> = {
+  PORT: '0',
+  HOST: '127.0.0.1',
+  INTERTHOUGHT_BENCH: '1',
+  INTERTHOUGHT_RATE_PER_SEC: '100000',
+  INTERTHOUGHT_RATE_BURST: '100000',
+  INTERTHOUGHT_MAX_SESSIONS_PER_CONNECTION: '100000',
+  INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION: '100000',
+  INTERTHOUGHT_MAX_SESSIONS: '1000000',
+  INTERTHOUGHT_TOKEN_DELAY_MS: '0',
+  LOG_LEVEL: 'warn',
+};
+
+/** Variables of the caller's environment that would change what is measured. */
+const SCRUBBED = ['INTERTHOUGHT_TOKEN', 'INTERTHOUGHT_DB', 'ALLOWED_ORIGINS', 'NODE_OPTIONS'];
+
+/** The server entry of each kind. `BENCH_SERVER_ENTRY` points the harness at another Interthought entry. */
+function entryOf(kind: TargetKind): string {
+  if (kind === 'raw-ws') return 'bench/baseline/raw-ws-server.ts';
+  return process.env.BENCH_SERVER_ENTRY ?? 'apps/server/src/main.ts';
+}
+
+/** A measured server running as a child process on loopback. */
+export class TargetProcess {
+  readonly #child: ChildProcess;
+  readonly #output: string[] = [];
+  #nextProbe = 0;
+  #exited: Promise<number | null>;
+  httpUrl = '';
+
+  private constructor(
+    readonly kind: TargetKind,
+    readonly label: string,
+    child: ChildProcess,
+  ) {
+    this.#child = child;
+    this.#exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    const keep = (chunk: Buffer) => {
+      this.#output.push(chunk.toString('utf8'));
+      if (this.#output.length > 200) this.#output.shift();
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+
+  /** Start a server and resolve once it printed "… is running at http://HOST:PORT". */
+  static async start(kind: TargetKind, options: { label?: string; env?: Record<string, string> } = {}): Promise<TargetProcess> {
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const name of SCRUBBED) delete env[name];
+    Object.assign(env, BENCH_SERVER_ENV, options.env);
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', PROBE, entryOf(kind)], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    const target = new TargetProcess(kind, options.label ?? kind, child);
+    target.httpUrl = await target.#ready();
+    return target;
+  }
+
+  get pid(): number {
+    return this.#child.pid ?? -1;
+  }
+
+  /** The WebSocket endpoint. */
+  get wsUrl(): string {
+    return `${this.httpUrl.replace(/^http/, 'ws')}/ws`;
+  }
+
+  /** The last lines the server printed (for error messages). */
+  outputTail(lines = 20): string {
+    return this.#output.join('').split('\n').slice(-lines).join('\n');
+  }
+
+  #ready(): Promise<string> {
+    return new Promise((resolve, reject) => {
+      let seen = '';
+      const timer = setTimeout(() => fail(`did not print its address within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+      const fail = (why: string) => {
+        clearTimeout(timer);
+        this.#child.kill('SIGKILL');
+        reject(new Error(`${this.label} ${why}.\n${this.outputTail()}`));
+      };
+      this.#child.stdout?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString('utf8');
+        const match = READY_LINE.exec(seen);
+        if (match?.[1] === undefined) return;
+        clearTimeout(timer);
+        seen = '';
+        resolve(match[1]);
+      });
+      this.#child.once('exit', (code) => fail(`exited with code ${code} before it was ready`));
+    });
+  }
+
+  /** Memory (after a full GC when `collect`) and CPU time, from the preloaded probe. */
+  probe(collect = true): Promise<ProbeReport> {
+    const id = ++this.#nextProbe;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#child.off('message', onMessage);
+        reject(new Error(`${this.label} did not answer the memory probe.`));
+      }, PROBE_TIMEOUT_MS);
+      const onMessage = (message: { type?: string; id?: number } & ProbeReport) => {
+        if (message.type !== 'bench.probe' || message.id !== id) return;
+        clearTimeout(timer);
+        this.#child.off('message', onMessage);
+        resolve({ memory: message.memory, cpu: message.cpu, gc: message.gc });
+      };
+      this.#child.on('message', onMessage);
+      this.#child.send({ type: 'bench.probe', id, collect });
+    });
+  }
+
+  /** Resident set size from /proc (bytes), a cross-check that needs nothing from the process. */
+  procRss(): number | undefined {
+    try {
+      const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+      const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+      return kb === undefined ? undefined : Number(kb) * 1_024;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** SIGTERM, then SIGKILL if it has not exited in time. */
+  async stop(): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    this.#child.kill('SIGTERM');
+    const timer = setTimeout(() => this.#child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await this.#exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * What the harness asks of the load-generator child and what it answers, over the child's IPC
+ * channel. Plain JSON: the child runs in its own process so it never shares a CPU turn with
+ * the server it measures, and runs one job at a time.
+ */
+import type { LatencySummary } from './latency.js';
+
+/** Sessions streaming firehose deltas to subscribers. */
+export interface StreamSpec {
+  /** The WebSocket URL (`ws://127.0.0.1:PORT/ws` or the baseline's). */
+  url: string;
+  sessions: number;
+  /** Connections subscribed to each session, the creator included. */
+  subscribersPerSession: number;
+  /**
+   * Extra connections that subscribe to every session and are not measured: the slow-consumer
+   * scenario compares them reading normally with them stalled, so only the stalling differs.
+   */
+  watchers: number;
+  /** Watchers stop reading at the TCP level once subscribed. */
+  watchersStall: boolean;
+  /** Hold every connection open after the window (`holding`) so the harness can measure the server's backlog. */
+  holdAtEnd?: boolean;
+  /** The firehose task text of every session (rate, size, step; `delay` lets subscribers attach). */
+  task: string;
+  /** Time after the stream starts that is left out of the figures (connection churn, JIT warm-up). */
+  warmupMs: number;
+  /** How long deltas are counted after the warm-up. */
+  measureMs: number;
+}
+
+export interface StreamJob {
+  kind: 'stream';
+  stream: StreamSpec;
+}
+
+/** Open connections, hold them while the harness measures the target's memory, then close. */
+export interface IdleJob {
+  kind: 'idle';
+  url: string;
+  connections: number;
+}
+
+/** Correct the streaming step of one session again and again while background sessions stream. */
+export interface CorrectionJob {
+  kind: 'correction';
+  background: StreamSpec;
+  /** The task of the session that is corrected. */
+  correctedTask: string;
+  corrections: number;
+  /** Pause between one regenerated delta and the next correction. */
+  gapMs: number;
+}
+
+/** Build a session of `events` events, then subscribe to it with `afterSeq: 0`, `repeats` times. */
+export interface ReplayJob {
+  kind: 'replay';
+  url: string;
+  /** The firehose task that builds the session (rate=max, count=…). */
+  task: string;
+  repeats: number;
+}
+
+export type LoadJob = StreamJob | IdleJob | CorrectionJob | ReplayJob;
+
+export interface StreamResult {
+  kind: 'stream';
+  /** Deltas received by healthy subscribers inside the measurement window, per second. */
+  deliveredPerSec: number;
+  deltasMeasured: number;
+  windowMs: number;
+  latency: LatencySummary;
+  connections: number;
+  watchers: number;
+  watchersStalled: boolean;
+  /** Deltas that arrived out of index order on a connection (must be 0). */
+  orderViolations: number;
+  /** Error frames received, by code. */
+  errors: Record<string, number>;
+  setupMs: number;
+}
+
+export interface IdleResult {
+  kind: 'idle';
+  connections: number;
+  connectMs: number;
+  errors: Record<string, number>;
+}
+
+export interface CorrectionResult {
+  kind: 'correction';
+  /** `step.correct` sent → `correction.accepted` received. */
+  accepted: LatencySummary;
+  /** `step.correct` sent → first delta of the regenerated step received. */
+  roundTrip: LatencySummary;
+  corrections: number;
+  refused: Record<string, number>;
+  background: StreamResult;
+}
+
+export interface ReplayResult {
+  kind: 'replay';
+  /** Events in the built session (its last seq). */
+  events: number;
+  buildMs: number;
+  /** Events per second of each replay (subscribe sent → last event received). */
+  replayPerSec: number[];
+  /** How the server answered: 'events' (replayed), or 'snapshot' (the events were no longer kept). */
+  answeredWith: 'events' | 'snapshot';
+  errors: Record<string, number>;
+}
+
+export type LoadResult = StreamResult | IdleResult | CorrectionResult | ReplayResult;
+
+/** Messages from the harness to the child; `id` ties a job to its answers. */
+export type ToChild = { type: 'run'; id: number; job: LoadJob } | { type: 'continue'; id: number };
+
+/** Messages from the child to the harness. `holding`: connections are open, measure now, then send `continue`. */
+export type FromChild =
+  | { type: 'holding'; id: number; connections: number }
+  | { type: 'result'; id: number; result: LoadResult }
+  | { type: 'failed'; id: number; message: string };

@@ -1,0 +1,65 @@
+/** How big a run is: `smoke` keeps the harness from rotting in CI, `quick` is the default, `full` the real figures. */
+export type BenchMode = 'smoke' | 'quick' | 'full';
+
+export interface StreamScale {
+  sessions: number;
+  /** Healthy subscribers per session (the creator included). */
+  subscribers: number;
+  warmupMs: number;
+  measureMs: number;
+}
+
+export interface Scale {
+  /** Characters per delta. */
+  deltaSize: number;
+  /** The firehose's start delay, so subscribers attach before the stream starts. */
+  startDelayMs: number;
+  /** Reuse one server per kind across scenarios (smoke: startup dominates a tiny run). */
+  reuseTargets: boolean;
+  throughput: StreamScale & { offeredPerSec: number[] };
+  idle: { connections: number };
+  correction: StreamScale & { backgroundPerSec: number; corrections: number; gapMs: number };
+  replay: { events: number; repeats: number };
+  store: StreamScale & { offeredPerSec: number };
+  /**
+   * `readers` watch every session: they read in the first run and stall in the second, which
+   * starts measuring only `stallLeadMs` after they stalled, once their buffers are full.
+   */
+  slowConsumers: StreamScale & { readers: number; stallLeadMs: number; offeredPerSec: number };
+}
+
+export const SCALES: Record<BenchMode, Scale> = {
+  smoke: {
+    deltaSize: 32,
+    startDelayMs: 50,
+    reuseTargets: true,
+    throughput: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, offeredPerSec: [2_000] },
+    idle: { connections: 50 },
+    correction: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, backgroundPerSec: 2_000, corrections: 3, gapMs: 20 },
+    replay: { events: 2_000, repeats: 1 },
+    store: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
+    slowConsumers: { sessions: 2, subscribers: 5, readers: 4, stallLeadMs: 100, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
+  },
+  quick: {
+    deltaSize: 32,
+    startDelayMs: 200,
+    reuseTargets: false,
+    throughput: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 2_000, offeredPerSec: [20_000, 50_000] },
+    idle: { connections: 2_000 },
+    correction: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 3_000, backgroundPerSec: 20_000, corrections: 50, gapMs: 40 },
+    replay: { events: 100_000, repeats: 3 },
+    store: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
+    slowConsumers: { sessions: 10, subscribers: 20, readers: 20, stallLeadMs: 1_500, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
+  },
+  full: {
+    deltaSize: 32,
+    startDelayMs: 500,
+    reuseTargets: false,
+    throughput: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: [20_000, 50_000] },
+    idle: { connections: 10_000 },
+    correction: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 8_000, backgroundPerSec: 20_000, corrections: 200, gapMs: 30 },
+    replay: { events: 100_000, repeats: 5 },
+    store: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
+    slowConsumers: { sessions: 10, subscribers: 100, readers: 100, stallLeadMs: 4_000, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
+  },
+};

@@ -1,0 +1,125 @@
+/**
+ * The benchmark: Interthought against a raw `ws` baseline, in the same run, on loopback.
+ *
+ *   pnpm bench                 quick (the default, a few minutes at most)
+ *   pnpm bench --full          the real figures (10,000 idle connections, longer windows)
+ *   pnpm bench --smoke         every scenario at tiny scale, in seconds (CI)
+ *   pnpm bench --only=replay,throughput
+ *
+ * Servers and the load generator each run in their own child process. Progress goes to
+ * stderr; the markdown report to stdout, its last line a one-line summary; JSON to bench/results/.
+ */
+import { parseArgs } from 'node:util';
+import { LoadGenerator } from './harness/load-runner.js';
+import { machineInfo } from './harness/machine.js';
+import { TargetPool } from './harness/target-pool.js';
+import { SCALES, type BenchMode } from './modes.js';
+import { renderMarkdown, summaryLine, writeResults, type BenchRun, type ScenarioOutcome } from './report.js';
+import { correctionScenario } from './scenarios/correction.js';
+import { idleScenario } from './scenarios/idle.js';
+import { replayScenario } from './scenarios/replay.js';
+import { SCENARIO_NAMES, type BenchContext, type Scenario, type ScenarioName } from './scenarios/scenario.js';
+import { slowConsumersScenario } from './scenarios/slow-consumers.js';
+import { storeScenario } from './scenarios/store.js';
+import { throughputScenario } from './scenarios/throughput.js';
+
+const SCENARIOS: Record<ScenarioName, Scenario> = {
+  throughput: throughputScenario,
+  idle: idleScenario,
+  correction: correctionScenario,
+  replay: replayScenario,
+  store: storeScenario,
+  'slow-consumers': slowConsumersScenario,
+};
+
+const USAGE = `Usage: pnpm bench [--quick | --full | --smoke] [--only=${SCENARIO_NAMES.join(',')}]`;
+
+/** A command line the bench cannot run; the message says how to call it. */
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: ScenarioName[] } {
+  const { values } = parseArgs({
+    args: argv.filter((arg) => arg !== '--'),
+    options: {
+      quick: { type: 'boolean', default: false },
+      full: { type: 'boolean', default: false },
+      smoke: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) throw new UsageError(USAGE);
+  const modes = (['quick', 'full', 'smoke'] as const).filter((mode) => values[mode]);
+  if (modes.length > 1) throw new UsageError(`Choose one of --quick, --full, --smoke.\n${USAGE}`);
+  const names = values.only === undefined ? [...SCENARIO_NAMES] : values.only.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(SCENARIO_NAMES as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) throw new UsageError(`Unknown scenario ${unknown.join(', ') || '(none given)'}.\n${USAGE}`);
+  return { mode: modes[0] ?? 'quick', scenarios: names as ScenarioName[] };
+}
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+async function runScenario(scenario: Scenario, context: BenchContext): Promise<ScenarioOutcome> {
+  const started = performance.now();
+  log(`▶ ${scenario.title}`);
+  try {
+    const report = await scenario.run(context);
+    return { name: scenario.name, title: scenario.title, durationMs: Math.round(performance.now() - started), report };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`✗ ${scenario.title} failed: ${message}`);
+    return { name: scenario.name, title: scenario.title, durationMs: Math.round(performance.now() - started), error: message.split('\n')[0] ?? message };
+  }
+}
+
+async function main(): Promise<number> {
+  const { mode, scenarios } = readCommandLine(process.argv.slice(2));
+  const scale = SCALES[mode];
+  const pool = new TargetPool(scale.reuseTargets);
+  const load = new LoadGenerator();
+  const stopOnSignal = () => {
+    load.close();
+    void pool.stopAll().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
+  const context: BenchContext = {
+    mode,
+    scale,
+    log,
+    withTarget: (kind, options, use) => pool.withTarget(kind, options, use),
+    runLoad: (job, timeoutMs, hooks) => load.run(job, timeoutMs, hooks),
+  };
+  const started = performance.now();
+  const run: BenchRun = { mode, startedAt: new Date().toISOString(), durationMs: 0, machine: machineInfo(), loadAverageAtEnd: 0, scenarios: [] };
+  log(`${mode} run: ${scenarios.join(', ')} (load average ${run.machine.loadAverage} on ${run.machine.cpus} CPUs)`);
+  try {
+    for (const name of scenarios) run.scenarios.push(await runScenario(SCENARIOS[name], context));
+  } finally {
+    load.close();
+    await pool.stopAll();
+  }
+  run.durationMs = Math.round(performance.now() - started);
+  run.loadAverageAtEnd = machineInfo().loadAverage;
+  const file = writeResults(run);
+  process.stdout.write(`${renderMarkdown(run)}\n\nJSON: ${file}\n${summaryLine(run)}\n`);
+  return run.scenarios.some((scenario) => scenario.error !== undefined) ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

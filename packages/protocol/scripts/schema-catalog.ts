@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import {
+  ClientMessageSchema,
+  CorrectionInfoSchema,
+  ERROR_CODES,
+  ErrorDetailSchema,
+  ServerLimitsSchema,
+  ServerMessageSchema,
+  SessionEventSchema,
+  SessionInfoSchema,
+  SessionOptionsSchema,
+  SessionStatusSchema,
+  StepKindSchema,
+  StepSchema,
+  StepStatusSchema,
+  type ClientMessageType,
+  type ServerMessageType,
+} from '../src/index.js';
+
+/** How a message is named in the generated documents. */
+export interface MessageEntry {
+  /** The `$defs` / component name. */
+  id: string;
+  /** One line for the documents' readers. */
+  summary: string;
+}
+
+/** Every client request; a `Record` over the request types, so a new type cannot be left out. */
+export const CLIENT_MESSAGES: Record<ClientMessageType, MessageEntry> = {
+  'session.create': { id: 'SessionCreateRequest', summary: 'Start a session; the creator is subscribed to it.' },
+  'session.subscribe': { id: 'SessionSubscribeRequest', summary: 'Watch a session: from a snapshot, or replaying every event after `afterSeq`.' },
+  'session.unsubscribe': { id: 'SessionUnsubscribeRequest', summary: 'Stop watching a session; its run goes on.' },
+  'step.correct': { id: 'StepCorrectRequest', summary: "Replace a step's content; later steps are invalidated and the agent regenerates." },
+  'session.pause': { id: 'SessionPauseRequest', summary: 'Hold the agent after its current token.' },
+  'session.resume': { id: 'SessionResumeRequest', summary: 'Continue a paused or interrupted session.' },
+  'session.cancel': { id: 'SessionCancelRequest', summary: 'Stop a session for good.' },
+};
+
+/** Every server frame; a `Record` over the server frame types, so a new type cannot be left out. */
+export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
+  hello: { id: 'Hello', summary: 'The first frame on every connection: protocol version, capabilities and limits.' },
+  'session.created': { id: 'SessionCreated', summary: "The answer to `session.create`; the session's events follow." },
+  'session.snapshot': { id: 'SessionSnapshot', summary: 'A whole session (every step of every branch, the chain) as of event `seq`.' },
+  'session.subscribed': { id: 'SessionSubscribed', summary: 'The answer to `session.subscribe` with `afterSeq`; events `afterSeq + 1` … `lastSeq` follow.' },
+  'session.unsubscribed': { id: 'SessionUnsubscribed', summary: 'The answer to `session.unsubscribe`.' },
+  'correction.accepted': { id: 'CorrectionAccepted', summary: 'The answer to `step.correct`; `step.corrected` and `steps.invalidated` follow.' },
+  error: { id: 'ErrorFrame', summary: 'A request could not be carried out. Never ends a session.' },
+  'session.status': { id: 'SessionStatusEvent', summary: "The session's status changed (it answers pause/resume/cancel too)." },
+  'step.started': { id: 'StepStartedEvent', summary: 'A new step begins streaming on the head of the chain.' },
+  'step.delta': { id: 'StepDeltaEvent', summary: 'Append-only text of a streaming step.' },
+  'step.completed': { id: 'StepCompletedEvent', summary: "A step's final content, equal to its deltas joined." },
+  'step.corrected': { id: 'StepCorrectedEvent', summary: "A user's correction replaced a step on the chain." },
+  'steps.invalidated': { id: 'StepsInvalidatedEvent', summary: 'The replaced step and every later step of the old chain are invalidated (kept).' },
+};
+
+/** Every known error code as an enum, for documentation: clients must tolerate codes they do not know. */
+export const ErrorCodeSchema = z.enum(Object.values(ERROR_CODES) as [string, ...string[]]);
+
+/** The building blocks shared by several messages, each its own definition. */
+const SHARED_SCHEMAS: Array<{ id: string; schema: z.ZodType; description: string }> = [
+  { id: 'ClientMessage', schema: ClientMessageSchema, description: 'Any frame a client may send (strict: unknown fields are refused).' },
+  { id: 'ServerMessage', schema: ServerMessageSchema, description: 'Any frame the server may send (tolerant: clients ignore unknown fields and types).' },
+  { id: 'SessionEvent', schema: SessionEventSchema, description: "An event of a session's log: each carries `sessionId`, `seq` and `at`." },
+  { id: 'Step', schema: StepSchema, description: "A node of the session's step tree." },
+  { id: 'StepKind', schema: StepKindSchema, description: 'What a step is.' },
+  { id: 'StepStatus', schema: StepStatusSchema, description: "Where a step is in its life; invalidated steps are kept." },
+  { id: 'CorrectionInfo', schema: CorrectionInfoSchema, description: "The record of a user's correction, on the step that replaced the corrected one." },
+  { id: 'SessionInfo', schema: SessionInfoSchema, description: 'The summary of a session.' },
+  { id: 'SessionStatus', schema: SessionStatusSchema, description: "A session's lifecycle status." },
+  { id: 'SessionOptions', schema: SessionOptionsSchema, description: 'Per-session options of `session.create`.' },
+  { id: 'ServerLimits', schema: ServerLimitsSchema, description: 'Limits the server enforces on a connection.' },
+  { id: 'ErrorDetail', schema: ErrorDetailSchema, description: 'One schema issue of a `BAD_FRAME` error: where, and what is wrong.' },
+  { id: 'ErrorCode', schema: ErrorCodeSchema, description: 'The error codes this version knows; `error.code` may carry newer ones.' },
+];
+
+type SchemaMeta = { id: string; description: string };
+
+/** A registry naming every message and shared schema, so each becomes one definition referenced by the others. */
+export function buildSchemaRegistry(): z.core.$ZodRegistry<SchemaMeta> {
+  const registry = z.registry<SchemaMeta>();
+  for (const { id, schema, description } of SHARED_SCHEMAS) registry.add(schema, { id, description });
+  for (const schema of ClientMessageSchema.options) {
+    const entry = CLIENT_MESSAGES[schema.shape.type.value];
+    registry.add(schema, { id: entry.id, description: entry.summary });
+  }
+  for (const schema of ServerMessageSchema.options) {
+    const entry = SERVER_MESSAGES[schema.shape.type.value];
+    registry.add(schema, { id: entry.id, description: entry.summary });
+  }
+  return registry;
+}

@@ -1,0 +1,18 @@
+import type { ClientMessageType, ClientRequest, ServerMessage, ServerMessageType } from '../messages.js';
+
+/** The frame types that answer each request (besides `error`), as PROTOCOL.md's request table lists them. */
+export const ANSWER_TYPES = {
+  'session.create': ['session.created'],
+  'session.subscribe': ['session.snapshot', 'session.subscribed'],
+  'session.unsubscribe': ['session.unsubscribed'],
+  'step.correct': ['correction.accepted'],
+  'session.pause': ['session.status'],
+  'session.resume': ['session.status'],
+  'session.cancel': ['session.status'],
+} as const satisfies Record<ClientMessageType, readonly ServerMessageType[]>;
+
+/** The request of a given type, without its `id` (the client assigns one). */
+export type RequestOf<T extends ClientMessageType> = Extract<ClientRequest, { type: T }>;
+
+/** The direct answer to a request of type `T`. */
+export type AnswerTo<T extends ClientMessageType> = Extract<ServerMessage, { type: (typeof ANSWER_TYPES)[T][number] }>;

@@ -1,0 +1,320 @@
+import type { Hello } from '../hello.js';
+import type { ClientMessageType, ServerMessage } from '../messages.js';
+import type { SessionCreated, SessionOptions } from '../session.js';
+import { ANSWER_TYPES, type AnswerTo, type RequestOf } from './answers.js';
+import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
+import { InterthoughtError } from './interthought-error.js';
+import { PendingRequests } from './pending-requests.js';
+import { readServerFrame } from './server-frame.js';
+import { SessionFeeds, type SessionUpdateListener, type SubscribeOptions } from './session-feeds.js';
+import {
+  SOCKET_OPEN,
+  globalWebSocket,
+  withToken,
+  type SocketMessageEvent,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './websocket-like.js';
+
+/** Where the connection is: `reconnecting` covers the wait before the next attempt and the attempt itself. */
+export type ConnectionState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+/** Options of `new InterthoughtClient`. */
+export interface InterthoughtClientOptions {
+  /** The server's WebSocket URL, e.g. `ws://localhost:3000/ws`. */
+  url: string;
+  /** The WebSocket constructor; defaults to `globalThis.WebSocket` (in Node 20 pass `WebSocket` from `ws`). */
+  WebSocket?: WebSocketConstructor;
+  /** Sent as the `token` query parameter. */
+  token?: string;
+  /** How long a request waits for its answer before it fails with `TIMEOUT` (default 10 s). */
+  requestTimeoutMs?: number;
+  /** Reconnection delays (default 250 ms doubling to 10 s, full jitter). */
+  backoff?: Partial<BackoffOptions>;
+  /** Where exceptions thrown by your listeners go (default `console.error`); they never stop delivery. */
+  onListenerError?: (error: unknown) => void;
+}
+
+/** Options of `InterthoughtClient.createSession`. */
+export interface CreateSessionOptions {
+  /** The agent to run (the server's default is `demo`). */
+  agent?: string;
+  options?: SessionOptions;
+}
+
+/** Closing code for a server that never said hello (4000–4999 are free for applications). */
+const NO_HELLO_CLOSE_CODE = 4000;
+
+/**
+ * A typed Interthought client for browsers and Node: requests matched to their answers, session
+ * subscriptions that survive reconnects with every event delivered exactly once, in order.
+ * Plain TypeScript, no framework.
+ */
+export class InterthoughtClient {
+  /** The connection's state; see `onStateChange`. */
+  state: ConnectionState = 'closed';
+  /** The last `hello` the server sent (set once the connection is open). */
+  hello: Hello | undefined;
+  /** When the next reconnection attempt starts (epoch ms), while `reconnecting`. */
+  reconnectAt: number | undefined;
+
+  private readonly WebSocketImpl: WebSocketConstructor | undefined;
+  private readonly url: string;
+  /** The URL without the token, for messages. */
+  private readonly shownUrl: string;
+  private readonly requestTimeoutMs: number;
+  private readonly backoff: BackoffOptions;
+  private readonly onListenerError: (error: unknown) => void;
+  private readonly pending = new PendingRequests();
+  private readonly feeds: SessionFeeds;
+  private readonly stateListeners = new Set<(state: ConnectionState) => void>();
+  private readonly messageListeners = new Set<(frame: ServerMessage) => void>();
+  private openWaiters: Array<{ resolve: (hello: Hello) => void; reject: (error: InterthoughtError) => void }> = [];
+  private socket: WebSocketLike | undefined;
+  private attempt = 0;
+  private nextRequestId = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private helloTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(options: InterthoughtClientOptions) {
+    this.WebSocketImpl = options.WebSocket ?? globalWebSocket();
+    this.url = withToken(options.url, options.token);
+    this.shownUrl = options.url;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+    this.onListenerError = options.onListenerError ?? ((error) => console.error('Interthought listener failed:', error));
+    this.feeds = new SessionFeeds({
+      isOpen: () => this.state === 'open',
+      subscribe: (sessionId, afterSeq) =>
+        this.request(afterSeq === undefined ? { type: 'session.subscribe', sessionId } : { type: 'session.subscribe', sessionId, afterSeq }),
+      unsubscribe: (sessionId) => {
+        if (this.state === 'open') this.request({ type: 'session.unsubscribe', sessionId }).catch(() => undefined);
+      },
+      listenerFailed: (error) => this.onListenerError(error),
+    });
+  }
+
+  /**
+   * Open the connection; resolves with the server's `hello`. If the server cannot be reached the
+   * client keeps retrying with backoff (state `reconnecting`); `close()` rejects the wait.
+   */
+  connect(): Promise<Hello> {
+    if (this.state === 'open' && this.hello) return Promise.resolve(this.hello);
+    const opened = new Promise<Hello>((resolve, reject) => this.openWaiters.push({ resolve, reject }));
+    if (this.state === 'closed') {
+      this.attempt = 0;
+      this.setState('connecting');
+      this.openSocket();
+    }
+    return opened;
+  }
+
+  /** Close for good (until `connect()` again): every waiting request fails with `DISCONNECTED`. */
+  close(): void {
+    if (this.state === 'closed') return;
+    this.clearTimers();
+    this.reconnectAt = undefined;
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket) closeQuietly(socket, 1000, 'client closed');
+    this.setState('closed');
+    const error = new InterthoughtError('DISCONNECTED', 'The client was closed.');
+    this.pending.failAll(error);
+    for (const waiter of this.openWaiters.splice(0)) waiter.reject(error);
+  }
+
+  /** Skip the rest of the backoff wait and try to reconnect now (a "retry" button). */
+  reconnectNow(): void {
+    if (this.state !== 'reconnecting' || this.socket) return;
+    this.clearTimers();
+    this.openSocket();
+  }
+
+  /** Listen to state changes; returns the function that stops listening. */
+  onStateChange(listener: (state: ConnectionState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  /** Listen to every server frame of a known type (unknown types are ignored); returns the function that stops listening. */
+  onMessage(listener: (frame: ServerMessage) => void): () => void {
+    this.messageListeners.add(listener);
+    return () => this.messageListeners.delete(listener);
+  }
+
+  /**
+   * Send a request with a fresh `id`; resolves with the answer whose `requestId` matches it, or rejects
+   * with an `InterthoughtError`: the server's `error` answer, `TIMEOUT`, or `DISCONNECTED` (the
+   * connection dropped after it was sent). Made while the client is (re)connecting, it waits for the connection.
+   */
+  request<T extends ClientMessageType>(message: RequestOf<T>): Promise<AnswerTo<T>> {
+    return this.send(message, undefined);
+  }
+
+  /** Start a session. The server subscribes its creator: pass its id to `subscribe` (or a `SessionMirror`) to get every event from the first. */
+  createSession(task: string, options: CreateSessionOptions = {}): Promise<SessionCreated> {
+    const message: RequestOf<'session.create'> = { type: 'session.create', task };
+    if (options.agent !== undefined) message.agent = options.agent;
+    if (options.options !== undefined) message.options = options.options;
+    // Track the session synchronously with its answer: its events follow right behind it.
+    return this.send(message, (answer) => this.feeds.track(answer));
+  }
+
+  /**
+   * Follow a session: `onUpdate` gets a `session.snapshot` first (or, with `afterSeq`, the events after
+   * it), then every event exactly once, in order, across reconnects; a later snapshot replaces the
+   * state (the server no longer had the missed events). Updates may be delivered before this returns.
+   * Returns the function that stops following (sending `session.unsubscribe` when no listener is left).
+   */
+  subscribe(sessionId: string, onUpdate: SessionUpdateListener, options?: SubscribeOptions): () => void {
+    return this.feeds.attach(sessionId, onUpdate, options);
+  }
+
+  private send<T extends ClientMessageType>(message: RequestOf<T>, onAnswer: ((answer: AnswerTo<T>) => void) | undefined): Promise<AnswerTo<T>> {
+    if (this.state === 'closed') {
+      return Promise.reject(new InterthoughtError('DISCONNECTED', 'The client is closed: call connect() first.'));
+    }
+    // Plain JavaScript callers are not held to the types: refuse what the server would refuse, without sending it.
+    const accepts = ANSWER_TYPES[message.type] as readonly string[] | undefined;
+    if (!accepts) return Promise.reject(new InterthoughtError('UNKNOWN_TYPE', `Unknown request type "${String(message.type)}".`));
+    const id = `r${++this.nextRequestId}`;
+    let frame: string;
+    try {
+      frame = JSON.stringify({ ...message, id });
+    } catch (error) {
+      return Promise.reject(new InterthoughtError('BAD_FRAME', `The request cannot be sent as JSON: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    return new Promise<AnswerTo<T>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.fail(id, new InterthoughtError('TIMEOUT', `No answer to ${message.type} within ${this.requestTimeoutMs} ms.`, undefined, id));
+      }, this.requestTimeoutMs);
+      this.pending.add({
+        id,
+        frame,
+        accepts,
+        sent: false,
+        timer,
+        onAnswer: onAnswer as ((answer: ServerMessage) => void) | undefined,
+        resolve: resolve as (answer: ServerMessage) => void,
+        reject,
+      });
+      if (this.state === 'open') this.flush();
+    });
+  }
+
+  /** Send every request that waited for the connection. */
+  private flush(): void {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== SOCKET_OPEN) return;
+    for (const request of this.pending.unsent()) {
+      request.sent = true;
+      socket.send(request.frame);
+    }
+  }
+
+  private openSocket(): void {
+    const Impl = this.WebSocketImpl;
+    if (!Impl) {
+      this.fail(new InterthoughtError('DISCONNECTED', 'No WebSocket implementation: pass the `WebSocket` option (e.g. from the `ws` package).'));
+      return;
+    }
+    let socket: WebSocketLike;
+    try {
+      socket = new Impl(this.url);
+    } catch (error) {
+      this.fail(new InterthoughtError('DISCONNECTED', `Cannot open ${this.shownUrl}: ${error instanceof Error ? error.message : String(error)}`));
+      return;
+    }
+    this.socket = socket;
+    this.reconnectAt = undefined;
+    // The server speaks first. An attempt without a hello in time (a hanging connect, a stuck or
+    // foreign server) is dropped and retried like any other.
+    this.helloTimer = setTimeout(() => {
+      closeQuietly(socket, NO_HELLO_CLOSE_CODE, 'no hello');
+      this.dropped(socket);
+    }, this.requestTimeoutMs);
+    socket.onmessage = (event: SocketMessageEvent) => {
+      if (socket === this.socket) this.receive(event.data);
+    };
+    socket.onclose = () => this.dropped(socket);
+    socket.onerror = () => undefined; // a close event always follows
+  }
+
+  /** Give up: the URL or the runtime cannot work, so retrying would not help. */
+  private fail(error: InterthoughtError): void {
+    this.setState('closed');
+    this.pending.failAll(error);
+    for (const waiter of this.openWaiters.splice(0)) waiter.reject(error);
+  }
+
+  private receive(data: unknown): void {
+    const frame = readServerFrame(data);
+    if (!frame) return;
+    if (frame.type === 'hello') this.opened(frame);
+    this.pending.settle(frame);
+    this.feeds.handle(frame);
+    for (const listener of [...this.messageListeners]) {
+      try {
+        listener(frame);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+  }
+
+  private opened(hello: Hello): void {
+    clearTimeout(this.helloTimer);
+    this.hello = hello;
+    this.attempt = 0;
+    this.setState('open');
+    this.feeds.resubscribeAll();
+    this.flush();
+    for (const waiter of this.openWaiters.splice(0)) waiter.resolve(hello);
+  }
+
+  private dropped(socket: WebSocketLike): void {
+    if (socket !== this.socket) return;
+    this.socket = undefined;
+    clearTimeout(this.helloTimer);
+    this.pending.failSent(new InterthoughtError('DISCONNECTED', 'The connection dropped before the answer arrived.'));
+    if (this.state === 'closed') return;
+    const delay = backoffDelay(this.attempt++, this.backoff);
+    this.reconnectAt = Date.now() + delay;
+    this.setState('reconnecting');
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.openSocket();
+    }, delay);
+  }
+
+  private setState(state: ConnectionState): void {
+    if (this.state === state) return;
+    this.state = state;
+    for (const listener of [...this.stateListeners]) {
+      try {
+        listener(state);
+      } catch (error) {
+        this.onListenerError(error);
+      }
+    }
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.reconnectTimer);
+    clearTimeout(this.helloTimer);
+    this.reconnectTimer = undefined;
+    this.helloTimer = undefined;
+  }
+}
+
+/** Close a socket we are done with; its late events must not reach the client (an `error` without a listener would throw in `ws`). */
+function closeQuietly(socket: WebSocketLike, code: number, reason: string): void {
+  socket.onmessage = null;
+  socket.onclose = null;
+  socket.onerror = () => undefined;
+  try {
+    socket.close(code, reason);
+  } catch {
+    // Already closing or closed: nothing left to do.
+  }
+}
