@@ -38,7 +38,7 @@ const SUMMARY_NAMES: Record<string, string> = {
 
 function formatValue(value: number | null, unit: string): string {
   if (value === null || !Number.isFinite(value)) return 'n/a';
-  if (unit.endsWith('/s')) return Math.round(value).toLocaleString('en-US');
+  if (unit.endsWith('/s') || Number.isInteger(value)) return Math.round(value).toLocaleString('en-US');
   const abs = Math.abs(value);
   const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
   return value.toFixed(digits);
@@ -109,5 +109,6 @@ export function summaryLine(run: BenchRun): string {
   const failed = run.scenarios.filter((scenario) => scenario.error !== undefined).map((scenario) => scenario.name);
   const met = targets.filter((target) => target.pass).length;
   const tail = failed.length > 0 ? `; NOT MEASURED: ${failed.join(', ')}` : '';
-  return `Summary (${run.mode}): ${parts.join(' · ')} — ${met}/${targets.length} targets met${tail}`;
+  const measured = parts.length > 0 ? parts.join(' · ') : 'no target measured';
+  return `Summary (${run.mode}): ${measured} — ${met}/${targets.length} targets met${tail}`;
 }

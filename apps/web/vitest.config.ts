@@ -1,15 +1,24 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineProject } from 'vitest/config';
 
 // svelte() rather than sveltekit(): the kit plugin expects to own the whole Vite run and fails
 // when vitest loads this project from the repository root.
+// The browser condition below would hand tests the browser stub of `ws`; tests that run a real
+// WebSocket server need its Node entry.
+const wsNodeEntry = join(dirname(createRequire(import.meta.url).resolve('ws/package.json')), 'wrapper.mjs');
+
 export default defineProject({
   plugins: [svelte({ compilerOptions: { runes: true } })],
   resolve: {
     // Components are mounted in happy-dom, so Svelte's browser build is the one under test.
     conditions: ['browser'],
-    alias: { $lib: fileURLToPath(new URL('./src/lib', import.meta.url)) },
+    alias: [
+      { find: '$lib', replacement: fileURLToPath(new URL('./src/lib', import.meta.url)) },
+      { find: /^ws$/, replacement: wsNodeEntry },
+    ],
   },
   test: {
     name: 'web',

@@ -30,6 +30,8 @@ export const BENCH_SERVER_ENV: Record<string, string> = {
   INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION: '100000',
   INTERTHOUGHT_MAX_SESSIONS: '1000000',
   INTERTHOUGHT_TOKEN_DELAY_MS: '0',
+  // SQLite in memory: the default file would put bench sessions in the repository's data/ (the store scenario sets a temp file).
+  INTERTHOUGHT_DB: ':memory:',
   LOG_LEVEL: 'warn',
 };
 
@@ -97,21 +99,27 @@ export class TargetProcess {
   #ready(): Promise<string> {
     return new Promise((resolve, reject) => {
       let seen = '';
-      const timer = setTimeout(() => fail(`did not print its address within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
-      const fail = (why: string) => {
+      const settle = () => {
         clearTimeout(timer);
+        this.#child.stdout?.off('data', onData);
+        this.#child.off('exit', onExit);
+      };
+      const fail = (why: string) => {
+        settle();
         this.#child.kill('SIGKILL');
         reject(new Error(`${this.label} ${why}.\n${this.outputTail()}`));
       };
-      this.#child.stdout?.on('data', (chunk: Buffer) => {
+      const onData = (chunk: Buffer) => {
         seen += chunk.toString('utf8');
-        const match = READY_LINE.exec(seen);
-        if (match?.[1] === undefined) return;
-        clearTimeout(timer);
-        seen = '';
-        resolve(match[1]);
-      });
-      this.#child.once('exit', (code) => fail(`exited with code ${code} before it was ready`));
+        const url = READY_LINE.exec(seen)?.[1];
+        if (url === undefined) return;
+        settle();
+        resolve(url);
+      };
+      const onExit = (code: number | null) => fail(`exited with code ${code} before it was ready`);
+      const timer = setTimeout(() => fail(`did not print its address within ${START_TIMEOUT_MS} ms`), START_TIMEOUT_MS);
+      this.#child.stdout?.on('data', onData);
+      this.#child.once('exit', onExit);
     });
   }
 

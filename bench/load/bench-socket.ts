@@ -30,12 +30,22 @@ export class BenchSocket {
   onControl: ((frame: ControlFrame) => void) | undefined;
   /** Error frames received, by code. */
   readonly errors: Record<string, number> = {};
+  /** The close code, when the server closed the connection (e.g. 4008 "slow consumer"). */
+  closedByServer: number | undefined;
+  /** Told when the server closes the connection. */
+  onServerClose: ((code: number) => void) | undefined;
   readonly #pending = new Map<string, PendingAnswer>();
   #nextRequest = 0;
+  #closing = false;
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => this.#receive(data));
-    ws.on('close', () => this.#failPending(new Error('The connection closed before the answer arrived.')));
+    ws.on('close', (code: number) => {
+      this.#failPending(new Error(`The connection closed (code ${code}) before the answer arrived.`));
+      if (this.#closing) return;
+      this.closedByServer = code;
+      this.onServerClose?.(code);
+    });
   }
 
   /** Open a connection and resolve once the server's first frame (`hello`) arrived. */
@@ -87,6 +97,7 @@ export class BenchSocket {
   }
 
   close(): void {
+    this.#closing = true;
     this.ws.terminate();
   }
 
@@ -134,6 +145,15 @@ export async function connectMany(url: string, count: number, concurrency = 200)
     throw error;
   }
   return sockets;
+}
+
+/** Close codes of the connections the server closed, by code. */
+export function serverCloses(sockets: readonly BenchSocket[]): Record<string, number> {
+  const closes: Record<string, number> = {};
+  for (const socket of sockets) {
+    if (socket.closedByServer !== undefined) closes[socket.closedByServer] = (closes[socket.closedByServer] ?? 0) + 1;
+  }
+  return closes;
 }
 
 /** Merge error counts of many sockets. */

@@ -85,6 +85,8 @@ function withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
 async function correctOnce(target: CorrectedSession, sessionId: string, accepted: LatencyRecorder, roundTrip: LatencyRecorder) {
   const stepId = await target.streaming();
   const regenerated = target.expectRegeneration();
+  // A refused correction never regenerates: its wait must not become an unhandled rejection.
+  regenerated.catch(() => undefined);
   const sentAt = nowMicros();
   await target.socket.request({ type: 'step.correct', sessionId, stepId, content: 'A corrected thought.' });
   accepted.record(target.acceptedAt - sentAt);
@@ -103,6 +105,8 @@ export async function runCorrections(job: CorrectionJob): Promise<CorrectionResu
   try {
     const sessionId = createdSessionId(await socket.request(createRequest(job.correctedTask)));
     const background = measureStream(job.background, fleet, meter);
+    // Awaited below; if a correction fails first, its outcome must not surface as an unhandled rejection.
+    background.catch(() => undefined);
     // Correct only once the background is past its warm-up, so every correction is measured under load.
     await meter.firstDelta(30_000);
     await new Promise((resolve) => setTimeout(resolve, job.background.warmupMs));

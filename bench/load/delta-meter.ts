@@ -1,16 +1,21 @@
 import { nowMicros } from '../../apps/server/src/agents/firehose/firehose-text.js';
-import { readFrameStamp } from './frame-reader.js';
+import { forEachStamp } from './frame-reader.js';
 import { LatencyRecorder } from './latency.js';
 
 /**
- * Counts and times the deltas healthy subscribers receive inside one measurement window. The
- * window opens `warmupMs` after both the first delta arrived and every subscriber is attached,
- * and is judged by receive time, so at saturation it counts what was delivered, not offered.
+ * Counts and times the deltas healthy subscribers receive inside one measurement window; every
+ * delta of a coalesced frame counts, with its own stamp. The window opens `warmupMs` after both
+ * the first delta arrived and every subscriber is attached, and is judged by receive time, so at
+ * saturation it counts what was delivered, not offered.
  */
 export class DeltaMeter {
   readonly latency = new LatencyRecorder();
   measured = 0;
   orderViolations = 0;
+  /** Frames in the window that carried several deltas (the server coalesced them for a reader behind). */
+  coalescedFrames = 0;
+  /** Bytes of delta frames the watchers received inside the window. */
+  watcherBytes = 0;
   #firstDeltaAt: number | undefined;
   #windowStart = Infinity;
   #windowEnd = Infinity;
@@ -21,18 +26,28 @@ export class DeltaMeter {
     let lastIndex = -1;
     return (frame) => {
       const now = nowMicros();
-      const stamp = readFrameStamp(frame);
-      if (stamp === undefined) return;
-      if (lastIndex >= 0 && stamp.index !== lastIndex + 1) this.orderViolations++;
-      lastIndex = stamp.index;
+      const stamps = forEachStamp(frame, (micros, index) => {
+        if (lastIndex >= 0 && index !== lastIndex + 1) this.orderViolations++;
+        lastIndex = index;
+        if (now >= this.#windowStart && now < this.#windowEnd) {
+          this.measured++;
+          this.latency.record(now - micros);
+        }
+      });
+      if (stamps === 0) return;
+      if (stamps > 1 && now >= this.#windowStart && now < this.#windowEnd) this.coalescedFrames++;
       if (this.#firstDeltaAt === undefined) {
         this.#firstDeltaAt = now;
         this.#onFirstDelta?.();
       }
-      if (now >= this.#windowStart && now < this.#windowEnd) {
-        this.measured++;
-        this.latency.record(now - stamp.micros);
-      }
+    };
+  }
+
+  /** A handler for a watcher's delta frames: counted in bytes only, never in the figures. */
+  watcherHandler(): (frame: Buffer) => void {
+    return (frame) => {
+      const now = nowMicros();
+      if (now >= this.#windowStart && now < this.#windowEnd) this.watcherBytes += frame.length;
     };
   }
 

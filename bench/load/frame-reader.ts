@@ -15,11 +15,6 @@ export function isDeltaFrame(frame: Buffer): boolean {
   return frame.indexOf(DELTA_TYPE) >= 0;
 }
 
-export interface FrameStamp {
-  micros: number;
-  index: number;
-}
-
 function digitsAt(frame: Buffer, from: number): { value: number; end: number } | undefined {
   let value = 0;
   let end = from;
@@ -31,14 +26,32 @@ function digitsAt(frame: Buffer, from: number): { value: number; end: number } |
   return end === from ? undefined : { value, end };
 }
 
-/** The firehose stamp of a delta frame (see apps/server/src/agents/firehose/firehose-text.ts). */
-export function readFrameStamp(frame: Buffer): FrameStamp | undefined {
-  const at = frame.indexOf(STAMP_MARK);
-  if (at < 0) return undefined;
-  const micros = digitsAt(frame, at + STAMP_MARK.length);
-  if (!micros || frame[micros.end] !== INDEX_MARK) return undefined;
-  const index = digitsAt(frame, micros.end + 1);
-  return index ? { micros: micros.value, index: index.value } : undefined;
+/**
+ * Visit every firehose stamp of a delta frame (see apps/server/src/agents/firehose/firehose-text.ts)
+ * in order: one for a plain delta, several for a delta the server coalesced for a slow reader
+ * (its text is the merged deltas' texts joined). Returns how many there were.
+ */
+export function forEachStamp(frame: Buffer, visit: (micros: number, index: number) => void): number {
+  let found = 0;
+  let at = frame.indexOf(STAMP_MARK);
+  while (at >= 0) {
+    const micros = digitsAt(frame, at + STAMP_MARK.length);
+    const index = micros && frame[micros.end] === INDEX_MARK ? digitsAt(frame, micros.end + 1) : undefined;
+    if (micros && index) {
+      visit(micros.value, index.value);
+      found++;
+    }
+    at = frame.indexOf(STAMP_MARK, at + STAMP_MARK.length);
+  }
+  return found;
+}
+
+const SEQ_KEY = Buffer.from('"seq":');
+
+/** The `seq` of an event frame (for a coalesced delta, the last merged seq), without parsing the JSON. */
+export function readFrameSeq(frame: Buffer): number | undefined {
+  const at = frame.indexOf(SEQ_KEY);
+  return at < 0 ? undefined : digitsAt(frame, at + SEQ_KEY.length)?.value;
 }
 
 /** A parsed control frame: only the fields the load generator looks at. */

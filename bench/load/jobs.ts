@@ -73,8 +73,16 @@ export interface StreamResult {
   connections: number;
   watchers: number;
   watchersStalled: boolean;
+  /** Delta bytes per second each watcher read in the window (0 when stalled). */
+  watcherBytesPerSec: number;
   /** Deltas that arrived out of index order on a connection (must be 0). */
   orderViolations: number;
+  /** Frames in the window carrying several deltas: the server coalesced them for a subscriber behind. */
+  coalescedFrames: number;
+  /** Healthy subscribers the server closed, by close code (4008: slow consumer). */
+  closedByServer: Record<string, number>;
+  /** Watchers the server closed, by close code. */
+  watchersClosedByServer: Record<string, number>;
   /** Error frames received, by code. */
   errors: Record<string, number>;
   setupMs: number;
@@ -107,6 +115,8 @@ export interface ReplayResult {
   replayPerSec: number[];
   /** How the server answered: 'events' (replayed), or 'snapshot' (the events were no longer kept). */
   answeredWith: 'events' | 'snapshot';
+  /** Times a replay was cut by the server (e.g. 4008 slow consumer) and resumed from its last seq. */
+  resumes: number;
   errors: Record<string, number>;
 }
 

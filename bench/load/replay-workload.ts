@@ -1,5 +1,5 @@
 import { BenchSocket } from './bench-socket.js';
-import type { ControlFrame } from './frame-reader.js';
+import { readFrameSeq, type ControlFrame } from './frame-reader.js';
 import type { ReplayJob, ReplayResult } from './jobs.js';
 import { createRequest, createdSessionId } from './stream-workload.js';
 
@@ -38,34 +38,44 @@ interface Replay {
   events: number;
   ms: number;
   answeredWith: 'events' | 'snapshot';
+  resumes: number;
 }
 
-/** Subscribe with `afterSeq: 0` on a fresh connection and time until the last event arrived. */
-async function replayOnce(url: string, sessionId: string): Promise<Replay> {
+/** A server may cut a replaying reader that falls behind (4008); resuming from its last seq is the protocol's answer. */
+const MAX_RESUMES = 1_000;
+
+interface Segment {
+  /** The last seq received. */
+  reached: number;
+  /** The session's last seq, from `session.subscribed`. */
+  lastSeq: number | undefined;
+  outcome: 'done' | 'snapshot' | 'cut';
+}
+
+/** Subscribe from `afterSeq` on a fresh connection and read until the last seq, a snapshot, or the server cuts it. */
+async function replaySegment(url: string, sessionId: string, afterSeq: number, knownLastSeq: number | undefined): Promise<Segment> {
   const socket = await BenchSocket.connect(url);
   try {
-    let expected = Infinity;
-    let received = 0;
-    let started = 0;
-    const finished = new Promise<Replay>((resolve) => {
-      const count = () => {
-        received++;
-        if (received >= expected) resolve({ events: received, ms: performance.now() - started, answeredWith: 'events' });
+    const segment: Segment = { reached: afterSeq, lastSeq: knownLastSeq, outcome: 'cut' };
+    const finished = new Promise<Segment>((resolve) => {
+      const reached = (seq: number | undefined) => {
+        if (seq !== undefined) segment.reached = seq;
+        if (segment.lastSeq !== undefined && segment.reached >= segment.lastSeq) resolve({ ...segment, outcome: 'done' });
       };
-      socket.onDelta = count;
+      socket.onDelta = (frame) => reached(readFrameSeq(frame));
       socket.onControl = (frame) => {
         if (frame.type === 'session.subscribed') {
-          expected = (frame.lastSeq ?? 0) - Number(frame.afterSeq ?? 0);
-          if (expected <= 0) resolve({ events: 0, ms: performance.now() - started, answeredWith: 'events' });
+          segment.lastSeq = frame.lastSeq ?? 0;
+          reached(undefined);
         } else if (frame.type === 'session.snapshot') {
-          resolve({ events: Number(frame.seq ?? 0), ms: performance.now() - started, answeredWith: 'snapshot' });
+          resolve({ ...segment, reached: Number(frame.seq ?? 0), outcome: 'snapshot' });
         } else if (frame.type !== 'error') {
-          count();
+          reached(frame.seq);
         }
       };
+      socket.onServerClose = () => resolve({ ...segment });
     });
-    started = performance.now();
-    socket.send({ type: 'session.subscribe', id: 'replay', sessionId, afterSeq: 0 });
+    socket.send({ type: 'session.subscribe', id: 'replay', sessionId, afterSeq });
     const limit = timeout(REPLAY_TIMEOUT_MS, 'the replay to finish');
     try {
       return await Promise.race([finished, limit.promise]);
@@ -75,6 +85,19 @@ async function replayOnce(url: string, sessionId: string): Promise<Replay> {
   } finally {
     socket.close();
   }
+}
+
+/** Replay the whole session from `afterSeq: 0`, resuming from the last seq whenever the server cuts the reader. */
+async function replayOnce(url: string, sessionId: string): Promise<Replay> {
+  const started = performance.now();
+  let segment = await replaySegment(url, sessionId, 0, undefined);
+  let resumes = 0;
+  while (segment.outcome === 'cut') {
+    if (++resumes > MAX_RESUMES) throw new Error(`The replay was cut ${MAX_RESUMES} times; giving up.`);
+    segment = await replaySegment(url, sessionId, segment.reached, segment.lastSeq);
+  }
+  const ms = performance.now() - started;
+  return { events: segment.reached, ms, answeredWith: segment.outcome === 'snapshot' ? 'snapshot' : 'events', resumes };
 }
 
 /** Build one long session, then replay it from the start `repeats` times. */
@@ -93,6 +116,7 @@ export async function runReplay(job: ReplayJob): Promise<ReplayResult> {
       buildMs: Math.round(buildMs),
       replayPerSec: replays.map((replay) => (replay.events / replay.ms) * 1_000),
       answeredWith,
+      resumes: replays.reduce((sum, replay) => sum + replay.resumes, 0),
       errors: { ...builder.errors },
     };
   } finally {

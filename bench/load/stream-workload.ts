@@ -1,5 +1,5 @@
 import { nowMicros } from '../../apps/server/src/agents/firehose/firehose-text.js';
-import { BenchSocket, connectMany, mergeErrors } from './bench-socket.js';
+import { BenchSocket, connectMany, mergeErrors, serverCloses } from './bench-socket.js';
 import { DeltaMeter } from './delta-meter.js';
 import type { StreamResult, StreamSpec } from './jobs.js';
 
@@ -57,7 +57,7 @@ export async function openStreamFleet(spec: StreamSpec, meter: DeltaMeter): Prom
   const watchers = sockets.slice(spec.sessions * perSession);
   const groups = Array.from({ length: spec.sessions }, (_, s) => healthy.slice(s * perSession, (s + 1) * perSession));
   for (const socket of healthy) socket.onDelta = meter.handler();
-  for (const socket of watchers) socket.onDelta = () => undefined;
+  for (const socket of watchers) socket.onDelta = meter.watcherHandler();
   try {
     const creators = await attach(spec, groups, watchers);
     return { healthy, watchers, creators, readyAt: nowMicros(), setupMs: performance.now() - started };
@@ -90,7 +90,11 @@ export async function measureStream(spec: StreamSpec, fleet: StreamFleet, meter:
     connections: fleet.healthy.length,
     watchers: fleet.watchers.length,
     watchersStalled: spec.watchersStall,
+    watcherBytesPerSec: fleet.watchers.length === 0 ? 0 : (meter.watcherBytes / fleet.watchers.length / windowMs) * 1_000,
     orderViolations: meter.orderViolations,
+    coalescedFrames: meter.coalescedFrames,
+    closedByServer: serverCloses(fleet.healthy),
+    watchersClosedByServer: serverCloses(fleet.watchers),
     errors: mergeErrors([...fleet.healthy, ...fleet.watchers]),
     setupMs: Math.round(fleet.setupMs),
   };

@@ -6,6 +6,7 @@ import {
   TARGET_KINDS,
   assertSoundStream,
   check,
+  describeDisruption,
   expectKind,
   figure,
   millis,
@@ -57,7 +58,13 @@ export const correctionScenario: Scenario = {
       targets: [
         check('correction-p99', `Correction round trip p99 under ${perSecond(scale.backgroundPerSec)}`, results.interthought?.roundTrip.p99 ?? null, { max: 20 }, millis),
       ],
-      notes: [`${scale.corrections} corrections of the streaming step of one session (${CORRECTED_RATE} deltas/s, ${CORRECTED_STEP}-delta steps), ${scale.gapMs} ms apart.`],
+      notes: [
+        ...TARGET_KINDS.flatMap((kind) => {
+          const result = results[kind];
+          const remark = result && describeDisruption(result.background, `${kind} background`);
+          return remark ? [remark] : [];
+        }),
+        `${scale.corrections} corrections of the streaming step of one session (${CORRECTED_RATE} deltas/s, ${CORRECTED_STEP}-delta steps), ${scale.gapMs} ms apart.`],
       details: results,
     };
   },

@@ -39,6 +39,7 @@ export const replayScenario: Scenario = {
         figure('replay (median)', 'events/s', 'higher', medianRate),
         figure('replay (best)', 'events/s', 'higher', pick((r) => Math.max(...r.replayPerSec))),
         figure('building the session (rate=max)', 'events/s', 'higher', pick((r) => (r.events / r.buildMs) * 1_000)),
+        figure('replays cut by the server and resumed', 'resumes', 'lower', pick((r) => r.resumes)),
       ],
       targets: [check('replay', 'Replay rate (median)', medianRate.value, { min: 200_000 }, perSecond)],
       notes,

@@ -145,6 +145,33 @@ export function assertSoundStream(result: StreamResult, what: string): void {
   if (errors.length > 0) throw new BenchFailure(`${what}: the server refused requests: ${errors.map(([code, n]) => `${code}×${n}`).join(', ')}.`);
 }
 
+function countOf(closes: Record<string, number>): number {
+  return Object.values(closes).reduce((sum, n) => sum + n, 0);
+}
+
+function describeCloses(closes: Record<string, number>): string {
+  return Object.entries(closes)
+    .map(([code, n]) => `${n}× code ${code}${code === '4008' ? ' (slow consumer)' : ''}`)
+    .join(', ');
+}
+
+/**
+ * What the server did to keep up that a reader of the figures should know: subscribers it closed
+ * and frames it coalesced. Undefined when it simply delivered every delta one by one.
+ */
+export function describeDisruption(result: StreamResult, what: string): string | undefined {
+  const parts: string[] = [];
+  if (countOf(result.closedByServer) > 0) parts.push(`closed ${countOf(result.closedByServer)} healthy subscribers (${describeCloses(result.closedByServer)})`);
+  if (countOf(result.watchersClosedByServer) > 0) parts.push(`closed ${countOf(result.watchersClosedByServer)} readers (${describeCloses(result.watchersClosedByServer)})`);
+  if (result.coalescedFrames > 0) parts.push(`coalesced deltas into ${result.coalescedFrames} frames for subscribers behind`);
+  return parts.length === 0 ? undefined : `${what}: the server ${parts.join('; ')}.`;
+}
+
+/** How many connections of `closes` the server closed. */
+export function closedCount(closes: Record<string, number>): number {
+  return countOf(closes);
+}
+
 /** Run a stream job and check it; `hooks.onHolding` runs after the window, connections still open (with `spec.holdAtEnd`). */
 export async function measureStream(context: BenchContext, spec: StreamSpec, what: string, hooks?: LoadHooks): Promise<StreamResult> {
   const result = expectKind(await context.runLoad({ kind: 'stream', stream: spec }, streamTimeoutMs(spec), hooks), 'stream');

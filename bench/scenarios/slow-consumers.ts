@@ -1,6 +1,6 @@
 import type { TargetKind, TargetProcess } from '../harness/target-process.js';
 import type { StreamResult } from '../load/jobs.js';
-import { TARGET_KINDS, check, figure, measureStream, perSecond, ratio, streamSpec, times, withBothTargets, type BenchContext, type Scenario, type ScenarioReport } from './scenario.js';
+import { TARGET_KINDS, check, closedCount, describeDisruption, figure, measureStream, perSecond, ratio, streamSpec, times, withBothTargets, type BenchContext, type Scenario, type ScenarioReport } from './scenario.js';
 
 interface SlowRun {
   reading: StreamResult;
@@ -53,6 +53,9 @@ export const slowConsumersScenario: Scenario = {
       baseline: runs['raw-ws'] ? read(runs['raw-ws']) : null,
     });
     const degradation = (run: SlowRun) => ratio(run.stalled.latency.p99, run.reading.latency.p99);
+    // What a stalled reader left unread by the end of the window, from what a reading one got per second.
+    const stalledSeconds = (context.scale.startDelayMs + scale.stallLeadMs + scale.warmupMs + scale.measureMs) / 1_000;
+    const backlogKiB = (run: SlowRun) => (run.reading.watcherBytesPerSec * stalledSeconds) / 1_024;
     return {
       figures: [
         figure('healthy p99, readers reading', 'ms', 'lower', pick((r) => r.reading.latency.p99)),
@@ -60,12 +63,18 @@ export const slowConsumersScenario: Scenario = {
         figure('healthy p99 stalled / reading', '×', 'lower', pick(degradation)),
         figure('healthy delivered, readers stalled', 'msgs/s', 'higher', pick((r) => r.stalled.deliveredPerSec)),
         figure('server RSS, readers stalled − reading', 'MiB', 'lower', pick((r) => (r.rssStalled - r.rssReading) / 1_048_576)),
+        figure('unread backlog per stalled reader (estimate)', 'KiB', 'lower', pick(backlogKiB)),
+        figure('stalled readers closed by the server', 'connections', 'lower', pick((r) => closedCount(r.stalled.watchersClosedByServer))),
       ],
       targets: [
         check('stalled-readers', `Healthy p99 with ${scale.readers} stalled readers vs reading`, runs.interthought ? degradation(runs.interthought) : null, { max: 1.2 }, times),
       ],
       notes: [
-        `${healthy} healthy subscribers over ${scale.sessions} sessions at ${perSecond(scale.offeredPerSec)} delivered, plus ${scale.readers} readers subscribed to every session; stalled readers pause their socket, the window opens ${scale.stallLeadMs} ms later so kernel buffers are full and the server's back up.`,
+        ...TARGET_KINDS.flatMap((kind) => {
+          const run = runs[kind];
+          return run ? [describeDisruption(run.reading, `${kind}, readers reading`), describeDisruption(run.stalled, `${kind}, readers stalled`)].filter((note): note is string => note !== undefined) : [];
+        }),
+        `${healthy} healthy subscribers over ${scale.sessions} sessions at ${perSecond(scale.offeredPerSec)} delivered, plus ${scale.readers} readers subscribed to every session; stalled readers pause their socket and the window opens ${scale.stallLeadMs} ms later. Loopback kernel buffers absorb a few MiB per socket before the server has to buffer: a backlog below that costs the server little.`,
       ],
       details: runs,
     };

@@ -3,6 +3,7 @@ import type { StreamResult } from '../load/jobs.js';
 import {
   TARGET_KINDS,
   check,
+  describeDisruption,
   figure,
   measureStream,
   perSecond,
@@ -84,6 +85,13 @@ export const throughputScenario: Scenario = {
         check('p99-latency', `p99 latency at ${perSecond(firstLevel)} vs raw ws`, p99Ratio, { max: 2 }, times),
       ],
       notes: [
+        ...levels.flatMap((level) =>
+          TARGET_KINDS.flatMap((kind) => {
+            const run = runs.get(level)?.[kind];
+            const remark = run && describeDisruption(run.result, `${kind} at ${levelName(level)}`);
+            return remark ? [remark] : [];
+          }),
+        ),
         `${scale.sessions} sessions × ${scale.subscribers} subscribers, ${context.scale.deltaSize}-character deltas; offered rates count delivered frames (per-session rate × subscribers).`,
         'Latency is emit (the firehose stamp) → receive, both read on the machine-wide monotonic clock.',
       ],

@@ -30,6 +30,7 @@ declare module 'fastify' {
 /** Replacements for the default services (tests, benchmarks, other stores). */
 export interface AppOverrides {
   sessions?: SessionService;
+  /** `main.ts` passes the SQLite store the configuration names (and closes it); without one, an in-memory store. */
   store?: EventStore;
   agents?: AgentRegistry;
   tools?: ToolRegistry;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -26,6 +27,29 @@ export interface Config {
   maxSubscriptionsPerConnection: number;
   /** How often each WebSocket is pinged; a peer that missed the previous pong is dropped. */
   heartbeatMs: number;
+  /**
+   * Backpressure soft cap, in bytes (INTERTHOUGHT_SOFT_BUFFER_BYTES, default 256 KiB). While a
+   * socket's `bufferedAmount` is below it, frames go straight out; above it the connection's
+   * `step.delta` frames are coalesced per step (one frame with `fromSeq`…`seq`) in a small queue
+   * that is flushed, in order, as the socket drains.
+   */
+  softBufferBytes: number;
+  /**
+   * Backpressure hard cap, in bytes (INTERTHOUGHT_HARD_BUFFER_BYTES, default 1 MiB; above the soft
+   * cap). When `bufferedAmount` plus the queue's bytes exceed it, the connection is closed with
+   * 4008 "slow consumer"; the client resumes with `afterSeq` and loses nothing. Keep it well above
+   * the largest snapshot a client loads, or that client is closed on the next event after it.
+   */
+  hardBufferBytes: number;
+  /**
+   * The SQLite file sessions are stored in (INTERTHOUGHT_DB), absolute, or `:memory:` to keep
+   * them in memory only. Default `<repository root>/data/interthought.db`; a relative
+   * INTERTHOUGHT_DB is resolved from the repository root too, since `pnpm start` runs the server
+   * from apps/server. `main.ts` opens it; `buildApp` uses the store it is given (in memory if none).
+   */
+  db: string;
+  /** Newest events kept per session (INTERTHOUGHT_RETAIN_EVENTS); older ones fold into a snapshot. Unset: keep all. */
+  retainEventsPerSession: number | undefined;
   logLevel: LogLevel;
 }
 
@@ -47,6 +71,20 @@ export const SERVER_VERSION: string = (
 
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/build', import.meta.url));
 
+/** The repository root, found from this file (apps/server/src), whatever the process's cwd. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The value of INTERTHOUGHT_DB that keeps sessions in memory only. */
+export const MEMORY_DB = ':memory:';
+
+export const DEFAULT_DB = resolve(REPO_ROOT, 'data', 'interthought.db');
+
+function databasePath(raw: string | undefined): string {
+  const text = raw?.trim() ?? '';
+  if (text === '') return DEFAULT_DB;
+  return text === MEMORY_DB ? MEMORY_DB : resolve(REPO_ROOT, text);
+}
+
 function shown(raw: string): string {
   return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
 }
@@ -62,6 +100,21 @@ function integer(fallback: number, min: number, max: number) {
       const value = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
       if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
       ctx.issues.push({ code: 'custom', input: raw, message: `must be a whole number from ${min} to ${max}, got ${shown(text)}` });
+      return z.NEVER;
+    });
+}
+
+/** An optional whole number within [min, max]; unset or empty is `undefined`. */
+function optionalInteger(min: number, max: number) {
+  return z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const text = raw?.trim() ?? '';
+      if (text === '') return undefined;
+      const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+      if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
+      ctx.issues.push({ code: 'custom', input: raw, message: `must be a whole number from ${min} to ${max}, or unset, got ${shown(text)}` });
       return z.NEVER;
     });
 }
@@ -128,6 +181,10 @@ const EnvSchema = z.object({
   INTERTHOUGHT_MAX_SESSIONS: integer(1_000, 1, 1_000_000),
   INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(50, 1, 100_000),
   INTERTHOUGHT_HEARTBEAT_MS: integer(30_000, 10, 3_600_000),
+  INTERTHOUGHT_SOFT_BUFFER_BYTES: integer(256 * 1024, 1_024, 1024 * 1024 * 1024),
+  INTERTHOUGHT_HARD_BUFFER_BYTES: integer(1024 * 1024, 2_048, 4 * 1024 * 1024 * 1024),
+  INTERTHOUGHT_DB: z.string().optional().transform(databasePath),
+  INTERTHOUGHT_RETAIN_EVENTS: optionalInteger(1, 1_000_000_000),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -148,6 +205,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const vars = parsed.data;
+  if (vars.INTERTHOUGHT_HARD_BUFFER_BYTES <= vars.INTERTHOUGHT_SOFT_BUFFER_BYTES) {
+    throw new ConfigError([
+      {
+        variable: 'INTERTHOUGHT_HARD_BUFFER_BYTES',
+        problem: `must be above INTERTHOUGHT_SOFT_BUFFER_BYTES (${vars.INTERTHOUGHT_SOFT_BUFFER_BYTES}), got ${vars.INTERTHOUGHT_HARD_BUFFER_BYTES}`,
+      },
+    ]);
+  }
   return {
     host: vars.HOST,
     port: vars.PORT,
@@ -162,6 +227,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxSessions: vars.INTERTHOUGHT_MAX_SESSIONS,
     maxSubscriptionsPerConnection: vars.INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION,
     heartbeatMs: vars.INTERTHOUGHT_HEARTBEAT_MS,
+    softBufferBytes: vars.INTERTHOUGHT_SOFT_BUFFER_BYTES,
+    hardBufferBytes: vars.INTERTHOUGHT_HARD_BUFFER_BYTES,
+    db: vars.INTERTHOUGHT_DB,
+    retainEventsPerSession: vars.INTERTHOUGHT_RETAIN_EVENTS,
     logLevel: vars.LOG_LEVEL,
   };
 }

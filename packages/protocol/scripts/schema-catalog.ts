@@ -34,6 +34,7 @@ export const CLIENT_MESSAGES: Record<ClientMessageType, MessageEntry> = {
   'session.pause': { id: 'SessionPauseRequest', summary: 'Hold the agent after its current token.' },
   'session.resume': { id: 'SessionResumeRequest', summary: 'Continue a paused or interrupted session.' },
   'session.cancel': { id: 'SessionCancelRequest', summary: 'Stop a session for good.' },
+  'session.delete': { id: 'SessionDeleteRequest', summary: 'Delete a session and its log for everyone; its watchers get `session.deleted`.' },
 };
 
 /** Every server frame; a `Record` over the server frame types, so a new type cannot be left out. */
@@ -51,6 +52,7 @@ export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
   'step.completed': { id: 'StepCompletedEvent', summary: "A step's final content, equal to its deltas joined." },
   'step.corrected': { id: 'StepCorrectedEvent', summary: "A user's correction replaced a step on the chain." },
   'steps.invalidated': { id: 'StepsInvalidatedEvent', summary: 'The replaced step and every later step of the old chain are invalidated (kept).' },
+  'session.deleted': { id: 'SessionDeletedEvent', summary: "A session's last event: it was deleted with its log (it answers `session.delete` too)." },
 };
 
 /** Every known error code as an enum, for documentation: clients must tolerate codes they do not know. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ANSWER_TYPES, PROTOCOL_VERSION, type ClientMessageType } from '../src/index.js';
+import { ANSWER_TYPES, PROTOCOL_VERSION, SESSION_EVENT_TYPES, type ClientMessageType } from '../src/index.js';
 import { CLIENT_MESSAGES, SERVER_MESSAGES, buildSchemaRegistry } from './schema-catalog.js';
 
 type Json = Record<string, unknown>;
@@ -73,7 +73,6 @@ function requestOperations(): Json {
 
 /** The frames the server sends on its own: `hello`, and the events of every subscribed session. */
 function pushOperations(): Json {
-  const events = ['session.status', 'step.started', 'step.delta', 'step.completed', 'step.corrected', 'steps.invalidated'] as const;
   return {
     sendHello: {
       action: 'send',
@@ -85,7 +84,7 @@ function pushOperations(): Json {
       action: 'send',
       channel: ref(CHANNEL),
       summary: 'The events of every session the connection is subscribed to, per session in `seq` order (1, 2, 3 … with no gaps).',
-      messages: events.map((type) => channelMessage(SERVER_MESSAGES[type].id)),
+      messages: SESSION_EVENT_TYPES.map((type) => channelMessage(SERVER_MESSAGES[type].id)),
     },
   };
 }

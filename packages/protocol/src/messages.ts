@@ -6,6 +6,8 @@ import {
   SessionCancelRequestSchema,
   SessionCreateRequestSchema,
   SessionCreatedSchema,
+  SessionDeleteRequestSchema,
+  SessionDeletedEventSchema,
   SessionPauseRequestSchema,
   SessionResumeRequestSchema,
   SessionSnapshotSchema,
@@ -32,12 +34,16 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SessionPauseRequestSchema,
   SessionResumeRequestSchema,
   SessionCancelRequestSchema,
+  SessionDeleteRequestSchema,
 ]);
 
 /** The `type` of every client request. */
 export const CLIENT_MESSAGE_TYPES = ClientMessageSchema.options.map((o) => o.shape.type.value);
 
-/** The events of a session's log: each carries `sessionId`, `seq` and `at`. */
+/**
+ * The events of a session: each carries `sessionId`, `seq` and `at`. All are stored in its log
+ * except `session.deleted`, its last event, which goes with the log.
+ */
 export const SessionEventSchema = z.discriminatedUnion('type', [
   SessionStatusEventSchema,
   StepStartedEventSchema,
@@ -45,6 +51,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   StepCompletedEventSchema,
   StepCorrectedEventSchema,
   StepsInvalidatedEventSchema,
+  SessionDeletedEventSchema,
 ]);
 
 /** The `type` of every session event. */

@@ -16,6 +16,8 @@ export interface SessionState {
   chain: string[];
   /** The `seq` of the last event folded in (0 when none). */
   seq: number;
+  /** Set by `session.deleted`: the session no longer exists on the server (additive, v1.1). */
+  deleted?: boolean;
 }
 
 /** The `children` key of the steps whose `parentId` is `null`. */
@@ -99,16 +101,26 @@ function requireStep(state: SessionState, stepId: string, event: SessionEvent): 
   return step;
 }
 
+/** The first seq an event stands for: a coalesced delta's `fromSeq`, otherwise its own `seq`. */
+export function firstSeqOf(event: SessionEvent): number {
+  return event.type === 'step.delta' && event.fromSeq !== undefined ? event.fromSeq : event.seq;
+}
+
+/** The event must continue the state: its first seq (`fromSeq ?? seq`) is the next one, and a coalesced range ends at or after it. */
 function checkOrder(state: SessionState, event: SessionEvent): void {
   if (state.session.sessionId && event.sessionId !== state.session.sessionId) {
     throw new ReducerError('WRONG_SESSION', `Event for session ${event.sessionId} applied to ${state.session.sessionId}.`, event);
   }
   const expected = state.seq + 1;
-  if (event.seq > expected) {
-    throw new ReducerError('SEQ_GAP', `Expected seq ${expected} but got ${event.seq}: events ${expected}–${event.seq - 1} are missing.`, event);
+  const first = firstSeqOf(event);
+  if (first > expected) {
+    throw new ReducerError('SEQ_GAP', `Expected seq ${expected} but got ${first}: events ${expected}–${first - 1} are missing.`, event);
   }
-  if (event.seq < expected) {
-    throw new ReducerError('SEQ_REPLAYED', `Event seq ${event.seq} was already applied (state is at ${state.seq}).`, event);
+  if (first < expected) {
+    throw new ReducerError('SEQ_REPLAYED', `Event seq ${first} was already applied (state is at ${state.seq}).`, event);
+  }
+  if (event.seq < first) {
+    throw new ReducerError('SEQ_REPLAYED', `Coalesced delta ends at seq ${event.seq}, before its fromSeq ${first}: that seq was already applied.`, event);
   }
 }
 
@@ -162,6 +174,7 @@ function checkFits(state: SessionState, event: SessionEvent): void {
       for (const stepId of event.stepIds) requireStep(state, stepId, event);
       return;
     case 'session.status':
+    case 'session.deleted':
       return;
     default: {
       // A newer server's event type: nothing to check.
@@ -198,6 +211,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       break;
     }
     case 'step.delta': {
+      // A coalesced delta (fromSeq…seq) carries its events' texts already joined.
       const step = state.steps.get(event.stepId)!;
       step.content += event.text;
       break;
@@ -223,6 +237,10 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
     case 'steps.invalidated':
       for (const stepId of event.stepIds) state.steps.get(stepId)!.status = 'invalidated';
       state.session.revision = event.revision;
+      break;
+    case 'session.deleted':
+      // The tree stays as it was, for a client that still shows it; the session is gone on the server.
+      state.deleted = true;
       break;
     default: {
       // A newer server's event type: tolerated, only its seq counts.
@@ -251,9 +269,9 @@ export function alternativesOf(state: SessionState, stepId: string): string[] {
   return state.children.get(step.parentId ?? ROOT_KEY) ?? [stepId];
 }
 
-/** Whether PROTOCOL.md allows correcting this step now (on the chain, not invalidated, session not cancelled). */
+/** Whether PROTOCOL.md allows correcting this step now (on the chain, not invalidated, session neither cancelled nor deleted). */
 export function isCorrectable(state: SessionState, stepId: string): boolean {
   const step = state.steps.get(stepId);
-  if (!step || step.status === 'invalidated' || state.session.status === 'cancelled') return false;
+  if (!step || step.status === 'invalidated' || state.session.status === 'cancelled' || state.deleted === true) return false;
   return state.chain[step.index] === stepId;
 }

@@ -62,6 +62,17 @@ export const SessionCancelRequestSchema = z.strictObject({
   sessionId: IdSchema,
 });
 
+/**
+ * `session.delete`: remove a session and its whole log, for everyone (additive, v1.1). Its run is
+ * stopped; every subscriber and the requester get `session.deleted`; later requests on it get
+ * `SESSION_NOT_FOUND`.
+ */
+export const SessionDeleteRequestSchema = z.strictObject({
+  type: z.literal('session.delete'),
+  ...requestBase,
+  sessionId: IdSchema,
+});
+
 /** The summary of a session, as lists and snapshots carry it. */
 export const SessionInfoSchema = z.looseObject({
   sessionId: IdSchema,
@@ -125,6 +136,18 @@ export const SessionStatusEventSchema = z.looseObject({
   detail: z.string().optional(),
 });
 
+/**
+ * `session.deleted`: the session was deleted (additive, v1.1). Its last event, at `seq` = the last
+ * stored seq + 1, sent to every subscriber; the requester's copy carries `requestId` and doubles as
+ * the answer to `session.delete`. Never stored or replayed: the log is deleted with the session.
+ */
+export const SessionDeletedEventSchema = z.looseObject({
+  type: z.literal('session.deleted'),
+  ...sessionEventBase,
+  /** Present on the copy sent to the client whose `session.delete` caused it. */
+  requestId: z.string().optional(),
+});
+
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 export type SessionOptions = z.infer<typeof SessionOptionsSchema>;
 export type SessionCreateRequest = z.infer<typeof SessionCreateRequestSchema>;
@@ -133,9 +156,11 @@ export type SessionUnsubscribeRequest = z.infer<typeof SessionUnsubscribeRequest
 export type SessionPauseRequest = z.infer<typeof SessionPauseRequestSchema>;
 export type SessionResumeRequest = z.infer<typeof SessionResumeRequestSchema>;
 export type SessionCancelRequest = z.infer<typeof SessionCancelRequestSchema>;
+export type SessionDeleteRequest = z.infer<typeof SessionDeleteRequestSchema>;
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 export type SessionCreated = z.infer<typeof SessionCreatedSchema>;
 export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
 export type SessionSubscribed = z.infer<typeof SessionSubscribedSchema>;
 export type SessionUnsubscribed = z.infer<typeof SessionUnsubscribedSchema>;
 export type SessionStatusEvent = z.infer<typeof SessionStatusEventSchema>;
+export type SessionDeletedEvent = z.infer<typeof SessionDeletedEventSchema>;

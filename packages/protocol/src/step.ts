@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IdSchema, TimestampSchema, sessionEventBase } from './common.js';
+import { IdSchema, SeqSchema, TimestampSchema, sessionEventBase } from './common.js';
 
 /** What a step is: the agent's reasoning, its plan, a tool call, the tool's result, or its answer. */
 export const StepKindSchema = z.enum(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
@@ -48,12 +48,17 @@ export const StepStartedEventSchema = z.looseObject({
   step: StepSchema,
 });
 
-/** `step.delta`: append-only text of a streaming step. */
+/**
+ * `step.delta`: append-only text of a streaming step. A server may coalesce consecutive deltas of
+ * one step for a slow reader: `text` is then their texts joined and `seq` the last one's.
+ */
 export const StepDeltaEventSchema = z.looseObject({
   type: z.literal('step.delta'),
   ...sessionEventBase,
   stepId: IdSchema,
   text: z.string(),
+  /** Present on a coalesced delta: this frame stands for events fromSeq…seq of this step (additive). */
+  fromSeq: SeqSchema.optional(),
 });
 
 /** `step.completed`: the step's final content, equal to its deltas joined. */

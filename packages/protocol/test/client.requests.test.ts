@@ -227,6 +227,16 @@ describe('InterthoughtClient requests', () => {
     await expect(client.request({ type: 'session.resume', sessionId: 'nope' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
   });
 
+  it('answers session.delete with the session.deleted event that carries the request id, and refuses a second one', async () => {
+    server.addSession('sess_1');
+    server.log('sess_1', { type: 'session.status', status: 'running' });
+    const client = clientOf(server);
+    await client.connect();
+    const deleted = await client.request({ type: 'session.delete', sessionId: 'sess_1' });
+    expect(deleted).toEqual({ type: 'session.deleted', sessionId: 'sess_1', seq: 2, at: expect.any(String), requestId: server.requests('session.delete')[0]?.id });
+    await expect(client.request({ type: 'session.delete', sessionId: 'sess_1' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+  });
+
   it('does not take an event carrying the request id of another request type as its answer', async () => {
     server.handler = (message, connection) => {
       if (message.type !== 'step.correct') return false;
@@ -255,7 +265,7 @@ describe('InterthoughtClient requests', () => {
   it('refuses, without sending them, requests that plain JavaScript gets wrong', async () => {
     const client = clientOf(server);
     await client.connect();
-    await expect(client.request({ type: 'session.delete', sessionId: 's' } as never)).rejects.toMatchObject({ code: 'UNKNOWN_TYPE' });
+    await expect(client.request({ type: 'session.rename', sessionId: 's' } as never)).rejects.toMatchObject({ code: 'UNKNOWN_TYPE' });
     await expect(client.request({ type: 'session.subscribe', sessionId: 's', afterSeq: 1n } as never)).rejects.toMatchObject({ code: 'BAD_FRAME' });
     expect(server.received).toEqual([]);
   });

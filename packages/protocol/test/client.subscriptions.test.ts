@@ -230,6 +230,41 @@ describe('subscribe', () => {
     expect(server.requests('session.subscribe')).toHaveLength(2);
   });
 
+  it('delivers session.deleted as the last update, then stops following without unsubscribing or re-subscribing', async () => {
+    server.addSession('sess_1');
+    server.log('sess_1', status('running'));
+    const watcher = clientOf(server);
+    await watcher.connect();
+    const updates: SessionUpdate[] = [];
+    const stop = watcher.subscribe('sess_1', (update) => updates.push(update));
+    await vi.waitFor(() => expect(updates).toHaveLength(1));
+    const deleter = clientOf(server);
+    await deleter.connect();
+    const answer = await deleter.request({ type: 'session.delete', sessionId: 'sess_1' });
+    expect(answer).toMatchObject({ type: 'session.deleted', sessionId: 'sess_1', seq: 2, requestId: expect.any(String) });
+    await vi.waitFor(() => expect(describeUpdates(updates)).toEqual(['snapshot@1', 'session.deleted@2']));
+    expect(updates[1]).not.toHaveProperty('requestId');
+    stop();
+    server.dropAll();
+    await vi.waitFor(() => expect(watcher.hello?.connectionId).not.toBe('conn_0'));
+    await vi.waitFor(() => expect(server.openConnections()).toHaveLength(2));
+    expect(server.requests('session.subscribe')).toHaveLength(1);
+    expect(server.requests('session.unsubscribe')).toHaveLength(0);
+  });
+
+  it('gives session.deleted to a listener that fell behind, without asking for the events it missed', async () => {
+    server.addSession('sess_1');
+    const client = clientOf(server);
+    await client.connect();
+    const updates: SessionUpdate[] = [];
+    client.subscribe('sess_1', (update) => updates.push(update));
+    await vi.waitFor(() => expect(updates).toHaveLength(1));
+    server.log('sess_1', status('paused'));
+    await client.request({ type: 'session.delete', sessionId: 'sess_1' });
+    await vi.waitFor(() => expect(describeUpdates(updates)).toEqual(['snapshot@0', 'session.deleted@2']));
+    expect(server.requests('session.subscribe')).toHaveLength(1);
+  });
+
   it('starts over from a snapshot when the server refuses its cursor (BAD_CURSOR)', async () => {
     server.addSession('sess_1');
     server.log('sess_1', status('paused'));

@@ -4,6 +4,7 @@ import {
   InterthoughtClient,
   type CorrectionAccepted,
   type SessionCreated,
+  type SessionDeletedEvent,
   type SessionSnapshot,
   type SessionStatusEvent,
   type SessionSubscribed,
@@ -23,17 +24,19 @@ describe('InterthoughtClient types', () => {
       subscribe: client.request({ type: 'session.subscribe', sessionId: 's' }),
       unsubscribe: client.request({ type: 'session.unsubscribe', sessionId: 's' }),
       pause: client.request({ type: 'session.pause', sessionId: 's' }),
+      delete: client.request({ type: 'session.delete', sessionId: 's' }),
       create: client.createSession('task'),
     };
     expectTypeOf(requests.correct).resolves.toEqualTypeOf<CorrectionAccepted>();
     expectTypeOf(requests.subscribe).resolves.toEqualTypeOf<SessionSnapshot | SessionSubscribed>();
     expectTypeOf(requests.unsubscribe).resolves.toEqualTypeOf<SessionUnsubscribed>();
     expectTypeOf(requests.pause).resolves.toEqualTypeOf<SessionStatusEvent>();
+    expectTypeOf(requests.delete).resolves.toEqualTypeOf<SessionDeletedEvent>();
     expectTypeOf(requests.create).resolves.toEqualTypeOf<SessionCreated>();
 
     const refused = [
       // @ts-expect-error not a request type
-      client.request({ type: 'session.delete', sessionId: 's' }),
+      client.request({ type: 'session.rename', sessionId: 's' }),
       // @ts-expect-error a required field is missing
       client.request({ type: 'step.correct', sessionId: 's' }),
       // @ts-expect-error unknown fields are refused by the server, and by the types

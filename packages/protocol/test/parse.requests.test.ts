@@ -20,6 +20,10 @@ const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
   'session.pause': [{ type: 'session.pause', id: 'r5', sessionId: 's_1' }],
   'session.resume': [{ type: 'session.resume', sessionId: 's_1' }],
   'session.cancel': [{ type: 'session.cancel', id: 'r6', sessionId: 's_1' }],
+  'session.delete': [
+    { type: 'session.delete', sessionId: 's_1' },
+    { type: 'session.delete', id: 'r7', sessionId: 's_1' },
+  ],
 };
 
 describe('parseClientMessage: valid requests', () => {
@@ -89,9 +93,9 @@ describe('parseClientMessage: refused frames', () => {
   });
 
   it('answers an unknown type with UNKNOWN_TYPE, naming the known ones and echoing the id', () => {
-    const error = refusal(text({ type: 'session.delete', id: 'r10', sessionId: 's_1' }));
+    const error = refusal(text({ type: 'session.rename', id: 'r10', sessionId: 's_1' }));
     expect(error).toMatchObject({ code: 'UNKNOWN_TYPE', requestId: 'r10' });
-    expect(error.message).toContain('session.delete');
+    expect(error.message).toContain('session.rename');
     for (const type of CLIENT_MESSAGE_TYPES) expect(error.message).toContain(type);
   });
 
@@ -167,6 +171,7 @@ describe('parseClientMessage: field limits', () => {
     { name: 'a session id over 128 characters', frame: { type: 'session.subscribe', sessionId: chars(FIELD_LIMITS.idMax + 1) }, path: ['sessionId'] },
     { name: 'a step id over 128 characters', frame: { type: 'step.correct', sessionId: 's', stepId: chars(FIELD_LIMITS.idMax + 1), content: 'x' }, path: ['stepId'] },
     { name: 'an empty session id', frame: { type: 'session.cancel', sessionId: '' }, path: ['sessionId'] },
+    { name: 'a session.delete without a session id', frame: { type: 'session.delete' }, path: ['sessionId'] },
     { name: 'an afterSeq that is a string', frame: { type: 'session.subscribe', sessionId: 's', afterSeq: '3' }, path: ['afterSeq'] },
   ];
 

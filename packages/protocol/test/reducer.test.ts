@@ -116,6 +116,23 @@ describe('applyEvent', () => {
     expect(toSnapshot(state)).toEqual({ ...before, seq: before.seq + 1 });
   });
 
+  it('marks a deleted session deleted and keeps its tree, status and revision as they were', () => {
+    const state = correctB(threeSteps());
+    const before = toSnapshot(state);
+    expect(state.deleted).toBeUndefined();
+    applyEvent(state, ev({ type: 'session.deleted' }));
+    expect(state.deleted).toBe(true);
+    expect(toSnapshot(state)).toEqual({ ...before, seq: before.seq + 1 });
+    expect(isCorrectable(state, 'a')).toBe(false);
+  });
+
+  it('refuses a session.deleted that skips events, like any other event', () => {
+    const state = threeSteps();
+    const event: SessionEvent = { type: 'session.deleted', sessionId: SID, seq: 12, at: 'now' };
+    expect(() => applyEvent(state, event)).toThrow(expect.objectContaining({ name: 'ReducerError', code: 'SEQ_GAP' }));
+    expect(state.deleted).toBeUndefined();
+  });
+
   it('adopts the session id of the first event when created without info', () => {
     const state = createSessionState();
     applyEvent(state, { type: 'session.status', sessionId: 'sess_9', seq: 1, at: 'now', status: 'running' });

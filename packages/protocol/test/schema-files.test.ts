@@ -68,6 +68,10 @@ describe('generated schema files', () => {
       { type: 'error', code: 'BAD_FRAME', message: 'x', details: [{ path: ['task', 0], message: 'y' }] },
       { type: 'session.snapshot', session: { sessionId: 's', task: 't', agent: 'demo', status: 'running', revision: 0, createdAt: 'now' }, steps: [], chain: [], seq: 0 },
       { type: 'session.status', sessionId: 's', seq: 1, at: 'now', status: 'sleeping' },
+      { type: 'session.delete', id: 'r2', sessionId: 's' },
+      { type: 'session.delete', sessionId: 's', force: true },
+      { type: 'session.deleted', sessionId: 's', seq: 9, at: '2025-01-01T00:00:00Z', requestId: 'r2' },
+      { type: 'session.deleted', sessionId: 's', seq: 0, at: 'now' },
       { type: 'nope' },
     ];
     const zodVerdict = (frame: unknown) => ClientMessageSchema.safeParse(frame).success || ServerMessageSchema.safeParse(frame).success;

@@ -135,6 +135,22 @@ describe('SessionMirror', () => {
     expect(server.requests('session.subscribe')).toEqual([expect.objectContaining({ sessionId: 'sess_1', afterSeq: 7 })]);
   });
 
+  it('marks its state deleted when the session is deleted, keeping the tree it had', async () => {
+    server.addSession('sess_1');
+    for (const body of BODIES) server.log('sess_1', body);
+    const client = clientOf(server);
+    await client.connect();
+    const mirror = new SessionMirror(client, 'sess_1');
+    await vi.waitFor(() => expect(mirror.state?.seq).toBe(BODIES.length));
+    const before = truth('sess_1');
+    const changes: string[] = [];
+    mirror.onChange((_state, update) => changes.push(update.type));
+    await client.request({ type: 'session.delete', sessionId: 'sess_1' });
+    await vi.waitFor(() => expect(mirror.state?.deleted).toBe(true));
+    expect(changes).toEqual(['session.deleted']);
+    expect(toSnapshot(mirror.state!)).toEqual({ ...toSnapshot(before), seq: BODIES.length + 1 });
+  });
+
   it('reports a missing session and stops after close()', async () => {
     server.addSession('sess_1');
     const client = clientOf(server);

@@ -10,6 +10,7 @@ import {
 } from '@interthought/protocol';
 import type { OutboxEntry } from './outbox.js';
 import { PauseGate } from './pause-gate.js';
+import { SessionError } from './session-error.js';
 import type { Peer, ReplyTo } from './session-service.js';
 
 /** The fields every event of a session carries, for its next event. */
@@ -47,6 +48,8 @@ export class LiveSession {
   infoChanged = false;
   /** Events appended but not yet written by the outbox (a session with some is never evicted). */
   unwritten = 0;
+  /** Set when the session is deleted: its log is gone, so nothing may be appended any more. */
+  deleted = false;
   readonly #enqueue: (entry: OutboxEntry<LiveSession>) => void;
   readonly #now: () => Date;
 
@@ -78,6 +81,10 @@ export class LiveSession {
    * means the core built an event that does not fit: nothing is changed or queued.
    */
   append(event: SessionEvent, reply?: ReplyTo): void {
+    // A queued event of a deleted session could never be written, and would hold up every batch after it.
+    if (this.deleted) throw new SessionError('SESSION_NOT_FOUND', `Session ${this.id} was deleted.`);
+    // `session.deleted` is sent by `SessionManager.delete`, never logged: the log goes with the session.
+    if (event.type === 'session.deleted') throw new TypeError('session.deleted is never appended to a session log.');
     applyEvent(this.state, event);
     switch (event.type) {
       case 'session.status':

@@ -136,14 +136,17 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
       return;
     }
     for (const [peer, servedSeq] of target.subscribers) {
-      if (event.seq > servedSeq) this.#deliver(peer, peer === requester ? answer : frame);
+      if (event.seq <= servedSeq) continue;
+      if (peer === requester) this.#deliver(peer, answer, answer === frame ? event : undefined);
+      else this.#deliver(peer, frame, event);
     }
-    if (requester !== undefined && !target.subscribers.has(requester)) this.#deliver(requester, answer);
+    if (requester !== undefined && !target.subscribers.has(requester)) this.#deliver(requester, answer, answer === frame ? event : undefined);
   }
 
-  #deliver(peer: Peer, frame: string): void {
+  /** `event` goes along only with its plain serialisation, never with a copy that carries a `requestId`. */
+  #deliver(peer: Peer, frame: string, event: SessionEvent | undefined): void {
     try {
-      peer.send(frame);
+      peer.send(frame, event);
     } catch (error) {
       // Peer.send must not throw; one that does must not cost the other subscribers their frame.
       this.#options.reportError(`peer ${peer.id} threw from send`, error);

@@ -8,6 +8,7 @@ import { appendCorrection, checkCorrection } from './correction.js';
 import type { EventStore, SessionPage } from './event-store.js';
 import { ACTIVE_STATUSES, LiveSession } from './live-session.js';
 import { Outbox } from './outbox.js';
+import { announceDeletion, deletedEvent } from './session-deletion.js';
 import { SessionError } from './session-error.js';
 import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from './session-loader.js';
 import type { CorrectStepInput, CorrectionResult, CreateSessionInput, Peer, ReplyTo, SessionService } from './session-service.js';
@@ -190,6 +191,36 @@ export class SessionManager implements SessionService {
     checkStatusRequest(sessionId, 'cancel', session.status);
     session.run?.abort('the session was cancelled');
     session.setStatus('cancelled', reply ? { reply } : {});
+  }
+
+  /**
+   * Durable first, then announced: pending events are written and sent, the store deletes the
+   * session, and only then do its watchers get `session.deleted`, after everything else they got.
+   */
+  delete(sessionId: string, reply?: ReplyTo): void {
+    this.#checkOpen();
+    const live = typeof sessionId === 'string' ? this.#sessions.get(sessionId) : undefined;
+    // A session not in memory has no watchers, no run and nothing unwritten: its record is enough.
+    const lastSeq = live?.state.seq ?? this.#store.getSession(sessionId)?.lastSeq;
+    if (lastSeq === undefined) throw notFound(sessionId);
+    if (live !== undefined && !this.#outbox.flush()) {
+      throw new SessionError('INTERNAL', 'The session\'s latest events could not be written yet, so it was not deleted; try again shortly.');
+    }
+    try {
+      this.#store.deleteSession(sessionId);
+    } catch (error) {
+      this.#reportError(`deleteSession failed for session ${sessionId}`, error);
+      throw new SessionError('INTERNAL', `Session ${sessionId} could not be deleted from the store; it is unchanged. Try again.`);
+    }
+    let watchers: Peer[] = [];
+    if (live !== undefined) {
+      live.run?.abort('the session was deleted');
+      live.deleted = true;
+      watchers = this.#peers.removeSession(live);
+      this.#idle.delete(sessionId);
+      if (this.#sessions.get(sessionId) === live) this.#sessions.delete(sessionId);
+    }
+    announceDeletion(deletedEvent(sessionId, lastSeq, this.#now().toISOString()), watchers, reply, this.#reportError);
   }
 
   /** Typed as the snapshot fields (the contract's `Omit` of a loose zod type erases them). */

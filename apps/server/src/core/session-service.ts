@@ -1,4 +1,4 @@
-import type { SessionInfo, SessionOptions, SessionSnapshotData } from '@interthought/protocol';
+import type { SessionEvent, SessionInfo, SessionOptions, SessionSnapshotData } from '@interthought/protocol';
 import type { SessionPage } from './event-store.js';
 
 /**
@@ -8,8 +8,17 @@ import type { SessionPage } from './event-store.js';
 export interface Peer {
   /** The connection id (also recorded as `correction.by`). */
   readonly id: string;
-  /** Send one serialised frame. Must not throw (a closed socket just drops it). */
-  send(frame: string): void;
+  /**
+   * Send one serialised frame. Must not throw (a closed socket just drops it). `event`, when
+   * given, is the session event `frame` is exactly the serialisation of: a transport may use it
+   * without parsing (e.g. to coalesce deltas for a slow reader). Frames without it are opaque.
+   */
+  send(frame: string, event?: SessionEvent): void;
+  /**
+   * Optional (additive): told after its last frame of a session when the core ended the
+   * subscription on its own, because the session was deleted, so the peer can stop counting it.
+   */
+  forget?(sessionId: string): void;
 }
 
 /** How a request's direct answer reaches its requester. */
@@ -68,6 +77,12 @@ export interface SessionService {
   pause(sessionId: string, reply?: ReplyTo): void;
   resume(sessionId: string, reply?: ReplyTo): void;
   cancel(sessionId: string, reply?: ReplyTo): void;
+  /**
+   * Delete the session and its log from the store (additive). Its run is aborted; every
+   * subscriber, and the requester with `requestId`, gets `session.deleted` (its last event, at the
+   * last seq + 1, not stored); later requests on it get `SESSION_NOT_FOUND`.
+   */
+  delete(sessionId: string, reply?: ReplyTo): void;
   /** The session's current snapshot (for REST), or undefined. */
   snapshot(sessionId: string): SessionSnapshotData | undefined;
   list(options: { limit: number; before?: string }): SessionPage;

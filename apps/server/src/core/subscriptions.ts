@@ -69,6 +69,13 @@ export class PeerIndex {
     if (sessions.size === 0) this.#sessionsByPeer.delete(peer);
   }
 
+  /** Remove every subscriber of the session (it was deleted); returns them. */
+  removeSession(session: LiveSession): Peer[] {
+    const peers = [...session.subscribers.keys()];
+    for (const peer of peers) this.remove(session, peer);
+    return peers;
+  }
+
   /** Remove the peer everywhere; returns the sessions it left. */
   detach(peer: Peer): LiveSession[] {
     const sessions = [...(this.#sessionsByPeer.get(peer) ?? [])];

@@ -10,7 +10,10 @@ interface ListQuery {
   before?: string;
 }
 
-/** `GET /api/sessions` (newest first, paginated) and `GET /api/sessions/:id` (the snapshot). */
+/**
+ * `GET /api/sessions` (newest first, paginated), `GET /api/sessions/:id` (the snapshot) and
+ * `DELETE /api/sessions/:id` (204; its watchers get `session.deleted`).
+ */
 export async function sessionsRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: ListQuery }>(
     '/sessions',
@@ -36,5 +39,11 @@ export async function sessionsRoutes(app: FastifyInstance): Promise<void> {
     const snapshot = app.sessions.snapshot(request.params.id);
     if (snapshot) return snapshot;
     return sendRestError(reply, 'SESSION_NOT_FOUND', `No session "${request.params.id}". List sessions with GET /api/sessions.`);
+  });
+
+  // A missing session throws SESSION_NOT_FOUND, which the scope's error handler answers with 404.
+  app.delete<{ Params: { id: string } }>('/sessions/:id', async (request, reply) => {
+    app.sessions.delete(request.params.id);
+    return reply.code(204).send();
   });
 }

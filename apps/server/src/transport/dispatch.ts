@@ -72,6 +72,10 @@ export function dispatch(message: ClientMessage, connection: Connection, session
     case 'session.cancel':
       sessions.cancel(message.sessionId, { peer: connection, requestId });
       return;
+    case 'session.delete':
+      // Every watcher, this connection included, is told and forgets it through `Peer.forget`.
+      sessions.delete(message.sessionId, { peer: connection, requestId });
+      return;
     default:
       assertNever(message);
   }

@@ -45,7 +45,15 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config })
   });
 
   app.get(WS_PATH, { websocket: true, onRequest: guards }, (socket: WebSocket, request) => {
-    const connection = new Connection(socket, { ratePerSec: config.ratePerSec, burst: config.rateBurst });
+    const connection: Connection = new Connection(
+      socket,
+      { ratePerSec: config.ratePerSec, burst: config.rateBurst },
+      {
+        caps: { softBytes: config.softBufferBytes, hardBytes: config.hardBufferBytes },
+        // Never called while the connection is being built, so `log` (just below) exists by then.
+        onSlowConsumer: (bufferedBytes) => log.warn({ bufferedBytes }, 'closed a slow consumer (4008): it will resume with afterSeq'),
+      },
+    );
     const log = request.log.child({ connectionId: connection.id });
     const context: FrameContext = {
       sessions: app.sessions,
@@ -56,6 +64,7 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config })
     socket.on('message', (data, isBinary) => handleFrame(connection, data, isBinary, context));
     socket.on('close', (code) => {
       heartbeat.delete(connection);
+      connection.dispose();
       try {
         app.sessions.detach(connection);
       } catch (error) {

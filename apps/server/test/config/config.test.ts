@@ -27,6 +27,8 @@ describe('loadConfig defaults', () => {
       maxSessions: 1_000,
       maxSubscriptionsPerConnection: 50,
       heartbeatMs: 30_000,
+      softBufferBytes: 262_144,
+      hardBufferBytes: 1_048_576,
       logLevel: 'info',
     });
   });
@@ -56,6 +58,10 @@ describe('loadConfig values', () => {
       INTERTHOUGHT_MAX_SESSIONS: '10',
       INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION: '4',
       INTERTHOUGHT_HEARTBEAT_MS: '500',
+      INTERTHOUGHT_DB: '/srv/interthought/sessions.db',
+      INTERTHOUGHT_RETAIN_EVENTS: '500',
+      INTERTHOUGHT_SOFT_BUFFER_BYTES: '8192',
+      INTERTHOUGHT_HARD_BUFFER_BYTES: '65536',
       LOG_LEVEL: 'WARN',
     });
     expect(config).toEqual({
@@ -72,6 +78,10 @@ describe('loadConfig values', () => {
       maxSessions: 10,
       maxSubscriptionsPerConnection: 4,
       heartbeatMs: 500,
+      db: '/srv/interthought/sessions.db',
+      retainEventsPerSession: 500,
+      softBufferBytes: 8_192,
+      hardBufferBytes: 65_536,
       logLevel: 'warn',
     });
   });
@@ -105,6 +115,16 @@ describe('loadConfig errors', () => {
 
   it('refuses an origin with a path', () => {
     expect(problemsOf({ ALLOWED_ORIGINS: 'https://ok.example/app' })[0]?.problem).toContain('is not an origin');
+  });
+
+  it('refuses a hard buffer cap that is not above the soft cap', () => {
+    expect(problemsOf({ INTERTHOUGHT_SOFT_BUFFER_BYTES: '65536', INTERTHOUGHT_HARD_BUFFER_BYTES: '65536' })).toEqual([
+      { variable: 'INTERTHOUGHT_HARD_BUFFER_BYTES', problem: 'must be above INTERTHOUGHT_SOFT_BUFFER_BYTES (65536), got 65536' },
+    ]);
+  });
+
+  it('refuses a soft buffer cap below 1 KiB', () => {
+    expect(problemsOf({ INTERTHOUGHT_SOFT_BUFFER_BYTES: '512' })[0]?.variable).toBe('INTERTHOUGHT_SOFT_BUFFER_BYTES');
   });
 
   it('refuses an unknown log level and lists the valid ones', () => {

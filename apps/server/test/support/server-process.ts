@@ -12,11 +12,14 @@ export interface ServerProcess {
   exited: Promise<number | string>;
 }
 
-/** Run `tsx src/main.ts` as a real process, the way `pnpm start` does. */
+/**
+ * Run `tsx src/main.ts` as a real process, the way `pnpm start` does. Sessions are kept in memory
+ * unless `env` sets INTERTHOUGHT_DB, so parallel tests never share (or lock) the default file.
+ */
 export function spawnServer(env: Record<string, string>): ServerProcess {
   const child = spawn(TSX, ['src/main.ts'], {
     cwd: SERVER_DIR,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', INTERTHOUGHT_DB: ':memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -91,6 +91,11 @@ export class EventLog {
     this.#push({ type: 'session.status', ...this.#base(), status });
   }
 
+  /** The session was deleted: its last event. */
+  deleted(): void {
+    this.#push({ type: 'session.deleted', ...this.#base() });
+  }
+
   /** The events from `afterSeq` on. */
   since(afterSeq: number): SessionEvent[] {
     return this.events.filter((event) => event.seq > afterSeq);

@@ -9,6 +9,7 @@ export const ANSWER_TYPES = {
   'session.pause': ['session.status'],
   'session.resume': ['session.status'],
   'session.cancel': ['session.status'],
+  'session.delete': ['session.deleted'],
 } as const satisfies Record<ClientMessageType, readonly ServerMessageType[]>;
 
 /** The request of a given type, without its `id` (the client assigns one). */

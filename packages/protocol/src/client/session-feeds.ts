@@ -1,10 +1,12 @@
 import type { SessionEvent, ServerMessage } from '../messages.js';
-import type { SessionCreated, SessionSnapshot } from '../session.js';
+import { firstSeqOf } from '../reducer.js';
+import type { SessionCreated, SessionDeletedEvent, SessionSnapshot } from '../session.js';
 import type { InterthoughtError } from './interthought-error.js';
 
 /**
  * What a subscriber receives, in order: a `session.snapshot` to (re)build its state from, or the
  * next session event. A snapshot always replaces everything before it; events continue from its `seq`.
+ * `session.deleted` is the last update of a session.
  */
 export type SessionUpdate = SessionSnapshot | SessionEvent;
 
@@ -135,6 +137,8 @@ export class SessionFeeds {
       case 'step.corrected':
       case 'steps.invalidated':
         return this.applyEvent(frame);
+      case 'session.deleted':
+        return this.applyDeleted(frame);
       case 'hello':
       case 'session.created':
       case 'session.unsubscribed':
@@ -156,13 +160,21 @@ export class SessionFeeds {
     }
   }
 
+  /**
+   * An event covers seqs `firstSeqOf(event)`…`seq` (more than one for a coalesced delta). Covered
+   * entirely by a listener's cursor, it is a duplicate and dropped. Overlapping the cursor only in
+   * part (fromSeq ≤ cursor < seq) cannot happen with a correct server: live frames of a connection
+   * come in order and replays are never coalesced. A delta's text cannot be split by seq, so such a
+   * frame is treated like a gap: the feed subscribes again after the cursor and gets the events one by one.
+   */
   private applyEvent(event: SessionEvent): void {
     const feed = this.feeds.get(event.sessionId);
     if (!feed || typeof event.seq !== 'number') return;
+    const first = firstSeqOf(event);
     let behind = false;
     for (const listener of [...feed.listeners]) {
       if (listener.cursor === null || event.seq <= listener.cursor || !feed.listeners.has(listener)) continue;
-      if (event.seq === listener.cursor + 1) {
+      if (first === listener.cursor + 1) {
         listener.cursor = event.seq;
         this.call(listener, event);
       } else {
@@ -171,6 +183,23 @@ export class SessionFeeds {
     }
     this.trimBacklog(feed);
     if (behind) this.resync(feed);
+  }
+
+  /**
+   * The session's last event: every listener not already past it gets it, even one behind (the
+   * events in between went with the log), and the feed ends without a `session.unsubscribe`
+   * (the server dropped the subscriptions) nor a re-subscribe after a reconnect.
+   */
+  private applyDeleted(event: SessionDeletedEvent): void {
+    const feed = this.feeds.get(event.sessionId);
+    if (!feed || typeof event.seq !== 'number') return;
+    this.feeds.delete(feed.sessionId);
+    for (const listener of [...feed.listeners]) {
+      if (listener.cursor !== null && event.seq <= listener.cursor) continue;
+      listener.cursor = event.seq;
+      this.call(listener, event);
+    }
+    feed.listeners.clear();
   }
 
   private applySnapshot(snapshot: SessionSnapshot): void {

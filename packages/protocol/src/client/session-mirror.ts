@@ -65,6 +65,10 @@ export class SessionMirror {
     } else if (!this.state) {
       // Only possible with a server that sends events before the snapshot: wait for one.
       return;
+    } else if (update.type === 'session.deleted' && update.seq !== this.state.seq + 1) {
+      // The last event: events missed before it went with the log, so mark the state as it is.
+      this.state.deleted = true;
+      this.state.seq = Math.max(this.state.seq, update.seq);
     } else {
       try {
         applyEvent(this.state, update);

@@ -180,6 +180,22 @@ export class ScriptedServer {
         }
         return;
       }
+      case 'session.delete':
+        return this.delete(connection, message.sessionId, requestId);
+    }
+  }
+
+  /** Send `session.deleted` (the last event, not logged) to every subscriber and the requester, then forget the session. */
+  private delete(connection: Connection, sessionId: string, requestId: string | undefined): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) return this.refuse(connection, requestId, 'SESSION_NOT_FOUND', `No session ${sessionId}.`);
+    const seq = session.events.length + 1;
+    const event = { type: 'session.deleted', sessionId, seq, at: new Date(Date.UTC(2025, 0, 1) + seq * 1_000).toISOString() };
+    this.sessions.delete(sessionId);
+    for (const other of this.connections) {
+      if (other === connection) this.send(other, { ...event, requestId });
+      else if (other.subscriptions.has(sessionId)) this.send(other, event);
+      other.subscriptions.delete(sessionId);
     }
   }
 

@@ -1,3 +1,5 @@
+import { isTypingTarget } from '$lib/keyboard/index.js';
+
 /** How close to the bottom (px) still counts as "at the latest step". */
 const NEAR_BOTTOM_PX = 72;
 
@@ -11,11 +13,13 @@ export class AutoScroll {
   /** Whether newer content is out of view below (what "jump to latest" is for). */
   awayFromBottom = $state(false);
   #container: HTMLElement | null = null;
+  #content: HTMLElement | null = null;
   #lastTop = 0;
 
   /** Watch a scroll container and the content inside it; returns the cleanup. */
   attach(container: HTMLElement, content: HTMLElement): () => void {
     this.#container = container;
+    this.#content = content;
     this.#lastTop = container.scrollTop;
     const onScroll = () => this.#onScroll();
     const onWheel = (event: WheelEvent) => {
@@ -31,6 +35,7 @@ export class AutoScroll {
       container.removeEventListener('wheel', onWheel);
       observer?.disconnect();
       this.#container = null;
+      this.#content = null;
     };
   }
 
@@ -41,7 +46,8 @@ export class AutoScroll {
 
   /** The content grew or changed: follow it if the user has not scrolled away. */
   contentChanged(): void {
-    if (this.following) this.#toBottom('auto');
+    // Someone writing a correction keeps their place: the stream must not pull the editor away.
+    if (this.following && !this.#typingInContent()) this.#toBottom('auto');
     this.awayFromBottom = this.#distanceFromBottom() > NEAR_BOTTOM_PX;
   }
 
@@ -49,6 +55,11 @@ export class AutoScroll {
   jumpToLatest(): void {
     this.following = true;
     this.#toBottom('smooth');
+  }
+
+  #typingInContent(): boolean {
+    const active = typeof document === 'undefined' ? null : document.activeElement;
+    return active !== null && this.#content !== null && this.#content.contains(active) && isTypingTarget(active);
   }
 
   #distanceFromBottom(): number {

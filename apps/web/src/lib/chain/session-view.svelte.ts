@@ -28,6 +28,7 @@ function isStructural(event: SessionEvent): boolean {
   switch (event.type) {
     case 'step.delta':
     case 'session.status':
+    case 'session.deleted':
       return false;
     case 'step.started':
     case 'step.completed':
@@ -54,6 +55,7 @@ function touchedSteps(event: SessionEvent): readonly string[] {
     case 'steps.invalidated':
       return event.stepIds;
     case 'session.status':
+    case 'session.deleted':
       return [];
     default: {
       const unknown: never = event;
@@ -93,6 +95,8 @@ export class SessionView {
   layout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
   /** The alternative picked at each branch point the user navigated (parent key → step id). */
   selection = $state.raw<ReadonlyMap<string, string>>(new Map());
+  /** The session was deleted on the server: what is shown stays, but nothing can change it any more. */
+  deleted = $state(false);
   /** The time of the latest event folded in, for the elapsed-time clock of a finished session. */
   lastActivityAt = $state<string | undefined>(undefined);
 
@@ -131,6 +135,7 @@ export class SessionView {
     }
     for (const step of this.#state.steps.values()) if (!this.#views.has(step.stepId)) this.#views.set(step.stepId, new StepView(step));
     this.info = { ...this.#state.session };
+    this.deleted = this.#state.deleted === true;
     this.lastActivityAt = latestActivity(snapshot) ?? this.lastActivityAt;
     this.phase = 'ready';
     this.loadError = null;
@@ -180,7 +185,7 @@ export class SessionView {
       }
       for (const stepId of touchedSteps(event)) touched.add(stepId);
       structural ||= isStructural(event);
-      statusChanged ||= event.type === 'session.status' || event.type === 'step.corrected' || event.type === 'steps.invalidated';
+      statusChanged ||= event.type === 'session.status' || event.type === 'session.deleted' || event.type === 'step.corrected' || event.type === 'steps.invalidated';
       this.lastActivityAt = event.at;
     }
     this.#sync(touched, structural, statusChanged);
@@ -194,7 +199,10 @@ export class SessionView {
       if (view) view.sync(step);
       else this.#views.set(stepId, new StepView(step));
     }
-    if (sessionChanged) this.info = { ...this.#state.session };
+    if (sessionChanged) {
+      this.info = { ...this.#state.session };
+      this.deleted = this.#state.deleted === true;
+    }
     if (structural) this.#relayout();
   }
 
@@ -210,7 +218,7 @@ export class SessionView {
   /** Whether the step may be corrected now (PROTOCOL.md rule 1). Reactive through the fields it reads. */
   canCorrect(view: StepView): boolean {
     void this.layout;
-    if (view.status === 'invalidated' || this.info?.status === 'cancelled') return false;
+    if (view.status === 'invalidated' || this.info?.status === 'cancelled' || this.deleted) return false;
     return isCorrectable(this.#state, view.stepId);
   }
 

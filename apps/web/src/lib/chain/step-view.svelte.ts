@@ -1,6 +1,9 @@
 import type { CorrectionInfo, Step, StepKind, StepStatus } from '@interthought/protocol';
 import { CorrectionDraft } from './correction-draft.svelte.js';
 
+/** How many of the latest frames' text runs are still fading in (about a third of a second of them). */
+const FRESH_RUNS = 16;
+
 /**
  * What the UI shows of one step. Each step owns its `$state` fields, so appending a token to
  * one step re-renders that step's card and nothing else. It is only ever written by `sync()`,
@@ -20,8 +23,11 @@ export class StepView {
   correction = $state.raw<CorrectionInfo | undefined>(undefined);
   startedAt = $state<string | undefined>(undefined);
   completedAt = $state<string | undefined>(undefined);
-  /** Where the text appended by the latest frame begins: the part that fades in. */
-  freshFrom = $state(0);
+  /**
+   * Where each of the latest frames' appended text begins, oldest first: each of these runs fades
+   * in on its own, so a new frame never restarts the fade of the words before it.
+   */
+  freshStarts = $state.raw<readonly number[]>([]);
   /** The open correction editor of this step, if any. */
   draft = $state<CorrectionDraft | null>(null);
 
@@ -32,7 +38,8 @@ export class StepView {
     this.parentId = step.parentId;
     this.correctionOf = step.correctionOf;
     this.sync(step);
-    this.freshFrom = this.content.length;
+    // A step first seen mid-stream fades in its first words too; one loaded complete just shows.
+    this.freshStarts = step.status === 'streaming' && this.content !== '' ? [0] : [];
   }
 
   /** Copy what changed from the reducer's step. Unchanged fields are not written, so nothing re-renders for them. */
@@ -40,12 +47,12 @@ export class StepView {
     if (step.content !== this.content) {
       // Text only grows while streaming; anything else (a snapshot, a completion) shows at once.
       const appended = step.status === 'streaming' && step.content.startsWith(this.content);
-      this.freshFrom = appended ? this.content.length : step.content.length;
+      this.freshStarts = appended ? [...this.freshStarts, this.content.length].slice(-FRESH_RUNS) : [];
       this.content = step.content;
     }
     if (step.status !== this.status) {
       this.status = step.status;
-      if (step.status !== 'streaming') this.freshFrom = this.content.length;
+      if (step.status !== 'streaming') this.freshStarts = [];
     }
     if (step.tool !== this.tool) this.tool = step.tool;
     if (step.result !== this.result) this.result = step.result;

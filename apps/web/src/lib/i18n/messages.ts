@@ -54,6 +54,7 @@ export const en = {
   'session.agent': 'Agent: {agent}',
   'session.failedReason': 'The run failed: {error}',
   'session.interruptedHint': 'The run was interrupted (the server restarted). Resume to continue.',
+  'session.deletedBanner': 'This session was deleted. What you see stays here, but it can no longer be changed.',
 
   'conn.connecting': 'connecting…',
   'conn.connected': 'connected',
@@ -211,6 +212,7 @@ export const zh: Messages = {
   'session.agent': '智能体：{agent}',
   'session.failedReason': '运行失败：{error}',
   'session.interruptedHint': '运行被中断了（服务器曾重启）。点“继续”接着运行。',
+  'session.deletedBanner': '此会话已被删除。页面上的内容会保留，但已无法再修改。',
 
   'conn.connecting': '正在连接…',
   'conn.connected': '已连接',

@@ -1,7 +1,7 @@
 import type { WebSocketRoute } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { openPage } from '../support/browser.js';
-import { expectChainMatchesSnapshot, fetchSnapshot, liveSteps, startFromHome, waitForCompletion } from '../support/chain-page.js';
+import { expectChainMatchesSnapshot, fetchSnapshot, liveSteps, startFromHome, waitForCompletion, waitForStreaming } from '../support/chain-page.js';
 import { APPLES_TASK, TRAIN_TASK, type GetEnv } from '../support/e2e-env.js';
 
 /** Reloads and dropped connections mid-stream end with the whole chain, nothing doubled or missing. */
@@ -10,8 +10,8 @@ export function resumeScenarios(env: GetEnv): void {
     const { page, context, errors } = await openPage(env().browser, env().server.url);
     try {
       const sessionId = await startFromHome(page, APPLES_TASK);
-      // Reload while the second step is being written.
-      await page.locator('.timeline > li > [data-kind="action"][data-status="streaming"]').waitFor({ timeout: 15_000 });
+      // Reload while a step is being written.
+      await waitForStreaming(page);
       await page.reload();
       await page.locator('.timeline > li > [data-step-id]').first().waitFor();
       await waitForCompletion(page);
@@ -36,12 +36,30 @@ export function resumeScenarios(env: GetEnv): void {
       });
       const sessionId = await startFromHome(page, APPLES_TASK);
       await page.locator('[data-connection="connected"]').waitFor();
-      await page.locator('.timeline > li > [data-kind="thought"][data-status="streaming"]').waitFor({ timeout: 15_000 });
+      await waitForStreaming(page);
+      // The indicator may leave "connected" for only a few milliseconds: record every state it shows.
+      await page.evaluate(() => {
+        const seen: string[] = [document.querySelector('[data-connection]')?.getAttribute('data-connection') ?? ''];
+        (window as { __connectionStates?: string[] }).__connectionStates = seen;
+        new MutationObserver(() => {
+          const state = document.querySelector('[data-connection]')?.getAttribute('data-connection');
+          if (state && seen[seen.length - 1] !== state) seen.push(state);
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-connection'] });
+      });
       const dropped = routes.length;
       await routes[routes.length - 1]!.close({ code: 4000, reason: 'test: network drop' });
 
-      await page.locator('[data-connection="reconnecting"], [data-connection="offline"]').first().waitFor({ timeout: 5_000 });
-      await page.locator('[data-connection="connected"]').waitFor({ timeout: 15_000 });
+      await page.waitForFunction(
+        () => {
+          const states = (window as { __connectionStates?: string[] }).__connectionStates ?? [];
+          return states.length >= 3 && states[states.length - 1] === 'connected';
+        },
+        undefined,
+        { timeout: 15_000 },
+      );
+      const states = await page.evaluate(() => (window as { __connectionStates?: string[] }).__connectionStates ?? []);
+      expect(states[0]).toBe('connected');
+      expect(states.slice(1, -1).every((state) => state === 'reconnecting' || state === 'offline')).toBe(true);
       expect(routes.length).toBeGreaterThan(dropped);
       await waitForCompletion(page);
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { openPage, screenshot } from '../support/browser.js';
-import { expectChainMatchesSnapshot, fetchSnapshot, liveSteps, openCorrection, startFromHome, waitForCompletion } from '../support/chain-page.js';
+import { expectChainMatchesSnapshot, fetchSnapshot, liveSteps, openCorrection, startFromHome, waitForCompletion, waitForStreaming } from '../support/chain-page.js';
 import { TRAIN_TASK, type GetEnv } from '../support/e2e-env.js';
 
 /** Start from the form, watch it stream, correct the tool call, read the diff. */
@@ -19,7 +19,8 @@ export function sessionFlowScenarios(env: GetEnv): void {
       await page.waitForURL(/\/sessions\//);
       const sessionId = decodeURIComponent(page.url().split('/').pop() ?? '');
 
-      await page.locator('[data-step-id][data-status="streaming"]').first().waitFor({ timeout: 15_000 });
+      // Caught mid-stream, once a step or more is done and the next one is being written.
+      await waitForStreaming(page, 2);
       await screenshot(page, '02-streaming');
       await waitForCompletion(page);
 

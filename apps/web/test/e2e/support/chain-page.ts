@@ -27,6 +27,18 @@ export async function startFromHome(page: Page, task: string): Promise<string> {
   return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
 }
 
+/**
+ * Wait until a step is being written while at least `minSteps` steps are shown. (A specific step's
+ * streaming phase can be too short to catch: a page that mounts late folds it in one frame.)
+ */
+export async function waitForStreaming(page: Page, minSteps = 1, timeout = 15_000): Promise<void> {
+  await page.waitForFunction(
+    (min) => document.querySelectorAll('.timeline > li > [data-step-id]').length >= min && document.querySelector('.timeline [data-status="streaming"]') !== null,
+    minSteps,
+    { timeout, polling: 'raf' },
+  );
+}
+
 /** Wait until the session finished: a completed final answer and the "completed" status. */
 export async function waitForCompletion(page: Page, timeout = 30_000): Promise<void> {
   await page.locator('.timeline > li > [data-kind="final_answer"][data-status]:not([data-status="streaming"])').waitFor({ timeout });

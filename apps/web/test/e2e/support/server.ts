@@ -26,7 +26,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INTERTHOUGHT_TOKEN_DELAY_MS: '25', ...env },
+    // An in-memory store: each run starts empty and never contends for the default database file.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', INTERTHOUGHT_TOKEN_DELAY_MS: '25', INTERTHOUGHT_DB: ':memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -111,7 +111,7 @@ describe('SessionView: step views', () => {
     actionRenders.stop();
   });
 
-  it('marks where the text of the latest frame begins, for the fade-in', () => {
+  it('marks where each frame’s new text begins, for the fade-in, and settles it on completion', () => {
     const { log, frames, session } = setup();
     const stepId = log.start('thought');
     log.delta(stepId, 'Hello ');
@@ -121,12 +121,13 @@ describe('SessionView: step views', () => {
     session.enqueue(log.events[log.events.length - 1]!);
     frames.run();
     const view = session.view(stepId)!;
-    expect(view.content.slice(view.freshFrom)).toBe('world');
+    expect(view.freshStarts).toEqual([0, 6]);
+    expect(view.content.slice(view.freshStarts[1])).toBe('world');
     log.complete(stepId);
     session.enqueue(log.events[log.events.length - 1]!);
     frames.run();
     expect(view.status).toBe('completed');
-    expect(view.freshFrom).toBe(view.content.length);
+    expect(view.freshStarts).toEqual([]);
   });
 
   it('takes the tool name and structured result from the events', () => {
@@ -174,6 +175,16 @@ describe('SessionView: corrections and branches', () => {
     log.status('cancelled');
     session.enqueue(log.events[log.events.length - 1]!);
     frames.run();
+    expect(session.canCorrect(session.view(thought)!)).toBe(false);
+  });
+
+  it('keeps showing a deleted session but lets nothing be corrected', () => {
+    const { log, frames, session, thought, fixed } = corrected();
+    log.deleted();
+    session.enqueue(log.events[log.events.length - 1]!);
+    frames.run();
+    expect(session.deleted).toBe(true);
+    expect(session.layout.path).toEqual([thought, fixed]);
     expect(session.canCorrect(session.view(thought)!)).toBe(false);
   });
 

@@ -1,0 +1,77 @@
+import type { SessionEvent } from '@interthought/protocol';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqlite-event-store.js';
+import { startServer, type RunningServer } from '../support/server.js';
+import { TestClient, isSessionEvent } from '../support/ws-client.js';
+import { tempFolder } from './support/durable-server.js';
+import { JournalingStore, eventKey } from './support/journaling-store.js';
+import { expectCompletedLog, range, seqsOf } from './support/log-checks.js';
+
+const CLIENTS = 4;
+const SESSIONS_PER_CLIENT = 5;
+
+let folder: ReturnType<typeof tempFolder>;
+let sqlite: SqliteEventStore;
+let store: JournalingStore;
+let server: RunningServer;
+const clients: TestClient[] = [];
+
+beforeEach(async () => {
+  folder = tempFolder();
+  sqlite = openSqliteEventStore(folder.file('sessions.db'));
+  store = new JournalingStore(sqlite);
+  server = await startServer({ tokenDelayMs: 0 }, { store });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await server.close();
+  sqlite.close();
+  folder.cleanup();
+});
+
+async function connect(): Promise<TestClient> {
+  const client = await TestClient.connect(server.wsUrl);
+  clients.push(client);
+  await client.waitForType('hello');
+  return client;
+}
+
+describe('20 sessions streaming at once into one SQLite file', () => {
+  it('keeps each session\'s seqs 1…n without gaps in the store, commits events in shared batches, and sends none before its batch is committed', async () => {
+    const all = await Promise.all(range(1, CLIENTS).map(() => connect()));
+    // Checked the moment each frame arrives, in this process: its event must already be committed.
+    const uncommitted: string[] = [];
+    for (const client of all) {
+      client.socket.on('message', (data) => {
+        const frame = JSON.parse(data.toString()) as SessionEvent;
+        if (isSessionEvent(frame) && !store.written.has(eventKey(frame))) uncommitted.push(eventKey(frame));
+      });
+    }
+    const created = await Promise.all(
+      all.flatMap((client, c) =>
+        range(1, SESSIONS_PER_CLIENT).map(async (s) => ({ client, sessionId: await client.createSession(`What is ${c * 10 + s + 11} * ${s + 6}?`) })),
+      ),
+    );
+    expect(new Set(created.map(({ sessionId }) => sessionId)).size).toBe(CLIENTS * SESSIONS_PER_CLIENT);
+    const received = await Promise.all(created.map(async ({ client, sessionId }) => ({ sessionId, events: await client.untilFinished(sessionId, 30_000) })));
+
+    expect(uncommitted).toEqual([]);
+    for (const { sessionId, events } of received) {
+      const stored = sqlite.readEvents(sessionId, 0);
+      expect(seqsOf(stored)).toEqual(range(1, stored.length));
+      expect(stored).toEqual(events);
+      expectCompletedLog(sessionId, stored);
+      expect(sqlite.getSession(sessionId)).toMatchObject({ lastSeq: stored.length, info: { status: 'completed' } });
+    }
+
+    // Group commit: one transaction per tick for every session that wrote in it.
+    const total = received.reduce((sum, { events }) => sum + events.length, 0);
+    expect(store.batches.flat()).toHaveLength(total);
+    expect(store.batches.length).toBeLessThan(total / 2);
+    const sessionsPerBatch = store.batches.map((keys) => new Set(keys.map((key) => key.split('#')[0])).size);
+    expect(Math.max(...sessionsPerBatch)).toBeGreaterThan(1);
+    const listed = await (await fetch(`${server.baseUrl}/api/sessions?limit=100`)).json();
+    expect((listed as { sessions: unknown[] }).sessions).toHaveLength(CLIENTS * SESSIONS_PER_CLIENT);
+  });
+});

@@ -1,0 +1,22 @@
+// The chain view: state classes (.svelte.ts), pure layout, and one component per file.
+export { SessionView, type SessionPhase, type SessionViewOptions } from './session-view.svelte.js';
+export { StepView } from './step-view.svelte.js';
+export { CorrectionDraft, formatToolInput, type DraftCheck } from './correction-draft.svelte.js';
+export { AutoScroll } from './auto-scroll.svelte.js';
+export { layoutChain, displayedPath, supersededBy, type ChainRow, type ChainLayout, type BranchPosition, type BranchSelection } from './chain-rows.js';
+export { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
+export { CHAIN_KEY, provideChain, useChain, type ChainActions, type ChainContext } from './chain-context.js';
+export { displayText, isLongText, isMonospaceKind } from './step-text.js';
+export { default as ChainTimeline } from './ChainTimeline.svelte';
+export { default as StepCard } from './StepCard.svelte';
+export { default as StepBody } from './StepBody.svelte';
+export { default as StreamingText } from './StreamingText.svelte';
+export { default as MarkdownText } from './MarkdownText.svelte';
+export { default as CorrectionEditor } from './CorrectionEditor.svelte';
+export { default as CorrectionBadge } from './CorrectionBadge.svelte';
+export { default as WordDiff } from './WordDiff.svelte';
+export { default as BranchPicker } from './BranchPicker.svelte';
+export { default as SupersededFold } from './SupersededFold.svelte';
+export { default as ThoughtRun } from './ThoughtRun.svelte';
+export { default as SkeletonSteps } from './SkeletonSteps.svelte';
+export { default as KindIcon } from './KindIcon.svelte';

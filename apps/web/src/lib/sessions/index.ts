@@ -1,0 +1,1 @@
+export { SessionList } from './session-list.svelte.js';

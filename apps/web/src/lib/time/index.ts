@@ -1,0 +1,1 @@
+export { CLOCK_KEY, Clock, provideClock, useClock } from './clock.svelte.js';
