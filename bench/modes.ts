@@ -16,6 +16,8 @@ export interface Scale {
   startDelayMs: number;
   /** Reuse one server per kind across scenarios (smoke: startup dominates a tiny run). */
   reuseTargets: boolean;
+  /** A short unmeasured stream on every new server (JIT, pools, SQLite pages), so no figure pays for a cold start. */
+  serverWarmUpMs: number;
   throughput: StreamScale & { offeredPerSec: number[] };
   idle: { connections: number };
   correction: StreamScale & { backgroundPerSec: number; corrections: number; gapMs: number };
@@ -33,6 +35,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     deltaSize: 32,
     startDelayMs: 50,
     reuseTargets: true,
+    serverWarmUpMs: 0,
     throughput: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, offeredPerSec: [2_000] },
     idle: { connections: 50 },
     correction: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, backgroundPerSec: 2_000, corrections: 3, gapMs: 20 },
@@ -44,6 +47,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     deltaSize: 32,
     startDelayMs: 200,
     reuseTargets: false,
+    serverWarmUpMs: 1_000,
     throughput: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 2_000, offeredPerSec: [20_000, 50_000] },
     idle: { connections: 2_000 },
     correction: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 3_000, backgroundPerSec: 20_000, corrections: 50, gapMs: 40 },
@@ -55,6 +59,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     deltaSize: 32,
     startDelayMs: 500,
     reuseTargets: false,
+    serverWarmUpMs: 2_000,
     throughput: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: [20_000, 50_000] },
     idle: { connections: 10_000 },
     correction: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 8_000, backgroundPerSec: 20_000, corrections: 200, gapMs: 30 },

@@ -10,10 +10,12 @@
  * stderr; the markdown report to stdout, its last line a one-line summary; JSON to bench/results/.
  */
 import { parseArgs } from 'node:util';
+import { formatFirehoseTask } from '../apps/server/src/agents/firehose/firehose-params.js';
 import { LoadGenerator } from './harness/load-runner.js';
 import { machineInfo } from './harness/machine.js';
 import { TargetPool } from './harness/target-pool.js';
-import { SCALES, type BenchMode } from './modes.js';
+import type { TargetProcess } from './harness/target-process.js';
+import { SCALES, type BenchMode, type Scale } from './modes.js';
 import { renderMarkdown, summaryLine, writeResults, type BenchRun, type ScenarioOutcome } from './report.js';
 import { correctionScenario } from './scenarios/correction.js';
 import { idleScenario } from './scenarios/idle.js';
@@ -75,11 +77,20 @@ async function runScenario(scenario: Scenario, context: BenchContext): Promise<S
   }
 }
 
+/** Stream a little through a new server before it is measured. */
+async function warmUp(target: TargetProcess, load: LoadGenerator, scale: Scale): Promise<void> {
+  if (scale.serverWarmUpMs <= 0) return;
+  log(`warming up ${target.label}`);
+  const task = formatFirehoseTask({ rate: 500, durationMs: 30_000, size: scale.deltaSize, delayMs: 50 });
+  const stream = { url: target.wsUrl, sessions: 2, subscribersPerSession: 5, watchers: 0, watchersStall: false, task, warmupMs: 0, measureMs: scale.serverWarmUpMs };
+  await load.run({ kind: 'stream', stream }, 60_000 + scale.serverWarmUpMs);
+}
+
 async function main(): Promise<number> {
   const { mode, scenarios } = readCommandLine(process.argv.slice(2));
   const scale = SCALES[mode];
-  const pool = new TargetPool(scale.reuseTargets);
   const load = new LoadGenerator();
+  const pool = new TargetPool(scale.reuseTargets, (target) => warmUp(target, load, scale));
   const stopOnSignal = () => {
     load.close();
     void pool.stopAll().finally(() => process.exit(130));

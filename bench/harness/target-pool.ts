@@ -21,11 +21,14 @@ async function requireFirehose(target: TargetProcess): Promise<void> {
  */
 export class TargetPool {
   readonly #reuse: boolean;
+  readonly #warmUp: (target: TargetProcess) => Promise<void>;
   readonly #pooled = new Map<string, TargetProcess>();
   readonly #running = new Set<TargetProcess>();
 
-  constructor(reuse: boolean) {
+  /** `warmUp` runs once on every server it starts, before anything is measured on it. */
+  constructor(reuse: boolean, warmUp: (target: TargetProcess) => Promise<void>) {
     this.#reuse = reuse;
+    this.#warmUp = warmUp;
   }
 
   async withTarget<T>(kind: TargetKind, options: StartOptions, use: (target: TargetProcess) => Promise<T>): Promise<T> {
@@ -52,13 +55,12 @@ export class TargetPool {
   async #start(kind: TargetKind, options: StartOptions): Promise<TargetProcess> {
     const target = await TargetProcess.start(kind, options);
     this.#running.add(target);
-    if (kind === 'interthought') {
-      try {
-        await requireFirehose(target);
-      } catch (error) {
-        await this.#stop(target);
-        throw error;
-      }
+    try {
+      if (kind === 'interthought') await requireFirehose(target);
+      await this.#warmUp(target);
+    } catch (error) {
+      await this.#stop(target);
+      throw error;
     }
     return target;
   }
