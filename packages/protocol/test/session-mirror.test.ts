@@ -151,6 +151,21 @@ describe('SessionMirror', () => {
     expect(toSnapshot(mirror.state!)).toEqual({ ...toSnapshot(before), seq: BODIES.length + 1 });
   });
 
+  it('marks its state deleted even when it missed events before session.deleted, without asking for them', async () => {
+    server.addSession('sess_1');
+    for (const body of BODIES.slice(0, 5)) server.log('sess_1', body);
+    const client = clientOf(server);
+    await client.connect();
+    const mirror = new SessionMirror(client, 'sess_1');
+    await vi.waitFor(() => expect(mirror.state?.seq).toBe(5));
+    server.log('sess_1', BODIES[5]!);
+    await client.request({ type: 'session.delete', sessionId: 'sess_1' });
+    await vi.waitFor(() => expect(mirror.state?.deleted).toBe(true));
+    expect(mirror.state?.seq).toBe(7);
+    expect(mirror.resyncs).toBe(0);
+    expect(server.requests('session.subscribe')).toHaveLength(1);
+  });
+
   it('reports a missing session and stops after close()', async () => {
     server.addSession('sess_1');
     const client = clientOf(server);

@@ -16,8 +16,8 @@ export interface SessionPage {
 }
 
 /**
- * The durable home of sessions and their event logs. Implementations: in-memory (tests, default
- * for now) and SQLite. Calls are synchronous so the session core can keep each turn atomic;
+ * The durable home of sessions and their event logs. Implementations: SQLite (what `main.ts`
+ * opens) and in-memory (tests, and `buildApp` given no store). Calls are synchronous so the session core can keep each turn atomic;
  * `appendBatch` is called once per tick with every event gathered in it (group commit) and must
  * be durable when it returns, since events are sent to clients only after.
  */

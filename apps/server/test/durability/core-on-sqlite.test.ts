@@ -52,11 +52,15 @@ function startCore(defaultTokenDelayMs = 0) {
   };
 }
 
-function untilFinished(manager: SessionManager, sessionId: string): Promise<void> {
+/**
+ * Wait until the store's summary says the session finished: summaries are written after their
+ * events are committed, in the same flush that sends them, so by then every event went out.
+ */
+function untilFinished(sqlite: SqliteEventStore, sessionId: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const check = () => {
-      const status = manager.snapshot(sessionId)?.session.status;
+      const status = sqlite.getSession(sessionId)?.info.status;
       if (status === 'completed' || status === 'failed' || status === 'cancelled') return resolve();
       if (Date.now() - started > 15_000) return reject(new Error(`session ${sessionId} is still ${status}`));
       setTimeout(check, 5);
@@ -84,7 +88,7 @@ describe('the session core on a real SQLite file', () => {
     };
     const ids = range(1, 20).map((i) => manager.create({ task: `What is ${i + 20} * ${i + 3}?` }).sessionId);
     for (const sessionId of ids) manager.subscribe(sessionId, { peer: checkingPeer }, 0);
-    await Promise.all(ids.map((sessionId) => untilFinished(manager, sessionId)));
+    await Promise.all(ids.map((sessionId) => untilFinished(sqlite, sessionId)));
 
     expect(problems).toEqual([]);
     for (const sessionId of ids) expect(expectCompletedLog(sessionId, received.get(sessionId) ?? []).seq).toBe(sqlite.getSession(sessionId)?.lastSeq);
@@ -94,7 +98,7 @@ describe('the session core on a real SQLite file', () => {
   it('after a restart lists every session and marks the in-flight one interrupted without reading a log, then loads a log only when it is touched', async () => {
     const first = startCore();
     const finished = range(1, 5).map((i) => first.manager.create({ task: `What is ${i} + ${i * 7}?` }).sessionId);
-    await Promise.all(finished.map((sessionId) => untilFinished(first.manager, sessionId)));
+    await Promise.all(finished.map((sessionId) => untilFinished(first.sqlite, sessionId)));
     const inFlight = first.manager.create({ task: 'What is 123 * 456?', options: { tokenDelayMs: 1_000 } }).sessionId;
     await new Promise((resolve) => setTimeout(resolve, 50));
     const snapshots = new Map<string, SessionSnapshotData | undefined>(finished.map((id) => [id, first.manager.snapshot(id)]));
