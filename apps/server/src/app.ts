@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerO
 import fp from 'fastify-plugin';
 import { AgentRegistry } from './agents/agent-registry.js';
 import { createDemoAgent } from './agents/demo/index.js';
+import { createFirehoseAgent } from './agents/firehose/firehose-agent.js';
 import { createOpenAIAgent } from './agents/openai/index.js';
 import type { Config } from './config.js';
 import type { EventStore } from './core/event-store.js';
@@ -40,7 +41,10 @@ export interface AppOverrides {
 
 /** The agents every server offers. */
 function defaultAgents(): AgentRegistry {
-  return new AgentRegistry('demo').register(createDemoAgent()).register(createOpenAIAgent(process.env));
+  const agents = new AgentRegistry('demo').register(createDemoAgent()).register(createOpenAIAgent(process.env));
+  // The firehose exists only for `pnpm bench`: it would be a confusing choice in the picker.
+  if (process.env.INTERTHOUGHT_BENCH === '1') agents.register(createFirehoseAgent());
+  return agents;
 }
 
 const configPlugin = fp(

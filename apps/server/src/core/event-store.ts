@@ -35,10 +35,16 @@ export interface EventStore {
   /** Sessions newest first; `before` is a cursor from a previous page. */
   listSessions(options: { limit: number; before?: string }): SessionPage;
   deleteSession(sessionId: string): void;
-  /** Append events (of any sessions) in one transaction; each session's seqs are contiguous. */
-  appendBatch(events: readonly SessionEvent[]): void;
+  /**
+   * Append events (of any sessions) in one transaction; each session's seqs are contiguous.
+   * `frames[i]`, when given, is `JSON.stringify(events[i])`: events are serialised once, for the
+   * store and every subscriber alike.
+   */
+  appendBatch(events: readonly SessionEvent[], frames?: readonly string[]): void;
   /** The session's events with `seq > afterSeq`, in order, at most `limit`. */
   readEvents(sessionId: string, afterSeq: number, limit?: number): SessionEvent[];
+  /** The same events as `readEvents`, as their JSON strings, so a replay is sent without re-serialising. */
+  readEventFrames?(sessionId: string, afterSeq: number, limit?: number): string[];
   /** The lowest seq still kept (retention may trim older ones); undefined when the log is empty. */
   firstKeptSeq(sessionId: string): number | undefined;
   /** A stored snapshot to rebuild state from when old events were trimmed (optional). */

@@ -27,6 +27,8 @@ interface StoredSession {
   /** Creation order, used as the list cursor. */
   ordinal: number;
   events: SessionEvent[];
+  /** `frames[i]` is `events[i]` serialised, when the writer gave it (see `EventStore.appendBatch`). */
+  frames: (string | undefined)[];
   /** The fold of every trimmed event; undefined until something is trimmed. */
   trimmed: SessionState | undefined;
 }
@@ -56,7 +58,7 @@ export class MemoryEventStore implements EventStore {
     this.#checkOpen();
     const { sessionId } = record.info;
     if (this.#sessions.has(sessionId)) throw new Error(`Session ${sessionId} already exists in the store.`);
-    this.#sessions.set(sessionId, { record: copyRecord(record), ordinal: this.#nextOrdinal++, events: [], trimmed: undefined });
+    this.#sessions.set(sessionId, { record: copyRecord(record), ordinal: this.#nextOrdinal++, events: [], frames: [], trimmed: undefined });
   }
 
   updateSession(info: SessionInfo): void {
@@ -93,7 +95,7 @@ export class MemoryEventStore implements EventStore {
     this.#sessions.delete(sessionId);
   }
 
-  appendBatch(events: readonly SessionEvent[]): void {
+  appendBatch(events: readonly SessionEvent[], frames?: readonly string[]): void {
     this.#checkOpen();
     // Check the whole batch first: it is written entirely or not at all.
     const lastSeqs = new Map<string, number>();
@@ -105,9 +107,10 @@ export class MemoryEventStore implements EventStore {
       }
       lastSeqs.set(event.sessionId, event.seq);
     }
-    for (const event of events) {
+    for (const [index, event] of events.entries()) {
       const stored = this.#require(event.sessionId);
       stored.events.push(event);
+      stored.frames.push(frames?.[index]);
       stored.record.lastSeq = event.seq;
     }
     for (const sessionId of lastSeqs.keys()) this.#trim(this.#require(sessionId));
@@ -120,6 +123,16 @@ export class MemoryEventStore implements EventStore {
     const start = Math.max(0, afterSeq + 1 - first);
     const end = limit === undefined ? stored.events.length : start + Math.max(0, limit);
     return stored.events.slice(start, end);
+  }
+
+  readEventFrames(sessionId: string, afterSeq: number, limit?: number): string[] {
+    const stored = this.#sessions.get(sessionId);
+    if (!stored || stored.events.length === 0) return [];
+    const start = Math.max(0, afterSeq + 1 - stored.events[0]!.seq);
+    const end = limit === undefined ? stored.events.length : start + Math.max(0, limit);
+    const frames: string[] = [];
+    for (let i = start; i < Math.min(end, stored.events.length); i++) frames.push(stored.frames[i] ?? JSON.stringify(stored.events[i]));
+    return frames;
   }
 
   firstKeptSeq(sessionId: string): number | undefined {
@@ -150,6 +163,7 @@ export class MemoryEventStore implements EventStore {
     }
     stored.trimmed = state;
     stored.events.splice(0, excess);
+    stored.frames.splice(0, excess);
   }
 
   #require(sessionId: string): StoredSession {

@@ -15,6 +15,8 @@ export interface OutboxEntry<T extends OutboxTarget = OutboxTarget> {
   target: T;
   event: SessionEvent;
   reply?: ReplyTo;
+  /** `event` serialised, once, for the store and every subscriber (set when the batch is written). */
+  frame?: string;
 }
 
 export interface OutboxOptions<T extends OutboxTarget> {
@@ -80,7 +82,11 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
     if (this.#queue.length === 0) return true;
     const batch = this.#queue;
     try {
-      this.#store.appendBatch(batch.map((entry) => entry.event));
+      const frames = batch.map((entry) => (entry.frame ??= JSON.stringify(entry.event)));
+      this.#store.appendBatch(
+        batch.map((entry) => entry.event),
+        frames,
+      );
     } catch (error) {
       this.#options.reportError('appendBatch failed; the events stay queued and are retried', error);
       this.#scheduleRetry();
@@ -129,7 +135,7 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
     let frame: string;
     let answer: string;
     try {
-      frame = JSON.stringify(event);
+      frame = entry.frame ?? JSON.stringify(event);
       answer = reply?.requestId === undefined ? frame : JSON.stringify({ ...event, requestId: reply.requestId });
     } catch (error) {
       this.#options.reportError(`event ${event.sessionId}#${event.seq} could not be serialised`, error);

@@ -73,7 +73,7 @@ export class SqliteEventStore implements EventStore {
   private readonly statements: Statements;
   private readonly lock: ProcessLock | undefined;
   private readonly retention: Retention | undefined;
-  private readonly writeBatch: (events: readonly SessionEvent[]) => Map<string, number>;
+  private readonly writeBatch: (events: readonly SessionEvent[], frames: readonly string[] | undefined) => Map<string, number>;
   private closed = false;
 
   constructor(opened: OpenedDatabase, options: SqliteEventStoreOptions = {}) {
@@ -83,7 +83,9 @@ export class SqliteEventStore implements EventStore {
     this.statements = prepareStatements(this.db);
     const keep = options.retainEventsPerSession;
     this.retention = keep === undefined ? undefined : new Retention(this.db, this.statements, keep);
-    this.writeBatch = this.db.transaction((events: readonly SessionEvent[]) => this.insertBatch(events));
+    this.writeBatch = this.db.transaction((events: readonly SessionEvent[], frames: readonly string[] | undefined) =>
+      this.insertBatch(events, frames),
+    );
   }
 
   createSession(record: SessionRecord): void {
@@ -144,10 +146,10 @@ export class SqliteEventStore implements EventStore {
    * Write the batch in one transaction, or nothing: it is refused whole if an event's session is
    * unknown or its seqs do not continue the stored `lastSeq` one by one. Durable on return.
    */
-  appendBatch(events: readonly SessionEvent[]): void {
+  appendBatch(events: readonly SessionEvent[], frames?: readonly string[]): void {
     this.ensureOpen();
     if (events.length === 0) return;
-    const lastSeqs = this.writeBatch(events);
+    const lastSeqs = this.writeBatch(events, frames?.length === events.length ? frames : undefined);
     this.retention?.afterAppend(lastSeqs);
   }
 
@@ -207,12 +209,12 @@ export class SqliteEventStore implements EventStore {
     }
   }
 
-  private insertBatch(events: readonly SessionEvent[]): Map<string, number> {
+  private insertBatch(events: readonly SessionEvent[], frames: readonly string[] | undefined): Map<string, number> {
     const lastSeqs = new Map<string, number>();
     // Everything is checked and serialised before the first insert, so a refusal writes nothing.
     const rows: Array<[sessionId: string, seq: number, type: string, json: string]> = [];
-    for (const event of events) {
-      const json = serialiseEvent(event);
+    for (const [index, event] of events.entries()) {
+      const json = frames?.[index] ?? serialiseEvent(event);
       const last = lastSeqs.get(event.sessionId) ?? this.storedLastSeq(event.sessionId);
       if (event.seq !== last + 1) {
         throw new EventStoreError(

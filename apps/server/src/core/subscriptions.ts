@@ -13,6 +13,12 @@ function checkCursor(session: LiveSession, afterSeq: number): void {
   );
 }
 
+/** Stored events as JSON strings: as stored when the store keeps them so, else serialised here. */
+function readFrames(store: EventStore, sessionId: string, afterSeq: number): string[] {
+  if (store.readEventFrames) return store.readEventFrames(sessionId, afterSeq);
+  return store.readEvents(sessionId, afterSeq).map((event) => JSON.stringify(event));
+}
+
 function sendSnapshot(session: LiveSession, reply: ReplyTo): void {
   const frame: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(session.state) };
   if (reply.requestId !== undefined) frame.requestId = reply.requestId;
@@ -34,7 +40,7 @@ export function serveSubscription(session: LiveSession, store: EventStore, reply
   checkCursor(session, afterSeq);
   const firstKept = store.firstKeptSeq(session.id);
   const kept = afterSeq === lastSeq || (firstKept !== undefined && afterSeq >= firstKept - 1);
-  const events = kept && afterSeq < lastSeq ? store.readEvents(session.id, afterSeq) : [];
+  const events = kept && afterSeq < lastSeq ? readFrames(store, session.id, afterSeq) : [];
   // A store that returns fewer events than the state holds cannot be replayed faithfully.
   if (!kept || events.length !== lastSeq - afterSeq) {
     sendSnapshot(session, reply);
@@ -43,7 +49,7 @@ export function serveSubscription(session: LiveSession, store: EventStore, reply
   const subscribed: SessionSubscribed = { type: 'session.subscribed', sessionId: session.id, afterSeq, lastSeq };
   if (reply.requestId !== undefined) subscribed.requestId = reply.requestId;
   reply.peer.send(JSON.stringify(subscribed));
-  for (const event of events) reply.peer.send(JSON.stringify(event));
+  for (const frame of events) reply.peer.send(frame);
   return lastSeq;
 }
 
