@@ -14,7 +14,7 @@ import { formatFirehoseTask } from '../apps/server/src/agents/firehose/firehose-
 import { LoadGenerator } from './harness/load-runner.js';
 import { machineInfo } from './harness/machine.js';
 import { TargetPool } from './harness/target-pool.js';
-import type { TargetProcess } from './harness/target-process.js';
+import { REPO_ROOT, profileServersInto, type TargetProcess } from './harness/target-process.js';
 import { SCALES, type BenchMode, type Scale } from './modes.js';
 import { renderMarkdown, summaryLine, writeResults, type BenchRun, type ScenarioOutcome } from './report.js';
 import { correctionScenario } from './scenarios/correction.js';
@@ -34,14 +34,17 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   'slow-consumers': slowConsumersScenario,
 };
 
-const USAGE = `Usage: pnpm bench [--quick | --full | --smoke] [--only=${SCENARIO_NAMES.join(',')}]`;
+const USAGE = `Usage: pnpm bench [--quick | --full | --smoke] [--only=${SCENARIO_NAMES.join(',')}] [--cpu-prof]`;
+
+/** Where `--cpu-prof` puts the servers' profiles (bench/results is git-ignored). */
+const PROFILE_DIR = `${REPO_ROOT}bench/results/profiles`;
 
 /** A command line the bench cannot run; the message says how to call it. */
 class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: ScenarioName[] } {
+function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: ScenarioName[]; cpuProf: boolean } {
   const { values } = parseArgs({
     args: argv.filter((arg) => arg !== '--'),
     options: {
@@ -49,6 +52,7 @@ function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: Scenario
       full: { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
       only: { type: 'string' },
+      'cpu-prof': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -59,7 +63,7 @@ function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: Scenario
   const names = values.only === undefined ? [...SCENARIO_NAMES] : values.only.split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !(SCENARIO_NAMES as readonly string[]).includes(name));
   if (unknown.length > 0 || names.length === 0) throw new UsageError(`Unknown scenario ${unknown.join(', ') || '(none given)'}.\n${USAGE}`);
-  return { mode: modes[0] ?? 'quick', scenarios: names as ScenarioName[] };
+  return { mode: modes[0] ?? 'quick', scenarios: names as ScenarioName[], cpuProf: values['cpu-prof'] };
 }
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -87,7 +91,11 @@ async function warmUp(target: TargetProcess, load: LoadGenerator, scale: Scale):
 }
 
 async function main(): Promise<number> {
-  const { mode, scenarios } = readCommandLine(process.argv.slice(2));
+  const { mode, scenarios, cpuProf } = readCommandLine(process.argv.slice(2));
+  if (cpuProf) {
+    profileServersInto(PROFILE_DIR);
+    log(`CPU profiles of every server go to ${PROFILE_DIR} when it stops (profiling slows them: figures are not comparable)`);
+  }
   const scale = SCALES[mode];
   const load = new LoadGenerator();
   const pool = new TargetPool(scale.reuseTargets, (target) => warmUp(target, load, scale));

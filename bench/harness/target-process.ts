@@ -38,6 +38,24 @@ export const BENCH_SERVER_ENV: Record<string, string> = {
 /** Variables of the caller's environment that would change what is measured. */
 const SCRUBBED = ['INTERTHOUGHT_TOKEN', 'INTERTHOUGHT_DB', 'ALLOWED_ORIGINS', 'NODE_OPTIONS'];
 
+/**
+ * Where servers write a V8 CPU profile on exit (`--cpu-prof`), or undefined when not profiling.
+ * Set once by the CLI's `--cpu-prof` flag, before any server starts.
+ */
+let cpuProfileDir: string | undefined;
+
+/** Make every server started from now on write a `.cpuprofile` into `dir` when it exits. */
+export function profileServersInto(dir: string): void {
+  cpuProfileDir = dir;
+}
+
+/** The node flags of a server child: GC exposed for the memory probe, and the CPU profiler when asked. */
+function nodeFlags(): string[] {
+  const flags = ['--expose-gc'];
+  if (cpuProfileDir !== undefined) flags.push('--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`);
+  return flags;
+}
+
 /** The server entry of each kind. `BENCH_SERVER_ENTRY` points the harness at another Interthought entry. */
 function entryOf(kind: TargetKind): string {
   if (kind === 'raw-ws') return 'bench/baseline/raw-ws-server.ts';
@@ -72,7 +90,7 @@ export class TargetProcess {
     const env: Record<string, string | undefined> = { ...process.env };
     for (const name of SCRUBBED) delete env[name];
     Object.assign(env, BENCH_SERVER_ENV, options.env);
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', PROBE, entryOf(kind)], {
+    const child = spawn(process.execPath, [...nodeFlags(), '--import', 'tsx', '--import', PROBE, entryOf(kind)], {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
