@@ -2,6 +2,7 @@ import type { SessionEvent, ServerMessage } from '../messages.js';
 import { firstSeqOf } from '../reducer.js';
 import type { SessionCreated, SessionDeletedEvent, SessionSnapshot } from '../session.js';
 import type { InterthoughtError } from './interthought-error.js';
+import { isUnknownSessionEvent } from './server-frame.js';
 
 /**
  * What a subscriber receives, in order: a `session.snapshot` to (re)build its state from, or the
@@ -146,8 +147,10 @@ export class SessionFeeds {
       case 'error':
         return;
       default: {
-        const unhandled: never = frame;
-        void unhandled;
+        // A session event of a newer server (see `isUnknownSessionEvent`): delivered like any event,
+        // so cursors and reducers (which only advance `seq` for it) stay in step; consumers ignore it.
+        const unknown: never = frame;
+        if (isUnknownSessionEvent(unknown as { type: string })) this.applyEvent(unknown as SessionEvent);
       }
     }
   }
