@@ -5,7 +5,7 @@ import { SERVER_VERSION, type Config } from '../config.js';
 import { Connection } from './connection.js';
 import { handleFrame, type FrameContext } from './frame-handler.js';
 import { Heartbeat } from './heartbeat.js';
-import { requireAllowedOrigin, requireToken } from './origin-and-auth.js';
+import { isLoopbackHost, requireAllowedOrigin, requireToken } from './origin-and-auth.js';
 
 export const WS_PATH = '/ws';
 export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas'];
@@ -32,7 +32,7 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config })
   const heartbeat = new Heartbeat(config.heartbeatMs);
   app.addHook('onClose', async () => heartbeat.stop());
 
-  const guards: onRequestAsyncHookHandler[] = [requireAllowedOrigin(config.allowedOrigins)];
+  const guards: onRequestAsyncHookHandler[] = [requireAllowedOrigin(config.allowedOrigins, isLoopbackHost(config.host))];
   if (config.token !== undefined) guards.push(requireToken(config.token));
 
   const hello = (connectionId: string): Hello => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOriginAllowed, redactUrl, tokenMatches } from '../../src/transport/origin-and-auth.js';
+import { isLoopbackHost, isOriginAllowed, redactUrl, tokenMatches } from '../../src/transport/origin-and-auth.js';
 
 describe('isOriginAllowed by default', () => {
   it('allows clients that send no Origin (wscat, Node)', () => {
@@ -15,6 +15,17 @@ describe('isOriginAllowed by default', () => {
     for (const origin of ['http://localhost:5173', 'https://127.0.0.1:8443', 'http://[::1]:3000', 'http://localhost']) {
       expect(isOriginAllowed(origin, 'localhost:3000', undefined)).toBe(true);
     }
+  });
+
+  it('refuses a rebound DNS name posing as same-origin when the server listens on loopback', () => {
+    expect(isOriginAllowed('http://evil.example:3000', 'evil.example:3000', undefined, true)).toBe(false);
+    expect(isOriginAllowed('http://127.0.0.1:3000', '127.0.0.1:3000', undefined, true)).toBe(true);
+    expect(isOriginAllowed('http://[::1]:3000', '[::1]:3000', undefined, true)).toBe(true);
+  });
+
+  it('tells loopback listen addresses apart', () => {
+    for (const host of ['127.0.0.1', 'localhost', '::1', '[::1]']) expect(isLoopbackHost(host)).toBe(true);
+    for (const host of ['0.0.0.0', '::', '10.0.0.5', 'example.com']) expect(isLoopbackHost(host)).toBe(false);
   });
 
   it('refuses other sites', () => {

@@ -54,6 +54,14 @@ describe('token and origin checks on a real socket, while another client streams
     );
   });
 
+  it('refuses a DNS-rebinding page whose name is both its Origin and the Host it sends', async () => {
+    const port = new URL(server.baseUrl).port;
+    const rebound = `evil.example:${port}`;
+    await expect(
+      TestClient.connect(`${server.wsUrl}?token=${TOKEN}`, { origin: `http://${rebound}`, headers: { host: rebound } }),
+    ).rejects.toThrow('Unexpected server response: 403');
+  });
+
   it('accepts pages from loopback origins and from the server\'s own origin', async () => {
     const local = await TestClient.connect(`${server.wsUrl}?token=${TOKEN}`, { origin: 'http://localhost:5173' });
     const same = await TestClient.connect(`${server.wsUrl}?token=${TOKEN}`, { origin: server.baseUrl });
