@@ -1,6 +1,7 @@
 // @vitest-environment node
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { deleteScenarios } from './scenarios/delete.js';
 import { resumeScenarios } from './scenarios/resume.js';
 import { preferenceScenarios } from './scenarios/preferences.js';
 import { sessionFlowScenarios } from './scenarios/session-flow.js';
@@ -33,5 +34,6 @@ describe('web app in Chromium', { timeout: 60_000 }, () => {
   describe('a session from start to correction', () => sessionFlowScenarios(env));
   describe('resuming after reloads and dropped connections', () => resumeScenarios(env));
   describe('several tabs on one session', () => twoTabScenarios(env));
+  describe('deleting a session', () => deleteScenarios(env));
   describe('language, theme and keyboard', () => preferenceScenarios(env));
 });

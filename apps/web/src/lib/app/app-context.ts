@@ -1,6 +1,7 @@
 import type { InterthoughtClient } from '@interthought/protocol';
 import { getContext, setContext } from 'svelte';
 import type { RestApi } from '$lib/api/rest-api.js';
+import type { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
 import type { SessionList } from '$lib/sessions/session-list.svelte.js';
 import type { Announcer } from './announcer.svelte.js';
 import type { ConnectionStatus } from './connection-status.svelte.js';
@@ -14,6 +15,7 @@ export interface AppContext {
   connection: ConnectionStatus;
   api: RestApi;
   sessionList: SessionList;
+  deletion: SessionDeletion;
   toaster: Toaster;
   announcer: Announcer;
   ownConnections: OwnConnections;

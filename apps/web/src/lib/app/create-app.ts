@@ -1,6 +1,7 @@
 import { InterthoughtClient } from '@interthought/protocol';
 import { RestApi } from '$lib/api/rest-api.js';
 import type { I18n } from '$lib/i18n/index.js';
+import { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
 import { SessionList } from '$lib/sessions/session-list.svelte.js';
 import { Announcer } from './announcer.svelte.js';
 import type { AppContext } from './app-context.js';
@@ -23,17 +24,25 @@ function browserStorage(): Storage | null {
   }
 }
 
+export interface CreateAppOptions {
+  /** A session was deleted from this tab (the layout leaves its page if it is open). */
+  onSessionDeleted?: (sessionId: string) => void;
+}
+
 /** Build the app's services for this browser tab. Nothing connects until `startApp`. */
-export function createApp(): AppContext {
+export function createApp(i18n: I18n, options: CreateAppOptions = {}): AppContext {
   const storage = browserStorage();
   const client = new InterthoughtClient({ url: socketUrl(window.location) });
   const api = new RestApi();
+  const sessionList = new SessionList(api);
+  const toaster = new Toaster();
   return {
     client,
     connection: new ConnectionStatus(client),
     api,
-    sessionList: new SessionList(api),
-    toaster: new Toaster(),
+    sessionList,
+    deletion: new SessionDeletion({ client, sessionList, toaster, i18n, onDeleted: options.onSessionDeleted }),
+    toaster,
     announcer: new Announcer(),
     ownConnections: new OwnConnections(storage),
     keyboard: new KeyboardHub(),

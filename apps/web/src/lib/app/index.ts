@@ -1,6 +1,6 @@
 // App-wide services, created once by the root layout and provided through context.
 export { APP_KEY, provideApp, useApp, type AppContext, type RailState } from './app-context.js';
-export { createApp, startApp, socketUrl } from './create-app.js';
+export { createApp, startApp, socketUrl, type CreateAppOptions } from './create-app.js';
 export { Announcer } from './announcer.svelte.js';
 export { ConnectionStatus, type ConnectionDisplay } from './connection-status.svelte.js';
 export { KeyboardHub, type ShortcutHandler } from './keyboard-hub.svelte.js';

@@ -12,6 +12,8 @@ export class SessionList {
   error = $state<string | null>(null);
   #timer: ReturnType<typeof setInterval> | null = null;
   #inFlight: Promise<void> | null = null;
+  /** Sessions deleted while this page is open: a poll answered before the deletion must not bring them back. */
+  readonly #gone = new Set<string>();
 
   constructor(
     private readonly api: Pick<RestApi, 'sessions'>,
@@ -27,7 +29,7 @@ export class SessionList {
   async #load(): Promise<void> {
     try {
       const page = await this.api.sessions({ limit: this.limit });
-      this.sessions = page.sessions;
+      this.sessions = page.sessions.filter((session) => !this.#gone.has(session.sessionId));
       this.error = null;
     } catch (error) {
       this.error = error instanceof Error ? error.message : String(error);
@@ -38,9 +40,18 @@ export class SessionList {
 
   /** Show a session right away (just created, or its status changed here) until the next poll confirms it. */
   upsert(info: SessionInfo): void {
+    if (this.#gone.has(info.sessionId)) return;
     const known = this.sessions.some((session) => session.sessionId === info.sessionId);
     if (!known) this.sessions = [info, ...this.sessions];
     else this.sessions = this.sessions.map((session) => (session.sessionId === info.sessionId ? { ...session, ...info } : session));
+  }
+
+  /** Drop a deleted session at once, and for good: ids are never reused. */
+  remove(sessionId: string): void {
+    this.#gone.add(sessionId);
+    if (this.sessions.some((session) => session.sessionId === sessionId)) {
+      this.sessions = this.sessions.filter((session) => session.sessionId !== sessionId);
+    }
   }
 
   /** Poll every `intervalMs` until stopped; the first load happens at once. */

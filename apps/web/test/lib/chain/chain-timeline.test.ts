@@ -67,6 +67,27 @@ describe('ChainTimeline', () => {
     expect(target.querySelector(`[data-step-id="${stepId}"]`)?.textContent).toContain('The train travels');
   });
 
+  it('keeps the text of a step cut short by a deletion, without the caret or the correct button', () => {
+    const harness = createHarness();
+    const done = harness.log.step('thought', 'Divide 180 by 2.5.');
+    const stepId = harness.log.start('action');
+    harness.log.delta(stepId, 'Use the ');
+    harness.deliver();
+    const target = render(harness);
+    const card = () => target.querySelector<HTMLElement>(`[data-step-id="${stepId}"]`)!;
+    expect(card().getAttribute('aria-busy')).toBe('true');
+    expect(card().textContent).toContain('writing…');
+    expect(target.querySelectorAll('[data-action="correct"]').length).toBeGreaterThan(0);
+
+    harness.log.deleted();
+    harness.deliver();
+    expect(card().getAttribute('aria-busy')).toBe('false');
+    expect(card().textContent).not.toContain('writing…');
+    expect(card().querySelector('[data-step-text]')?.textContent).toContain('Use the');
+    expect(target.querySelector(`[data-step-id="${done}"]`)?.textContent).toContain('Divide 180 by 2.5.');
+    expect(target.querySelectorAll('[data-action="correct"]')).toHaveLength(0);
+  });
+
   it('folds superseded steps into one muted row that expands to struck-through, inert cards', () => {
     const harness = createHarness();
     const { call, observation, answer, fixed, newObservation } = correctedSession(harness);

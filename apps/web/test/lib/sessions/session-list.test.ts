@@ -48,6 +48,20 @@ describe('SessionList', () => {
     ]);
   });
 
+  it('drops a deleted session at once and never brings it back from a poll or an upsert', async () => {
+    const stale = { sessions: [info('b', '2025-01-02T00:00:00Z'), info('a', '2025-01-01T00:00:00Z')] };
+    const { fetchImpl } = fetchFrom([json(stale), json(stale)]);
+    const list = new SessionList(new RestApi({ fetch: fetchImpl }));
+    await list.refresh();
+    // A poll sent before the deletion may still list it when it is answered.
+    const poll = list.refresh();
+    list.remove('a');
+    expect(list.sessions.map((session) => session.sessionId)).toEqual(['b']);
+    await poll;
+    list.upsert(info('a', '2025-01-01T00:00:00Z', 'cancelled'));
+    expect(list.sessions.map((session) => session.sessionId)).toEqual(['b']);
+  });
+
   it('keeps the last list and reports the error when the server cannot be reached', async () => {
     const { fetchImpl } = fetchFrom([json({ sessions: [info('a', '2025-01-01T00:00:00Z')] })]);
     const list = new SessionList(new RestApi({ fetch: fetchImpl }));

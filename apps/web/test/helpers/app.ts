@@ -1,0 +1,98 @@
+import type { ClientRequest, InterthoughtClient } from '@interthought/protocol';
+import { flushSync, mount, unmount, type Component } from 'svelte';
+import { APP_KEY, type AppContext } from '$lib/app/app-context.js';
+import { Announcer } from '$lib/app/announcer.svelte.js';
+import { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
+import { KeyboardHub } from '$lib/app/keyboard-hub.svelte.js';
+import { OwnConnections } from '$lib/app/own-connections.js';
+import { RailToggle } from '$lib/app/rail-state.svelte.js';
+import { Toaster } from '$lib/app/toaster.svelte.js';
+import { RestApi } from '$lib/api/rest-api.js';
+import { I18N_KEY, I18n } from '$lib/i18n/index.js';
+import { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
+import { SessionList } from '$lib/sessions/session-list.svelte.js';
+import { CLOCK_KEY, Clock } from '$lib/time/clock.svelte.js';
+
+type Request = Omit<ClientRequest, 'id'>;
+
+/**
+ * The app services around a client that never touches the network: every request is recorded
+ * and answered by `answer` (resolve for the server's answer, reject for its error frame).
+ */
+export interface TestApp {
+  app: AppContext;
+  i18n: I18n;
+  requests: Request[];
+  answer: (request: Request) => Promise<unknown>;
+  /** Session ids passed to `onDeleted` (the layout would navigate home for the open one). */
+  left: string[];
+}
+
+export function createTestApp(locale: 'en' | 'zh' = 'en'): TestApp {
+  const i18n = new I18n({ languages: [locale] });
+  const requests: Request[] = [];
+  const left: string[] = [];
+  const test: TestApp = { app: undefined as unknown as AppContext, i18n, requests, answer: async () => undefined, left };
+  const client = {
+    state: 'open',
+    hello: undefined,
+    reconnectAt: undefined,
+    onStateChange: () => () => undefined,
+    reconnectNow: () => undefined,
+    connect: async () => undefined,
+    request: (request: Request) => {
+      requests.push(request);
+      return test.answer(request);
+    },
+  } as unknown as InterthoughtClient;
+  // No fetch at all: a test that reaches the REST API by accident fails loudly.
+  const api = new RestApi({ fetch: () => Promise.reject(new TypeError('no network in component tests')) });
+  const sessionList = new SessionList(api);
+  const toaster = new Toaster();
+  test.app = {
+    client,
+    connection: new ConnectionStatus(client),
+    api,
+    sessionList,
+    deletion: new SessionDeletion({ client, sessionList, toaster, i18n, onDeleted: (sessionId) => left.push(sessionId) }),
+    toaster,
+    announcer: new Announcer(),
+    ownConnections: new OwnConnections(null),
+    keyboard: new KeyboardHub(),
+    rail: new RailToggle(null, false),
+  };
+  return test;
+}
+
+/** Mount a component with the app, i18n and clock contexts (and any extra); returns its container and a cleanup. */
+export function mountWithApp<Props extends Record<string, unknown>>(
+  component: Component<Props>,
+  props: Props,
+  test: TestApp,
+  extra: Array<[symbol, unknown]> = [],
+): { target: HTMLElement; destroy: () => void } {
+  const target = document.createElement('div');
+  document.body.appendChild(target);
+  const context = new Map<symbol, unknown>([[APP_KEY, test.app], [I18N_KEY, test.i18n], [CLOCK_KEY, new Clock()], ...extra]);
+  const instance = mount(component, { target, props, context });
+  flushSync();
+  return {
+    target,
+    destroy: () => {
+      unmount(instance);
+      target.remove();
+    },
+  };
+}
+
+/** The button whose accessible name (aria-label, else text) matches. */
+export function buttonNamed(root: ParentNode, name: RegExp): HTMLButtonElement | undefined {
+  return Array.from(root.querySelectorAll('button')).find((button) => name.test(button.getAttribute('aria-label') ?? button.textContent?.trim() ?? ''));
+}
+
+/** Let pending promise callbacks run, then flush Svelte's updates. */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 3; i++) await Promise.resolve();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  flushSync();
+}

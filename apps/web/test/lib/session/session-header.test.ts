@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SessionController } from '$lib/session/session-controller.svelte.js';
+import SessionHeader from '$lib/session/SessionHeader.svelte';
+import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../helpers/app.js';
+import { EventLog, ManualFrames } from '../../helpers/session-events.js';
+
+let cleanup: (() => void) | undefined;
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+});
+
+function render(test: TestApp) {
+  const log = new EventLog('s1');
+  const frames = new ManualFrames();
+  const controller = new SessionController({ ...test.app, i18n: test.i18n, schedule: frames.schedule }, log.sessionId);
+  controller.view.loadSnapshot(log.emptySnapshot());
+  const mounted = mountWithApp(SessionHeader, { controller }, test);
+  cleanup = mounted.destroy;
+  return { target: mounted.target, log, controller, frames };
+}
+
+describe('SessionHeader', () => {
+  it('has a quiet Delete session button after Cancel that asks for confirmation', async () => {
+    const test = createTestApp();
+    const { target } = render(test);
+    const names = Array.from(target.querySelectorAll('.controls button')).map((button) => button.getAttribute('aria-label'));
+    expect(names).toEqual(['Pause the agent', 'Resume the agent', 'Cancel the session for good', 'Delete session']);
+
+    const button = buttonNamed(target, /^Delete session$/)!;
+    expect(button.disabled).toBe(false);
+    button.click();
+    await settle();
+    expect(test.app.deletion.asking).toEqual({ sessionId: 's1', task: 'What is 15% of 240?' });
+    expect(test.requests).toEqual([]);
+  });
+
+  it('shows the deleted banner and disables every control once the session is deleted', async () => {
+    const test = createTestApp('zh');
+    const { target, log, controller, frames } = render(test);
+    log.deleted();
+    for (const event of log.events) controller.view.enqueue(event);
+    frames.run();
+    await settle();
+    expect(target.querySelector('[role="alert"]')?.textContent).toBe('此会话已被删除。页面上的内容会保留，但已无法再修改。');
+    expect(buttonNamed(target, /^删除会话$/)?.disabled).toBe(true);
+    expect(Array.from(target.querySelectorAll<HTMLButtonElement>('.controls button')).every((button) => button.disabled)).toBe(true);
+  });
+});

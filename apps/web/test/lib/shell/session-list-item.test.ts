@@ -1,0 +1,45 @@
+import type { SessionInfo } from '@interthought/protocol';
+import { afterEach, describe, expect, it } from 'vitest';
+import SessionListItem from '$lib/shell/SessionListItem.svelte';
+import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../helpers/app.js';
+
+let cleanup: (() => void) | undefined;
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+});
+
+const session: SessionInfo = { sessionId: 's/1', task: 'What is 15% of 240?', agent: 'demo', status: 'completed', revision: 0, createdAt: new Date().toISOString() };
+
+function render(test: TestApp, current = false) {
+  const mounted = mountWithApp(SessionListItem, { session, current }, test);
+  cleanup = mounted.destroy;
+  return mounted.target;
+}
+
+describe('SessionListItem', () => {
+  it('offers a delete button beside the link, named after the session, in the tab order', () => {
+    const target = render(createTestApp());
+    const link = target.querySelector('a')!;
+    expect(link.getAttribute('href')).toBe('/sessions/s%2F1');
+    const button = buttonNamed(target, /^Delete session: What is 15% of 240\?$/)!;
+    expect(button).toBeDefined();
+    expect(link.contains(button)).toBe(false);
+    expect(button.tabIndex).toBe(0);
+    expect(button.getAttribute('aria-haspopup')).toBe('dialog');
+  });
+
+  it('asks for confirmation instead of deleting right away', async () => {
+    const test = createTestApp();
+    const target = render(test, true);
+    buttonNamed(target, /^Delete session/)!.click();
+    await settle();
+    expect(test.app.deletion.asking).toEqual({ sessionId: 's/1', task: 'What is 15% of 240?' });
+    expect(test.requests).toEqual([]);
+  });
+
+  it('names the button in Chinese', () => {
+    const target = render(createTestApp('zh'));
+    expect(buttonNamed(target, /^删除会话：What is 15% of 240\?$/)).toBeDefined();
+  });
+});
