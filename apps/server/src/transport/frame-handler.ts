@@ -1,4 +1,4 @@
-import { ERROR_CODES, errorFrame, parseClientMessage, type ClientMessage } from '@interthought/protocol';
+import { ERROR_CODES, FIELD_LIMITS, errorFrame, parseClientMessage, type ClientMessage } from '@interthought/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData } from 'ws';
 import { SessionError } from '../core/session-error.js';
@@ -21,9 +21,15 @@ function asBytes(data: RawData): Uint8Array {
 }
 
 /** The request id of a frame that will not be carried out, so the client can fail that request at once. */
+/** The usable `id` of a refused frame, to echo as `requestId`: a bare JSON read, no schema work for a client being throttled. */
 function requestIdOf(bytes: Uint8Array): string | undefined {
-  const parsed = parseClientMessage(bytes);
-  return parsed.ok ? parsed.message.id : parsed.error.requestId;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+    const id = typeof value === 'object' && value !== null && Object.hasOwn(value, 'id') ? (value as { id: unknown }).id : undefined;
+    return typeof id === 'string' && id.length >= 1 && id.length <= FIELD_LIMITS.requestIdMax ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function runRequest(message: ClientMessage, connection: Connection, context: FrameContext): void {
