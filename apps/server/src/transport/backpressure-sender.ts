@@ -25,10 +25,27 @@ export const DRAIN_POLL_MS = 10;
 /** The 4008 close frame waits behind everything buffered: a reader that does not take it within this is cut. */
 export const SLOW_CONSUMER_CUT_MS = 10_000;
 
-/** ws keeps the TCP socket in the undocumented `_socket`; without it the queue is flushed by polling only. */
-function tcpSocketOf(socket: WebSocket): EventEmitter | undefined {
+/**
+ * Burst frames (a replay, a snapshot, answers: frames without a live event) sent in one
+ * synchronous run are held in the corked socket until it ends, so a 100,000-event replay costs one
+ * `writev` per batch instead of one per frame. Beyond this many bytes held they are written at
+ * once: a batch stays far below the soft cap it counts toward, and below the iovec limit of one
+ * `writev` for frames of ~80 bytes up.
+ */
+export const CORK_MAX_BYTES = 64 * 1024;
+
+/** The TCP socket ws keeps in the undocumented `_socket`: 'drain' to resume, cork/uncork to batch. */
+interface RawSocket extends EventEmitter {
+  cork(): void;
+  uncork(): void;
+}
+
+/** Without the raw socket, the queue is flushed by polling only and frames are written one by one. */
+function tcpSocketOf(socket: WebSocket): RawSocket | undefined {
   const raw = (socket as unknown as { _socket?: unknown })._socket;
-  return raw instanceof EventEmitter ? raw : undefined;
+  if (!(raw instanceof EventEmitter)) return undefined;
+  const candidate = raw as Partial<RawSocket> & EventEmitter;
+  return typeof candidate.cork === 'function' && typeof candidate.uncork === 'function' ? (candidate as RawSocket) : undefined;
 }
 
 /**
@@ -39,7 +56,9 @@ function tcpSocketOf(socket: WebSocket): EventEmitter | undefined {
  */
 export class BackpressureSender {
   readonly #queue = new CoalescingQueue();
-  readonly #tcp: EventEmitter | undefined;
+  readonly #tcp: RawSocket | undefined;
+  /** Burst frames are held in the corked socket until the current synchronous run ends (a microtask). */
+  #corked = false;
   #waiting = false;
   #pollTimer: NodeJS.Timeout | undefined;
   #closedSlow = false;
@@ -67,6 +86,11 @@ export class BackpressureSender {
     if (event === undefined) this.#burstAllowance += Buffer.byteLength(frame);
     // The hot path: nothing waits and the socket keeps up.
     if (this.#queue.isEmpty && socket.bufferedAmount < this.caps.softBytes) {
+      // Live events go out one by one, after any burst held before them: held across a fan-out,
+      // a healthy reader's bufferedAmount was seen to climb to the hard cap (backpressure.test.ts,
+      // 8 KiB soft cap), and at fixed rates a socket gets one or two per turn, where it saves nothing.
+      if (event === undefined) this.#holdWhileSmall(socket.bufferedAmount);
+      else this.#uncork();
       socket.send(frame);
       return;
     }
@@ -81,9 +105,33 @@ export class BackpressureSender {
 
   /** Stop waiting and drop what is queued (the connection closed). */
   dispose(): void {
+    this.#uncork();
     this.#stopWaiting();
     this.#queue.clear();
   }
+
+  /**
+   * Hold frames in the corked socket until the code sending them returns (a replay loop: a
+   * microtask runs once it is done), or until `CORK_MAX_BYTES` are waiting:
+   * then they go out in one `writev` and the next frames start a new batch. A socket already
+   * holding that much is not corked again: its writes are queued by the stream anyway.
+   */
+  #holdWhileSmall(buffered: number): void {
+    if (buffered >= CORK_MAX_BYTES) {
+      this.#uncork();
+      return;
+    }
+    if (this.#corked || this.#tcp === undefined) return;
+    this.#corked = true;
+    this.#tcp.cork();
+    queueMicrotask(this.#uncork);
+  }
+
+  readonly #uncork = (): void => {
+    if (!this.#corked) return;
+    this.#corked = false;
+    this.#tcp?.uncork();
+  };
 
   #waitForDrain(): void {
     if (this.#waiting) return;
