@@ -6,7 +6,7 @@ import { defineProject } from 'vitest/config';
 
 // svelte() rather than sveltekit(): the kit plugin expects to own the whole Vite run and fails
 // when vitest loads this project from the repository root.
-// The browser condition below would hand tests the browser stub of `ws`; tests that run a real
+// The browser condition below would hand tests the browser placeholder build of `ws` (it throws on use); tests that run a real
 // WebSocket server need its Node entry.
 const wsNodeEntry = join(dirname(createRequire(import.meta.url).resolve('ws/package.json')), 'wrapper.mjs');
 
