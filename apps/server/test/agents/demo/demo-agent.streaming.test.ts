@@ -3,7 +3,7 @@ import { createDemoAgent } from '../../../src/agents/demo/index.js';
 import { tokenize } from '../../../src/agents/stream-text.js';
 import { createDefaultTools } from '../../../src/tools/index.js';
 import { runCorrected, runDemo } from './demo-harness.js';
-import { RecordingSink } from './recording-sink.js';
+import { RecordingSink } from '../../support/recording-sink.js';
 
 const CJK = /[\u3400-\u9fff]/u;
 
@@ -11,16 +11,16 @@ describe('demo agent: streaming', () => {
   it('streams each step token by token, the tokens joining to the content', async () => {
     const sink = await runDemo('A train travels 180 km in 2.5 hours. What is its average speed?');
     for (const step of sink.steps) {
-      expect(step.tokens.join('')).toBe(step.content);
-      if (step.content.includes(' ')) expect(step.tokens.length).toBeGreaterThan(1);
+      expect(step.writes.join('')).toBe(step.content);
+      if (step.content.includes(' ')) expect(step.writes.length).toBeGreaterThan(1);
     }
-    expect(sink.last('thought')?.tokens.slice(0, 2)).toEqual(['Quantities: ', 'distance ']);
+    expect(sink.last('thought')?.writes.slice(0, 2)).toEqual(['Quantities: ', 'distance ']);
   });
 
   it('streams Chinese one character at a time', async () => {
     const sink = await runDemo('小明有12个苹果，吃了3个，又买了5个，现在有几个？');
     const thought = sink.last('thought');
-    expect(thought?.tokens.slice(0, 3)).toEqual(['小', '明', '原']);
+    expect(thought?.writes.slice(0, 3)).toEqual(['小', '明', '原']);
   });
 
   it('splits text into words with their spaces and CJK characters one by one', () => {
@@ -46,33 +46,39 @@ describe('demo agent: abort', () => {
   it('stops promptly once its signal aborts mid-step: nothing is written or started afterwards', async () => {
     const controller = new AbortController();
     let writesAtAbort = 0;
-    const sink = new RecordingSink(controller.signal, (recording) => {
-      if (recording.writes === 5) {
-        writesAtAbort = recording.writes;
-        controller.abort(new DOMException('A correction arrived.', 'AbortError'));
-      }
+    const sink = new RecordingSink({
+      signal: controller.signal,
+      onWrite: (recording) => {
+        if (recording.writeCount === 5) {
+          writesAtAbort = recording.writeCount;
+          controller.abort(new DOMException('A correction arrived.', 'AbortError'));
+        }
+      },
     });
     const run = createDemoAgent().run({ task: 'What is 12*(3+4)?', chain: [], options: {}, tools: createDefaultTools(), sink, signal: controller.signal });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
-    expect(sink.writes).toBe(writesAtAbort);
+    expect(sink.writeCount).toBe(writesAtAbort);
     expect(sink.kinds()).toEqual(['thought']);
   });
 
   it('stops within the step that was streaming when the signal aborted', async () => {
     const controller = new AbortController();
-    const sink = new RecordingSink(controller.signal, (recording) => {
-      if (recording.steps.length === 2) controller.abort(new DOMException('Cancelled.', 'AbortError'));
+    const sink = new RecordingSink({
+      signal: controller.signal,
+      onWrite: (recording) => {
+        if (recording.steps.length === 2) controller.abort(new DOMException('Cancelled.', 'AbortError'));
+      },
     });
     const run = createDemoAgent().run({ task: 'What is 12*(3+4)?', chain: [], options: {}, tools: createDefaultTools(), sink, signal: controller.signal });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(sink.kinds()).toEqual(['thought', 'action']);
-    expect(sink.last('action')?.tokens).toHaveLength(1);
+    expect(sink.last('action')?.writes).toHaveLength(1);
   });
 
   it('does not start a step when the signal is already aborted', async () => {
     const controller = new AbortController();
     controller.abort(new DOMException('Shutting down.', 'AbortError'));
-    const sink = new RecordingSink(controller.signal);
+    const sink = new RecordingSink({ signal: controller.signal });
     const run = createDemoAgent().run({ task: 'What is 1+1?', chain: [], options: {}, tools: createDefaultTools(), sink, signal: controller.signal });
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(sink.steps).toEqual([]);

@@ -1,12 +1,12 @@
 import type { Step, StepKind } from '@interthought/protocol';
 import { createDemoAgent } from '../../../src/agents/demo/index.js';
 import { createDefaultTools } from '../../../src/tools/index.js';
-import { RecordingSink, type RecordedStep } from './recording-sink.js';
+import { RecordingSink, type RecordedStep } from '../../support/recording-sink.js';
 
 /** Run the demo agent on a task and a chain with real tools; returns what it streamed. */
 export async function runDemo(task: string, chain: readonly Step[] = []): Promise<RecordingSink> {
   const controller = new AbortController();
-  const sink = new RecordingSink(controller.signal);
+  const sink = new RecordingSink({ signal: controller.signal });
   await createDemoAgent().run({ task, chain, options: {}, tools: createDefaultTools(), sink, signal: controller.signal });
   return sink;
 }

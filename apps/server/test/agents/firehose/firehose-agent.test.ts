@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createFirehoseAgent } from '../../../src/agents/firehose/firehose-agent.js';
 import { FirehoseParamsError } from '../../../src/agents/firehose/firehose-params.js';
 import { readDeltaStamp } from '../../../src/agents/firehose/firehose-text.js';
-import { chainStep, recordingRun } from './recording-sink.js';
+import { chainStep, recordingRun } from './recording-run.js';
 
 const agent = createFirehoseAgent();
 
@@ -33,14 +33,14 @@ describe('firehose agent', () => {
     await agent.run(context);
 
     const open = new Set<string>();
-    for (const call of sink.calls) {
-      if (call.call === 'start') {
+    for (const event of sink.events) {
+      if (event.type === 'start') {
         expect(open.size).toBe(0);
-        open.add(call.stepId);
-      } else if (call.call === 'write') {
-        expect(open.has(call.stepId)).toBe(true);
-      } else {
-        open.delete(call.stepId);
+        open.add(event.stepId);
+      } else if (event.type === 'write') {
+        expect(open.has(event.stepId)).toBe(true);
+      } else if (event.type === 'end') {
+        open.delete(event.stepId);
       }
     }
     expect(open.size).toBe(0);
@@ -86,7 +86,7 @@ describe('firehose agent', () => {
     const { sink, context } = recordingRun('firehose rate=max count=10 step=10', chain);
     await agent.run(context);
 
-    expect(sink.calls).toEqual([]);
+    expect(sink.events).toEqual([]);
   });
 
   it('stops writing once its run is aborted', async () => {
@@ -115,7 +115,7 @@ describe('firehose agent', () => {
     setImmediate(() => controller.abort());
 
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
-    expect(sink.calls).toEqual([]);
+    expect(sink.events).toEqual([]);
 
     const resumed = recordingRun('firehose rate=max count=5 step=5 delay=60000', [chainStep('s0', 'thought', 0, 'corrected')]);
     await agent.run(resumed.context);
@@ -125,6 +125,6 @@ describe('firehose agent', () => {
   it('fails the run with a parameter error for a bad task', async () => {
     const { sink, context } = recordingRun('firehose rate=-5');
     await expect(agent.run(context)).rejects.toThrow(FirehoseParamsError);
-    expect(sink.calls).toEqual([]);
+    expect(sink.events).toEqual([]);
   });
 });

@@ -113,7 +113,7 @@ describe('openai agent: regenerating after a correction', () => {
     await createOpenAIAgent(testEnv(fake.baseURL)).run(context);
 
     expect(invocations).toEqual([]);
-    expect(sink.steps()[0]).toMatchObject({ kind: 'observation', tool: 'add', content: expect.stringMatching(/^Error: Invalid input for add/) });
+    expect(sink.steps[0]).toMatchObject({ kind: 'observation', tool: 'add', content: expect.stringMatching(/^Error: Invalid input for add/) });
   });
 
   it('runs the call a correction left unanswered in a parallel turn, and notes the correction after every result', async () => {
@@ -145,7 +145,7 @@ describe('openai agent: regenerating after a correction', () => {
 
     await createOpenAIAgent(testEnv(fake.baseURL)).run(context);
 
-    const callStepId = sink.steps()[0]?.stepId;
+    const callStepId = sink.steps[0]?.stepId;
     expect(historyOf(1)).toEqual([
       { role: 'assistant', content: 'Add 2 and 4 instead.' },
       { role: 'user', content: expect.stringContaining('The user corrected your plan') },

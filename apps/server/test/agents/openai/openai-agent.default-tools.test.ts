@@ -36,7 +36,7 @@ describe('openai agent with the built-in tools', () => {
 
     await createOpenAIAgent(testEnv(fake.baseURL)).run(context);
 
-    const observation = sink.steps().find((step) => step.kind === 'observation');
+    const observation = sink.steps.find((step) => step.kind === 'observation');
     expect(observation?.tool).toBe('calculator');
     expect(observation?.content).toContain('84');
     expect(observation?.result).toMatchObject({ value: 84 });

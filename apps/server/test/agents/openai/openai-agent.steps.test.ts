@@ -23,9 +23,9 @@ describe('openai agent: mapping a streamed turn onto steps', () => {
       { kind: 'thought', content: 'Two plus three is five.' },
       { kind: 'final_answer', content: 'The answer is 5.' },
     ]);
-    expect(sink.steps()[0]?.writes).toEqual(['Two ', 'plus three ', 'is five.']);
-    expect(sink.steps()[1]?.writes).toEqual(['The answer ', 'is 5.']);
-    expect(sink.steps().every((step) => step.ended)).toBe(true);
+    expect(sink.steps[0]?.writes).toEqual(['Two ', 'plus three ', 'is five.']);
+    expect(sink.steps[1]?.writes).toEqual(['The answer ', 'is 5.']);
+    expect(sink.steps.every((step) => step.ended)).toBe(true);
   });
 
   it('keeps one thought when blank content arrives between reasoning chunks', async () => {
@@ -67,8 +67,8 @@ describe('openai agent: mapping a streamed turn onto steps', () => {
       { kind: 'observation', tool: 'add', content: '2 + 3 = 5' },
       { kind: 'final_answer', content: 'It is 5.' },
     ]);
-    expect(sink.steps()[1]?.writes).toEqual(['{"a":', ' 2, "b"', ': 3}']);
-    expect(sink.steps()[2]?.result).toEqual({ sum: 5 });
+    expect(sink.steps[1]?.writes).toEqual(['{"a":', ' 2, "b"', ': 3}']);
+    expect(sink.steps[2]?.result).toEqual({ sum: 5 });
     expect(invocations).toEqual([{ tool: 'add', input: { a: 2, b: 3 } }]);
   });
 
@@ -78,7 +78,7 @@ describe('openai agent: mapping a streamed turn onto steps', () => {
 
     await createOpenAIAgent(testEnv(fake.baseURL)).run(context);
 
-    const callStepId = sink.steps()[0]?.stepId;
+    const callStepId = sink.steps[0]?.stepId;
     expect(fake.requests[1]?.body.messages.slice(2)).toEqual([
       {
         role: 'assistant',
@@ -112,9 +112,9 @@ describe('openai agent: mapping a streamed turn onto steps', () => {
       { kind: 'observation', tool: 'capital', content: 'Tokyo' },
       { kind: 'final_answer', content: '3 and Tokyo.' },
     ]);
-    expect(sink.steps()[0]?.writes).toEqual(['{"a":1,', '"b":2}']);
-    expect(sink.steps()[1]?.writes).toEqual(['{"country":', '"Japan"}']);
-    const [first, second] = sink.steps();
+    expect(sink.steps[0]?.writes).toEqual(['{"a":1,', '"b":2}']);
+    expect(sink.steps[1]?.writes).toEqual(['{"country":', '"Japan"}']);
+    const [first, second] = sink.steps;
     const followUp = fake.requests[1]?.body.messages.slice(2);
     expect(followUp[0].tool_calls.map((call: { id: string }) => call.id)).toEqual([`call_${first?.stepId}`, `call_${second?.stepId}`]);
     expect(followUp.slice(1)).toEqual([
@@ -133,7 +133,7 @@ describe('openai agent: mapping a streamed turn onto steps', () => {
 
     await createOpenAIAgent(testEnv(fake.baseURL)).run(context);
 
-    const observations = sink.steps().filter((step) => step.kind === 'observation');
+    const observations = sink.steps.filter((step) => step.kind === 'observation');
     expect(observations[0]?.content).toMatch(/^Error: Invalid input for add: a: /);
     expect(observations[0]?.result).toMatchObject({ error: expect.stringContaining('Invalid input for add') });
     expect(observations[1]?.content).toBe('2 + 3 = 5');
@@ -175,7 +175,7 @@ describe('openai agent: mapping a streamed turn onto steps', () => {
       { kind: 'observation', tool: 'add', content: '1 + 1 = 2' },
       { kind: 'final_answer', content: '2' },
     ]);
-    const callStepId = sink.steps()[0]?.stepId;
+    const callStepId = sink.steps[0]?.stepId;
     expect(fake.requests[1]?.body.messages.slice(2)).toEqual([
       {
         role: 'assistant',

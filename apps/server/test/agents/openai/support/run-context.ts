@@ -1,7 +1,7 @@
 import type { SessionOptions, Step, StepKind } from '@interthought/protocol';
 import type { AgentRunContext } from '../../../../src/agents/agent.js';
 import type { ToolRegistry } from '../../../../src/tools/tool-registry.js';
-import { RecordingSink } from './recording-sink.js';
+import { RecordingSink } from '../../../support/recording-sink.js';
 import { createTestTools, type ToolInvocation } from './test-tools.js';
 
 export interface TestRun {
@@ -14,7 +14,7 @@ export interface TestRun {
 /** A run context with a recording sink, the test tools and an abort controller of its own. */
 export function testRun(input: { task?: string; chain?: Step[]; options?: SessionOptions; tools?: ToolRegistry } = {}): TestRun {
   const controller = new AbortController();
-  const sink = new RecordingSink(controller.signal);
+  const sink = new RecordingSink({ signal: controller.signal, strictSequential: true });
   const testTools = createTestTools();
   const context: AgentRunContext = {
     task: input.task ?? 'What is 2 + 3?',
