@@ -89,35 +89,24 @@ function shown(raw: string): string {
   return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
 }
 
-/** An optional whole-number variable within [min, max]. */
-function integer(fallback: number, min: number, max: number) {
+/** A whole-number variable within [min, max]; unset or empty gives `fallback` (`undefined`: optional). */
+function wholeNumber<F extends number | undefined>(fallback: F, min: number, max: number) {
   return z
     .string()
     .optional()
-    .transform((raw, ctx) => {
+    .transform((raw, ctx): number | F => {
       const text = raw?.trim() ?? '';
       if (text === '') return fallback;
       const value = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
       if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
-      ctx.issues.push({ code: 'custom', input: raw, message: `must be a whole number from ${min} to ${max}, got ${shown(text)}` });
+      const unset = fallback === undefined ? ', or unset' : '';
+      ctx.issues.push({ code: 'custom', input: raw, message: `must be a whole number from ${min} to ${max}${unset}, got ${shown(text)}` });
       return z.NEVER;
     });
 }
 
-/** An optional whole number within [min, max]; unset or empty is `undefined`. */
-function optionalInteger(min: number, max: number) {
-  return z
-    .string()
-    .optional()
-    .transform((raw, ctx) => {
-      const text = raw?.trim() ?? '';
-      if (text === '') return undefined;
-      const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-      if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
-      ctx.issues.push({ code: 'custom', input: raw, message: `must be a whole number from ${min} to ${max}, or unset, got ${shown(text)}` });
-      return z.NEVER;
-    });
-}
+const integer = (fallback: number, min: number, max: number) => wholeNumber(fallback, min, max);
+const optionalInteger = (min: number, max: number) => wholeNumber(undefined, min, max);
 
 /** An optional positive number (fractions allowed, e.g. 0.5 requests per second). */
 function positiveNumber(fallback: number, max: number) {

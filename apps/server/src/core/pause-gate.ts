@@ -1,3 +1,5 @@
+import { abortableSleep } from './abortable-sleep.js';
+
 interface Waiter {
   resolve: () => void;
   reject: (reason: unknown) => void;
@@ -96,17 +98,7 @@ export function pace(ms: number, signal: AbortSignal): Promise<void> {
       if (signal.aborted) throw signal.reason;
     });
   }
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  return abortableSleep(ms, signal);
 }
 
 /** The error a run's writes reject with once it is aborted: a DOMException named `AbortError`. */

@@ -3,7 +3,8 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'o
 import type { StepSink } from '../agent.js';
 import type { RetryConfig } from './config.js';
 import { describeEndpointFailure, isRetryableStatus, silentEndpoint, type EndpointFacts } from './endpoint-errors.js';
-import { formatDelay, retryDelayMs, sleep } from './retry.js';
+import { abortableSleep } from '../../core/abortable-sleep.js';
+import { formatDelay, retryDelayMs } from './retry.js';
 
 export interface ChatStreamOptions {
   /** The run's signal: a correction, cancel or shutdown aborts the HTTP request with it. */
@@ -73,7 +74,7 @@ async function openWithRetries(
       const delay = retryDelayMs(error.headers, attempt, options.retry);
       const what = error.status === 429 ? 'rate limited' : 'endpoint error';
       options.sink.notice(`${what} (${error.status}), retrying in ${formatDelay(delay)}…`);
-      await sleep(delay, options.signal);
+      await abortableSleep(delay, options.signal);
     }
   }
 }

@@ -25,22 +25,3 @@ export function formatDelay(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
-
-/** Wait `ms`, or reject with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}

@@ -17,20 +17,8 @@ export interface SessionRow {
   detail: string | null;
 }
 
-/** The columns written by `createSession` (named parameters). */
-export interface SessionInsert {
-  id: string;
-  task: string;
-  agent: string;
-  options: string;
-  status: string;
-  revision: number;
-  created_at: string;
-  updated_at: string;
-  last_seq: number;
-  error: string | null;
-  detail: string | null;
-}
+/** The columns written by `createSession` (named parameters): a whole row. */
+export type SessionInsert = SessionRow;
 
 /** The columns written by `updateSession` (named parameters). */
 export type SessionUpdate = Pick<SessionInsert, 'id' | 'status' | 'revision' | 'updated_at' | 'error' | 'detail'>;
