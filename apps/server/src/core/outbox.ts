@@ -1,4 +1,5 @@
 import type { SessionEvent } from '@interthought/protocol';
+import { CommitWindow } from './commit-window.js';
 import type { EventStore } from './event-store.js';
 import type { Peer, ReplyTo } from './session-service.js';
 
@@ -25,6 +26,10 @@ export interface OutboxOptions<T extends OutboxTarget> {
   onWritten?: (targets: ReadonlySet<T>) => void;
   /** Where write failures and misbehaving peers are reported; the outbox itself never throws from a tick. */
   reportError: (context: string, error: unknown) => void;
+  /** Chooses per-run or per-turn commits from what transactions cost (one per outbox by default). */
+  commitWindow?: CommitWindow;
+  /** The clock transactions are timed with, in ms. */
+  now?: () => number;
   /** First retry delay after a failed write, doubled up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
@@ -32,7 +37,7 @@ export interface OutboxOptions<T extends OutboxTarget> {
 
 /**
  * Once this many events are queued, they are committed as soon as the code queuing them returns
- * (a microtask) instead of at the end of the turn. Group commit pays off long before this size,
+ * (a microtask) even when the window spans the turn. Group commit pays off long before this size,
  * and a bigger batch only makes every event in it wait for the fan-out of all the others: at
  * saturation, ten firehose sessions' bursts of 512 deltas shared one batch and each delta waited
  * ~140 ms (p50) between its emit and its send; committed burst by burst, ~14 ms. A microtask
@@ -41,21 +46,25 @@ export interface OutboxOptions<T extends OutboxTarget> {
 export const EARLY_COMMIT_EVENTS = 256;
 
 /**
- * Group commit and fan-out. Events queued during a tick are written with ONE
- * `store.appendBatch` on the next `setImmediate` (or sooner, once `EARLY_COMMIT_EVENTS` are
- * queued), then each is serialised once and the same string goes to every subscriber of its
- * session. Nothing is sent before it is written: a failed write keeps the batch queued and
- * retries with backoff.
+ * Group commit and fan-out. The events a synchronous run queues are written with ONE
+ * `store.appendBatch` when it returns (a microtask), or, while transactions are dear (see
+ * `CommitWindow`), together with every other run's of the turn on the next `setImmediate`;
+ * then each is serialised once and the same string goes to every subscriber of its session.
+ * Nothing is sent before it is written: a failed write keeps the batch queued and retries with
+ * backoff.
  */
 export class Outbox<T extends OutboxTarget = OutboxTarget> {
   readonly #store: EventStore;
   readonly #options: OutboxOptions<T>;
+  readonly #window: CommitWindow;
+  readonly #now: () => number;
   #queue: OutboxEntry<T>[] = [];
   /** Written events being sent; a flush re-entered from a peer's `send` adds to it, in order. */
   #sendQueue: OutboxEntry<T>[] = [];
   #sending = false;
   #immediate: NodeJS.Immediate | undefined;
-  #earlyCommit = false;
+  /** A microtask is due at the end of the current synchronous run: the run is counted, and committed unless the turn is. */
+  #runEndDue = false;
   #retryTimer: NodeJS.Timeout | undefined;
   #retryDelayMs: number;
   #closed = false;
@@ -63,6 +72,8 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
   constructor(options: OutboxOptions<T>) {
     this.#store = options.store;
     this.#options = options;
+    this.#window = options.commitWindow ?? new CommitWindow();
+    this.#now = options.now ?? (() => performance.now());
     this.#retryDelayMs = options.retryDelayMs ?? 50;
   }
 
@@ -74,13 +85,12 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
   enqueue(entry: OutboxEntry<T>): void {
     this.#queue.push(entry);
     if (this.#retryTimer !== undefined || this.#closed) return;
-    if (this.#queue.length === EARLY_COMMIT_EVENTS && !this.#earlyCommit) {
-      // A burst this big amortises its transaction alone: it goes once the burst is queued
-      // (its callback has returned) instead of holding every event of the turn behind it.
-      this.#earlyCommit = true;
-      queueMicrotask(this.#commitEarly);
+    if (!this.#runEndDue) {
+      this.#runEndDue = true;
+      this.#window.noteRun(this.#now());
+      queueMicrotask(this.#atRunEnd);
     }
-    this.#immediate ??= setImmediate(this.#commitAtTurnEnd);
+    if (this.#window.span === 'turn') this.#immediate ??= setImmediate(this.#commitAtTurnEnd);
   }
 
   /**
@@ -93,15 +103,14 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
       clearImmediate(this.#immediate);
       this.#immediate = undefined;
     }
-    this.#earlyCommit = false;
     if (this.#queue.length === 0) return true;
     const batch = this.#queue;
     try {
       const frames = batch.map((entry) => (entry.frame ??= JSON.stringify(entry.event)));
-      this.#store.appendBatch(
-        batch.map((entry) => entry.event),
-        frames,
-      );
+      const events = batch.map((entry) => entry.event);
+      const started = this.#now();
+      this.#store.appendBatch(events, frames);
+      this.#window.noteCommit(batch.length, this.#now() - started);
     } catch (error) {
       this.#options.reportError('appendBatch failed; the events stay queued and are retried', error);
       this.#scheduleRetry();
@@ -119,10 +128,11 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
     this.flush();
   };
 
-  readonly #commitEarly = (): void => {
-    if (!this.#earlyCommit) return;
-    this.#earlyCommit = false;
-    if (!this.#closed && this.#retryTimer === undefined) this.flush();
+  /** The run that queued events has returned: commit them, unless the window spans the turn and the burst is small. */
+  readonly #atRunEnd = (): void => {
+    this.#runEndDue = false;
+    if (this.#closed || this.#retryTimer !== undefined) return;
+    if (this.#window.span === 'run' || this.#queue.length >= EARLY_COMMIT_EVENTS) this.flush();
   };
 
   /** Stop scheduling writes (the owner flushes once more itself). */

@@ -157,7 +157,9 @@ describe('lazy loading', () => {
     const store = new RecordingStore();
     const h = setup({ store, idleSessionCacheSize: 0 });
     const { sessionId } = h.manager.create({ task: 'x' });
-    await untilStatus(h.manager, sessionId, 'completed');
+    // Watched through the store: a snapshot would load the session back into memory itself.
+    await until(() => store.getSession(sessionId)?.info.status === 'completed', 'the completed summary to be stored');
+    await turns(2);
     const reads = store.logReads;
     const before = h.manager.snapshot(sessionId);
     expect(store.logReads).toBe(reads + 1);

@@ -49,9 +49,12 @@ export class RecordingStore implements EventStore {
   deleteSession(sessionId: string): void {
     this.inner.deleteSession(sessionId);
   }
+  /** Called inside every successful `appendBatch`, e.g. to advance a fake clock by what a commit "costs". */
+  onAppend: (() => void) | undefined;
   appendBatch(events: readonly SessionEvent[]): void {
     if (this.failWrites) throw new Error('disk full');
     this.inner.appendBatch(events);
+    this.onAppend?.();
     this.batches += 1;
     this.journal.push({ op: 'write', seqs: events.map(keyOf) });
   }

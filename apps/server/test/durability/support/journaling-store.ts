@@ -16,7 +16,14 @@ export class JournalingStore implements EventStore {
   /** `readEvents` calls, i.e. session logs read back (lazy loads and replays). */
   logReads = 0;
 
-  constructor(readonly inner: EventStore) {}
+  /**
+   * @param commitCostMs how long every `appendBatch` takes at least: a slow disk's fsync, made
+   *   real by waiting (the outbox times its transactions on the real clock).
+   */
+  constructor(
+    readonly inner: EventStore,
+    private readonly commitCostMs = 0,
+  ) {}
 
   createSession(record: SessionRecord): void {
     this.inner.createSession(record);
@@ -38,7 +45,11 @@ export class JournalingStore implements EventStore {
     this.inner.deleteSession(sessionId);
   }
   appendBatch(events: readonly SessionEvent[]): void {
+    const started = performance.now();
     this.inner.appendBatch(events);
+    while (performance.now() - started < this.commitCostMs) {
+      // A disk this slow blocks the thread for the whole commit, as better-sqlite3's fsync does.
+    }
     // Recorded only once the inner store returned: the batch is committed.
     const keys = events.map(eventKey);
     this.batches.push(keys);
