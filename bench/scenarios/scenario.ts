@@ -79,8 +79,9 @@ export function withBothTargets<T>(context: BenchContext, use: (targets: Record<
   return context.withTarget('interthought', {}, (interthought) => context.withTarget('raw-ws', {}, (raw) => use({ interthought, 'raw-ws': raw })));
 }
 
+/** value ÷ baseline; none when either is a negative growth (memory freed by a GC) or the baseline is 0. */
 export function ratio(value: number | null, baseline: number | null): number | null {
-  if (value === null || baseline === null || baseline === 0) return null;
+  if (value === null || baseline === null || value < 0 || baseline <= 0) return null;
   return value / baseline;
 }
 
