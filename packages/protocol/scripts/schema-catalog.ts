@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import {
+  AgentListingSchema,
   ClientMessageSchema,
+  HealthSchema,
+  RestErrorSchema,
+  SessionPageSchema,
+  SessionSnapshotBodySchema,
   CorrectionInfoSchema,
   ERROR_CODES,
   ErrorDetailSchema,
@@ -73,6 +78,11 @@ const SHARED_SCHEMAS: Array<{ id: string; schema: z.ZodType; description: string
   { id: 'ServerLimits', schema: ServerLimitsSchema, description: 'Limits the server enforces on a connection.' },
   { id: 'ErrorDetail', schema: ErrorDetailSchema, description: 'One schema issue of a `BAD_FRAME` error: where, and what is wrong.' },
   { id: 'ErrorCode', schema: ErrorCodeSchema, description: 'The error codes this version knows; `error.code` may carry newer ones.' },
+  { id: 'AgentListing', schema: AgentListingSchema, description: 'REST: one agent of `GET /api/agents`; `reason` says why an unavailable one is.' },
+  { id: 'SessionPage', schema: SessionPageSchema, description: 'REST: `GET /api/sessions`, newest first; `nextCursor` is the `before` of the next page.' },
+  { id: 'SessionSnapshotBody', schema: SessionSnapshotBodySchema, description: 'REST: `GET /api/sessions/:id`, a `session.snapshot` without `type` and `requestId`.' },
+  { id: 'Health', schema: HealthSchema, description: 'REST: `GET /api/health`, always public.' },
+  { id: 'RestError', schema: RestErrorSchema, description: 'REST: the body of every failed call, with its HTTP status.' },
 ];
 
 type SchemaMeta = { id: string; description: string };

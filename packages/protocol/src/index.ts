@@ -10,3 +10,4 @@ export * from './messages.js';
 export * from './parse.js';
 export * from './reducer.js';
 export * from './client.js';
+export * from './rest.js';

@@ -1,13 +1,5 @@
+import type { AgentListing } from '@interthought/protocol';
 import type { Agent, AgentAvailability } from './agent.js';
-
-/** What `GET /api/agents` lists of an agent. */
-export interface AgentListing {
-  name: string;
-  description: string;
-  available: boolean;
-  reason?: string;
-  default: boolean;
-}
 
 /** Agents by name; `session.create` picks one (the default when none is named). */
 export class AgentRegistry {

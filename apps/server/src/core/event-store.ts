@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionInfo, SessionOptions, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
+import type { SessionEvent, SessionInfo, SessionOptions, SessionPage, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 
 /** What the store keeps of a session besides its events. */
 export interface SessionRecord {
@@ -8,18 +8,14 @@ export interface SessionRecord {
   lastSeq: number;
 }
 
-/** A page of the sessions list, newest first. */
-export interface SessionPage {
-  sessions: SessionInfo[];
-  /** Pass as `before` to get the next page; absent on the last page. */
-  nextCursor?: string;
-}
+/** A page of the sessions list, newest first: what `GET /api/sessions` answers. */
+export type { SessionPage };
 
 /**
  * The durable home of sessions and their event logs. Implementations: SQLite (what `main.ts`
  * opens) and in-memory (tests, and `buildApp` given no store). Calls are synchronous so the session core can keep each turn atomic;
- * `appendBatch` is called once per tick with every event gathered in it (group commit) and must
- * be durable when it returns, since events are sent to clients only after.
+ * `appendBatch` is called with every event of a synchronous run, or of a whole turn while
+ * transactions are dear (group commit, see `CommitWindow`), and must be durable when it returns, since events are sent to clients only after.
  */
 export interface EventStore {
   /** Record a new session (before its first event). */

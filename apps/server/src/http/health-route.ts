@@ -1,14 +1,6 @@
+import type { Health } from '@interthought/protocol';
 import type { FastifyInstance } from 'fastify';
 import { SERVER_VERSION } from '../config.js';
-
-export interface Health {
-  ok: true;
-  version: string;
-  /** Seconds since the process started. */
-  uptime: number;
-  /** Sessions whose agent is running or paused right now. */
-  sessions: number;
-}
 
 /** `GET /api/health`: always public (no token), for load balancers and uptime checks. */
 export async function healthRoute(app: FastifyInstance, options: { activeSessions: () => number }): Promise<void> {

@@ -1,15 +1,6 @@
-import type { ErrorCode } from '@interthought/protocol';
+import type { RestError, RestErrorCode } from '@interthought/protocol';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { SessionError } from '../core/session-error.js';
-
-/** REST-only codes next to the protocol's: a malformed query, and an unknown route. */
-export type RestErrorCode = ErrorCode | 'BAD_REQUEST' | 'NOT_FOUND';
-
-/** The body of every REST error. */
-export interface RestError {
-  code: RestErrorCode;
-  message: string;
-}
 
 const STATUS_BY_CODE: Partial<Record<RestErrorCode, number>> = {
   BAD_REQUEST: 400,

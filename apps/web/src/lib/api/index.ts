@@ -1,1 +1,1 @@
-export { ApiError, RestApi, type AgentListing, type SessionPage, type SnapshotBody } from './rest-api.js';
+export { ApiError, RestApi } from './rest-api.js';

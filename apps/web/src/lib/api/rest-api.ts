@@ -1,21 +1,4 @@
-import type { SessionInfo, SessionSnapshot } from '@interthought/protocol';
-
-/** An agent as `GET /api/agents` lists it. */
-export interface AgentListing {
-  name: string;
-  description: string;
-  available: boolean;
-  reason?: string;
-  default: boolean;
-}
-
-/** A page of `GET /api/sessions`, newest first. */
-export interface SessionPage {
-  sessions: SessionInfo[];
-  nextCursor?: string;
-}
-
-export type SnapshotBody = Omit<SessionSnapshot, 'type' | 'requestId'>;
+import type { AgentListing, SessionPage, SessionSnapshotBody } from '@interthought/protocol';
 
 /** A REST call that failed: the server's `{ code, message }`, or a network failure (`NETWORK`). */
 export class ApiError extends Error {
@@ -71,7 +54,7 @@ export class RestApi {
     return getJson<SessionPage>(this.#fetch, `${this.#base}/api/sessions${suffix}`, signal);
   }
 
-  session(sessionId: string, signal?: AbortSignal): Promise<SnapshotBody> {
-    return getJson<SnapshotBody>(this.#fetch, `${this.#base}/api/sessions/${encodeURIComponent(sessionId)}`, signal);
+  session(sessionId: string, signal?: AbortSignal): Promise<SessionSnapshotBody> {
+    return getJson<SessionSnapshotBody>(this.#fetch, `${this.#base}/api/sessions/${encodeURIComponent(sessionId)}`, signal);
   }
 }

@@ -1,3 +1,4 @@
+import { SessionSnapshotBodySchema, type SessionSnapshotBody } from '@interthought/protocol';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -7,14 +8,6 @@ export interface ShownStep {
   kind: string;
   status: string;
   text: string;
-}
-
-/** What `GET /api/sessions/:id` returns (the parts these tests read). */
-export interface SnapshotBody {
-  session: { sessionId: string; status: string; revision: number };
-  steps: Array<{ stepId: string; kind: string; status: string; content: string }>;
-  chain: string[];
-  seq: number;
 }
 
 /** Type a task on the home page, press Start, and return the new session's id once its page is open. */
@@ -61,16 +54,17 @@ export function liveSteps(page: Page): Promise<ShownStep[]> {
   );
 }
 
-export async function fetchSnapshot(page: Page, sessionId: string): Promise<SnapshotBody> {
+export async function fetchSnapshot(page: Page, sessionId: string): Promise<SessionSnapshotBody> {
   const response = await page.request.get(`/api/sessions/${encodeURIComponent(sessionId)}`);
   expect(response.ok()).toBe(true);
-  return (await response.json()) as SnapshotBody;
+  // Parsed with the contract's schema: the REST body is part of what these tests check.
+  return SessionSnapshotBodySchema.parse(await response.json());
 }
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** The page's live chain is the server's chain, step for step, with exactly the server's text. */
-export function expectChainMatchesSnapshot(shown: ShownStep[], snapshot: SnapshotBody): void {
+export function expectChainMatchesSnapshot(shown: ShownStep[], snapshot: SessionSnapshotBody): void {
   const byId = new Map(snapshot.steps.map((step) => [step.stepId, step]));
   expect(shown.map((step) => step.id)).toEqual(snapshot.chain);
   for (const step of shown) {

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { ERROR_CODES } from './error.js';
+import { SessionInfoSchema, SessionSnapshotSchema } from './session.js';
+
+/**
+ * The bodies of the server's REST side (`/api`): lists, snapshots and health. Live data goes over
+ * the WebSocket; these are for pages, scripts and uptime checks. Tolerant of unknown fields, like
+ * every server → client shape.
+ */
+
+/** An agent as `GET /api/agents` lists it; `reason` says why one is unavailable (e.g. no API key). */
+export const AgentListingSchema = z.looseObject({
+  name: z.string(),
+  description: z.string(),
+  available: z.boolean(),
+  reason: z.string().optional(),
+  /** The agent `session.create` uses when none is named. */
+  default: z.boolean(),
+});
+
+/** `GET /api/sessions`: a page of sessions, newest first; `nextCursor` is the `before` of the next page. */
+export const SessionPageSchema = z.looseObject({
+  sessions: z.array(SessionInfoSchema),
+  nextCursor: z.string().optional(),
+});
+
+/** `GET /api/sessions/:id`: the same whole tree as a `session.snapshot` frame, without `type` and `requestId`. */
+export const SessionSnapshotBodySchema = SessionSnapshotSchema.omit({ type: true, requestId: true });
+
+/** `GET /api/health`: always public, for load balancers and uptime checks. */
+export const HealthSchema = z.looseObject({
+  ok: z.literal(true),
+  version: z.string(),
+  /** Seconds since the server process started. */
+  uptime: z.number(),
+  /** Sessions whose agent is running or paused right now. */
+  sessions: z.number().int().min(0),
+});
+
+/** REST-only error codes next to the protocol's: a malformed query, and an unknown route. */
+export const REST_ERROR_CODES = { BAD_REQUEST: 'BAD_REQUEST', NOT_FOUND: 'NOT_FOUND' } as const;
+
+/** The body of every failed REST call (with its HTTP status); `code` may be one this version does not know. */
+export const RestErrorSchema = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+});
+
+export type AgentListing = z.infer<typeof AgentListingSchema>;
+export type SessionPage = z.infer<typeof SessionPageSchema>;
+export type SessionSnapshotBody = z.infer<typeof SessionSnapshotBodySchema>;
+export type Health = z.infer<typeof HealthSchema>;
+export type RestErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES] | (typeof REST_ERROR_CODES)[keyof typeof REST_ERROR_CODES];
+export type RestError = z.infer<typeof RestErrorSchema>;
