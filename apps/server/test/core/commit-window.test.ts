@@ -55,12 +55,23 @@ describe('CommitWindow: per-run or per-turn commits', () => {
     expect(window.span).toBe('run');
   });
 
-  it('measures a transaction by small batches only: a big batch is mostly the cost of its rows', () => {
+  it('does not raise the estimate from a big batch: its time is mostly the cost of its rows', () => {
     const window = new CommitWindow();
     window.noteCommit(SMALL_BATCH_EVENTS + 1, 50);
     expect(window.transactionCostMs).toBe(0);
     window.noteCommit(SMALL_BATCH_EVENTS, 0.3);
     expect(window.transactionCostMs).toBe(0.3);
+  });
+
+  it('lets a big batch quicker than the estimate lower it: no transaction costs more than a batch that held one', () => {
+    const window = new CommitWindow();
+    window.noteCommit(1, 20);
+    window.noteCommit(SMALL_BATCH_EVENTS * 4, 0.4);
+    expect(window.transactionCostMs).toBeLessThan(20);
+    expect(window.transactionCostMs).toBeGreaterThan(0.4);
+    const lowered = window.transactionCostMs;
+    window.noteCommit(SMALL_BATCH_EVENTS * 4, 30);
+    expect(window.transactionCostMs).toBe(lowered);
   });
 
   it('ignores a duration that is not a time (a clock that went backwards, NaN)', () => {
