@@ -28,42 +28,58 @@ const COST_WEIGHT = 0.125;
  * slow disk's fsync, or thousands of token callbacks a second writing to a file.
  *
  * The projected per-run load is (mean cost of a small transaction) × (runs per second), so it
- * can be judged in either span.
+ * can be judged in either span. Small batches measure what a transaction costs by itself; in
+ * `turn` they grow with the turn, so the first run of a turn is committed alone once per load
+ * window (a probe) and the estimate follows a disk that got faster again. Runs of more than
+ * `SMALL_BATCH_EVENTS` are not sampled: they amortise their own transaction anyway.
  */
 export class CommitWindow {
   #span: CommitSpan = 'run';
-  /** Running mean of a small batch's write time, in ms. */
-  #costMs = 0;
+  /** Running mean of a small batch's write time, in ms; undefined before the first. */
+  #costMs: number | undefined;
   #windowStart: number | undefined;
   #runs = 0;
+  #probed = false;
 
+  /** The span the window is in (a probe run is committed alone even in `turn`). */
   get span(): CommitSpan {
     return this.#span;
   }
 
   /** The mean write time of a small batch so far, in ms (0 before the first). */
   get transactionCostMs(): number {
-    return this.#costMs;
+    return this.#costMs ?? 0;
   }
 
-  /** A synchronous run queued events (called once per run, at the current time). */
-  noteRun(nowMs: number): void {
-    this.#windowStart ??= nowMs;
-    this.#runs += 1;
-    const elapsed = nowMs - this.#windowStart;
-    if (elapsed < LOAD_WINDOW_MS) return;
-    this.#judge((this.#costMs * this.#runs) / elapsed);
-    this.#windowStart = nowMs;
-    this.#runs = 0;
+  /**
+   * A synchronous run starts queuing events, at `nowMs`; `startsBatch` when nothing else is
+   * queued. Returns how to commit this run: alone at its end (`run`), or with the turn.
+   */
+  noteRun(nowMs: number, startsBatch = false): CommitSpan {
+    if (Number.isFinite(nowMs)) this.#countRun(nowMs);
+    if (this.#span === 'run') return 'run';
+    if (startsBatch && !this.#probed) {
+      this.#probed = true;
+      return 'run';
+    }
+    return 'turn';
   }
 
   /** A batch of `events` took `durationMs` to write. */
   noteCommit(events: number, durationMs: number): void {
-    if (!(durationMs >= 0)) return;
-    // No batch is quicker than a transaction by itself, so a big one quicker than the estimate
-    // still lowers it: a span widened by one slow fsync narrows again under a steady big load.
-    if (events > SMALL_BATCH_EVENTS && durationMs >= this.#costMs) return;
-    this.#costMs = this.#costMs === 0 ? durationMs : this.#costMs + (durationMs - this.#costMs) * COST_WEIGHT;
+    if (events > SMALL_BATCH_EVENTS || !Number.isFinite(durationMs) || durationMs < 0) return;
+    this.#costMs = this.#costMs === undefined ? durationMs : this.#costMs + (durationMs - this.#costMs) * COST_WEIGHT;
+  }
+
+  #countRun(nowMs: number): void {
+    this.#windowStart ??= nowMs;
+    this.#runs += 1;
+    const elapsed = nowMs - this.#windowStart;
+    if (elapsed < LOAD_WINDOW_MS) return;
+    this.#judge((this.transactionCostMs * this.#runs) / elapsed);
+    this.#windowStart = nowMs;
+    this.#runs = 0;
+    this.#probed = false;
   }
 
   #judge(load: number): void {

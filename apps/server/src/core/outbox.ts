@@ -1,5 +1,5 @@
 import type { SessionEvent } from '@interthought/protocol';
-import { CommitWindow } from './commit-window.js';
+import { CommitWindow, type CommitSpan } from './commit-window.js';
 import type { EventStore } from './event-store.js';
 import type { Peer, ReplyTo } from './session-service.js';
 
@@ -26,7 +26,7 @@ export interface OutboxOptions<T extends OutboxTarget> {
   onWritten?: (targets: ReadonlySet<T>) => void;
   /** Where write failures and misbehaving peers are reported; the outbox itself never throws from a tick. */
   reportError: (context: string, error: unknown) => void;
-  /** Chooses per-run or per-turn commits from what transactions cost (one per outbox by default). */
+  /** Chooses per-run or per-turn commits from what transactions cost (one per outbox by default: it measures this outbox's store). */
   commitWindow?: CommitWindow;
   /** The clock transactions are timed with, in ms. */
   now?: () => number;
@@ -65,6 +65,8 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
   #immediate: NodeJS.Immediate | undefined;
   /** A microtask is due at the end of the current synchronous run: the run is counted, and committed unless the turn is. */
   #runEndDue = false;
+  /** How the current run is committed: at its end, or with the turn (see `CommitWindow.noteRun`). */
+  #runSpan: CommitSpan = 'run';
   #retryTimer: NodeJS.Timeout | undefined;
   #retryDelayMs: number;
   #closed = false;
@@ -83,14 +85,15 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
   }
 
   enqueue(entry: OutboxEntry<T>): void {
+    const startsBatch = this.#queue.length === 0;
     this.#queue.push(entry);
     if (this.#retryTimer !== undefined || this.#closed) return;
     if (!this.#runEndDue) {
       this.#runEndDue = true;
-      this.#window.noteRun(this.#now());
+      this.#runSpan = this.#window.noteRun(this.#now(), startsBatch);
       queueMicrotask(this.#atRunEnd);
     }
-    if (this.#window.span === 'turn') this.#immediate ??= setImmediate(this.#commitAtTurnEnd);
+    if (this.#runSpan === 'turn') this.#immediate ??= setImmediate(this.#commitAtTurnEnd);
   }
 
   /**
@@ -105,12 +108,12 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
     }
     if (this.#queue.length === 0) return true;
     const batch = this.#queue;
+    let started: number;
     try {
       const frames = batch.map((entry) => (entry.frame ??= JSON.stringify(entry.event)));
       const events = batch.map((entry) => entry.event);
-      const started = this.#now();
+      started = this.#now();
       this.#store.appendBatch(events, frames);
-      this.#window.noteCommit(batch.length, this.#now() - started);
     } catch (error) {
       this.#options.reportError('appendBatch failed; the events stay queued and are retried', error);
       this.#scheduleRetry();
@@ -119,6 +122,8 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
     this.#queue = [];
     this.#clearRetry();
     this.#afterWrite(batch);
+    // The summaries' update is a transaction too: a batch costs both.
+    this.#window.noteCommit(batch.length, this.#now() - started);
     this.#sendInOrder(batch);
     return true;
   }
@@ -128,11 +133,12 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
     this.flush();
   };
 
-  /** The run that queued events has returned: commit them, unless the window spans the turn and the burst is small. */
+  /** The run that queued events has returned: commit them, unless it belongs to the turn's batch and the burst is small. */
   readonly #atRunEnd = (): void => {
     this.#runEndDue = false;
     if (this.#closed || this.#retryTimer !== undefined) return;
-    if (this.#window.span === 'run' || this.#queue.length >= EARLY_COMMIT_EVENTS) this.flush();
+    if (this.#runSpan === 'run' || this.#queue.length >= EARLY_COMMIT_EVENTS) this.flush();
+    else if (this.#queue.length > 0) this.#immediate ??= setImmediate(this.#commitAtTurnEnd);
   };
 
   /** Stop scheduling writes (the owner flushes once more itself). */

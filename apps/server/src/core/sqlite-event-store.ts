@@ -21,8 +21,9 @@ export interface SqliteEventStoreOptions {
   retainEventsPerSession?: number;
   /**
    * `FULL` (default): a committed batch survives a power loss, so a seq a client has seen is never
-   * reused after a restart. Group commit makes that one fsync per tick, not per event, which is
-   * why FULL is affordable. `NORMAL` survives process crashes only.
+   * reused after a restart. Group commit makes that one fsync per synchronous run, or per turn
+   * while fsyncs are dear (see `CommitWindow`), not per event, which is why FULL is affordable.
+   * `NORMAL` survives process crashes only.
    */
   synchronous?: SynchronousMode;
 }

@@ -59,7 +59,8 @@ export function dispatch(message: ClientMessage, connection: Connection, session
     case 'step.correct': {
       const { id: _id, type: _type, ...correction } = message;
       const result = sessions.correct({ ...correction, by: connection.id });
-      // Sent now; the core emits the correction's events on its next tick, so this answer comes first.
+      // Sent now, synchronously: the core sends the correction's events once their batch is
+      // committed (a microtask at the soonest), so this answer always comes first.
       connection.sendMessage({ type: 'correction.accepted', requestId, ...result });
       return;
     }

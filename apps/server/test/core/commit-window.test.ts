@@ -63,21 +63,43 @@ describe('CommitWindow: per-run or per-turn commits', () => {
     expect(window.transactionCostMs).toBe(0.3);
   });
 
-  it('lets a big batch quicker than the estimate lower it: no transaction costs more than a batch that held one', () => {
+  it('in the turn span, commits the first run of a turn alone once per load window, to keep measuring a transaction', () => {
     const window = new CommitWindow();
-    window.noteCommit(1, 20);
-    window.noteCommit(SMALL_BATCH_EVENTS * 4, 0.4);
-    expect(window.transactionCostMs).toBeLessThan(20);
-    expect(window.transactionCostMs).toBeGreaterThan(0.4);
-    const lowered = window.transactionCostMs;
-    window.noteCommit(SMALL_BATCH_EVENTS * 4, 30);
-    expect(window.transactionCostMs).toBe(lowered);
+    window.noteCommit(1, 1);
+    let now = runsOver(window, 0, LOAD_WINDOW_MS, 250);
+    // This run closes the first window (judged: turn) and opens the next, whose probe is due.
+    expect(window.noteRun(now, false)).toBe('turn');
+    expect(window.span).toBe('turn');
+    expect(window.noteRun(now + 1, true)).toBe('run');
+    expect(window.noteRun(now + 2, true)).toBe('turn');
+    expect(window.noteRun(now + 3, false)).toBe('turn');
+    now = runsOver(window, now + 4, LOAD_WINDOW_MS, 250);
+    expect(window.noteRun(now, true)).toBe('run');
   });
 
-  it('ignores a duration that is not a time (a clock that went backwards, NaN)', () => {
+  it('ignores a duration that is not a time (a clock that went backwards, NaN, Infinity)', () => {
     const window = new CommitWindow();
     window.noteCommit(1, -1);
     window.noteCommit(1, Number.NaN);
+    window.noteCommit(1, Number.POSITIVE_INFINITY);
     expect(window.transactionCostMs).toBe(0);
+    window.noteCommit(1, 0.5);
+    expect(window.transactionCostMs).toBe(0.5);
+  });
+
+  it('ignores a run stamped with a time that is not one, and still judges the later ones', () => {
+    const window = new CommitWindow();
+    window.noteCommit(1, 0.5);
+    expect(window.noteRun(Number.NaN)).toBe('run');
+    runsOver(window, 0, LOAD_WINDOW_MS, 250);
+    window.noteRun(LOAD_WINDOW_MS);
+    expect(window.span).toBe('turn');
+  });
+
+  it('counts a measured 0 ms as a sample, not as "no estimate yet"', () => {
+    const window = new CommitWindow();
+    window.noteCommit(1, 0);
+    window.noteCommit(1, 8);
+    expect(window.transactionCostMs).toBe(1);
   });
 });

@@ -1,9 +1,9 @@
 import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { LOAD_WINDOW_MS } from '../../src/core/commit-window.js';
+import { CommitWindow, LOAD_WINDOW_MS, type CommitSpan } from '../../src/core/commit-window.js';
 import { EARLY_COMMIT_EVENTS, Outbox, type OutboxTarget } from '../../src/core/outbox.js';
 import type { Peer } from '../../src/core/session-service.js';
-import { turns } from './support/harness.js';
+import { turns, until } from './support/harness.js';
 import { RecordingStore } from './support/recording-store.js';
 
 function deltaEvent(sessionId: string, seq: number): SessionEvent {
@@ -11,19 +11,20 @@ function deltaEvent(sessionId: string, seq: number): SessionEvent {
 }
 
 /**
- * An outbox on a fake clock: each write "costs" `commitCostMs` of it, and each run of a test's
- * own makes time pass with `tick`, so the window's judgement does not depend on this machine.
+ * An outbox on a fake clock: each write "costs" `commitCostMs` of it and the tests move it on
+ * themselves, so the window's judgement does not depend on this machine.
  */
-function setup(commitCostMs: number) {
+function setup(commitCostMs: number, commitWindow?: CommitWindow) {
   const store = new RecordingStore();
   for (const sessionId of ['a', 'b', 'c']) {
     store.createSession({ info: { sessionId, task: 't', agent: 'x', status: 'running', revision: 0, createdAt: 'x' }, options: {}, lastSeq: 0 });
   }
   const clock = { now: 0 };
+  const cost = { ms: commitCostMs };
   store.onAppend = () => {
-    clock.now += commitCostMs;
+    clock.now += cost.ms;
   };
-  const outbox = new Outbox({ store, reportError: () => undefined, now: () => clock.now });
+  const outbox = new Outbox({ store, reportError: () => undefined, now: () => clock.now, retryDelayMs: 1, maxRetryDelayMs: 1, ...(commitWindow ? { commitWindow } : {}) });
   const peer = store.peer('p');
   const target: OutboxTarget = { subscribers: new Map<Peer, number>([[peer, 0]]) };
   const seqs = new Map<string, number>();
@@ -35,7 +36,7 @@ function setup(commitCostMs: number) {
       outbox.enqueue({ target, event: deltaEvent(sessionId, seq) });
     }
   };
-  return { store, outbox, peer, clock, burst };
+  return { store, outbox, peer, clock, cost, burst };
 }
 
 /** Runs of one event each, 1 ms of the fake clock apart, for a whole load window: 1,000 runs a second. */
@@ -90,16 +91,62 @@ describe('Outbox: while transactions are cheap, each run is committed when it re
   });
 });
 
-describe('Outbox: while transactions are dear, every run of a turn shares one', () => {
-  async function dear() {
-    // 1,000 runs a second × 1 ms a commit: per-run commits would hold the loop all the time.
-    const context = setup(1);
-    await steadyRuns(context);
-    return context;
+/** A window held in the turn span: the outbox's side of it, without its measurements. */
+class TurnSpan extends CommitWindow {
+  override noteRun(): CommitSpan {
+    return 'turn';
   }
+}
+
+/** 1,000 runs a second × 1 ms a commit: per-run commits would hold the loop all the time. */
+async function dear() {
+  const context = setup(1);
+  await steadyRuns(context);
+  return context;
+}
+
+describe('Outbox: measuring what transactions cost', () => {
+  it('widens to the turn under 1,000 runs a second when a commit costs 1 ms', async () => {
+    const { store, burst } = await dear();
+    // Three runs, two of which start a batch: at most one is the window's probe, so not three commits.
+    const before = store.batches;
+    for (const sessionId of ['b', 'c', 'b']) {
+      burst(sessionId, 1);
+      await Promise.resolve();
+    }
+    await turns(1);
+    expect(store.batches - before).toBeLessThanOrEqual(2);
+    expect(store.sentOnlyAfterWritten()).toBe(true);
+  });
+
+  it('narrows back to per-run commits when the disk gets fast again, though the turn\'s batches are too big to measure it', async () => {
+    const context = await dear();
+    const { store, clock, cost, burst } = context;
+    cost.ms = 0.001;
+    // 20 runs a turn (batches of 20 events, over SMALL_BATCH_EVENTS), 10,000 runs a second: only
+    // the probe, the first run of a turn once per window, measures a transaction by itself.
+    for (let turn = 0; turn < 6_000; turn++) {
+      for (let run = 0; run < 20; run++) {
+        burst('b', 1);
+        await Promise.resolve();
+      }
+      clock.now += 2;
+      await turns(1);
+    }
+    const before = store.batches;
+    burst('c', 1);
+    await Promise.resolve();
+    burst('c', 1);
+    await Promise.resolve();
+    expect(store.batches).toBe(before + 2);
+  });
+});
+
+describe('Outbox: while transactions are dear, every run of a turn shares one', () => {
+  const turnSpan = () => setup(1, new TurnSpan());
 
   it('gathers the runs of one turn, of every session, into one transaction at the end of the turn', async () => {
-    const { store, burst } = await dear();
+    const { store, burst } = turnSpan();
     const before = store.journal.length;
     burst('b', 3);
     await Promise.resolve();
@@ -112,7 +159,7 @@ describe('Outbox: while transactions are dear, every run of a turn shares one', 
   });
 
   it('still commits a burst of EARLY_COMMIT_EVENTS when its run returns, instead of holding it to the end of the turn', async () => {
-    const { store, peer, burst } = await dear();
+    const { store, peer, burst } = turnSpan();
     const [batches, frames] = [store.batches, peer.frames.length];
     burst('b', EARLY_COMMIT_EVENTS + 10);
     await Promise.resolve();
@@ -120,8 +167,38 @@ describe('Outbox: while transactions are dear, every run of a turn shares one', 
     expect(peer.frames.length - frames).toBe(EARLY_COMMIT_EVENTS + 10);
   });
 
+  it('keeps events that failed to be written queued, then writes and sends them in order with the next retry', async () => {
+    const { store, outbox, peer, burst } = turnSpan();
+    const sent = peer.frames.length;
+    store.failWrites = true;
+    burst('b', 2);
+    await turns(1);
+    expect(outbox.pending).toBe(2);
+    burst('b', 1);
+    store.failWrites = false;
+    await until(() => outbox.pending === 0, 'the retry to write the batch');
+    expect(peer.frames.slice(sent).map((frame) => (JSON.parse(frame) as { seq: number }).seq)).toEqual([1, 2, 3]);
+    expect(store.sentOnlyAfterWritten()).toBe(true);
+  });
+
+  it('gathers the rest of the turn again after a flush in the middle of it (a subscribe)', async () => {
+    const { store, outbox, burst } = turnSpan();
+    burst('b', 1);
+    await Promise.resolve();
+    outbox.flush();
+    const afterFlush = store.batches;
+    burst('c', 1);
+    await Promise.resolve();
+    burst('c', 1);
+    await Promise.resolve();
+    expect(store.batches).toBe(afterFlush);
+    await turns(1);
+    expect(store.batches).toBe(afterFlush + 1);
+    expect(store.journal.filter((entry) => entry.op === 'write').at(-1)).toEqual({ op: 'write', seqs: ['c#1', 'c#2'] });
+  });
+
   it('writes nothing early once closed: the owner flushes the rest itself', async () => {
-    const { store, outbox, burst } = await dear();
+    const { store, outbox, burst } = turnSpan();
     const batches = store.batches;
     burst('b', EARLY_COMMIT_EVENTS);
     outbox.close();

@@ -22,8 +22,10 @@ describe('REST bodies follow the protocol package\'s schemas', () => {
   beforeAll(async () => {
     app = await buildTestApp();
     client = await TestClient.inject(app);
-    sessionId = await client.createSession('What is 6 * 7?');
-    await client.untilFinished(sessionId);
+    for (const task of ['What is 6 * 7?', 'What is 20% of 150?']) {
+      sessionId = await client.createSession(task);
+      await client.untilFinished(sessionId);
+    }
   });
   afterAll(async () => {
     await client.close();
@@ -44,10 +46,13 @@ describe('REST bodies follow the protocol package\'s schemas', () => {
     expect(listed.filter((agent) => !agent.available && !agent.reason)).toEqual([]);
   });
 
-  it('GET /api/sessions, with each session summary', async () => {
-    const page = (await app.inject('/api/sessions?limit=1')).json() as { sessions: unknown[] };
-    expectContract(SessionPageSchema, page);
-    for (const info of page.sessions) expectContract(SessionInfoSchema, info);
+  it('GET /api/sessions, with each session summary and the cursor of the next page', async () => {
+    const first = (await app.inject('/api/sessions?limit=1')).json() as { sessions: unknown[]; nextCursor?: string };
+    expectContract(SessionPageSchema, first);
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const last = (await app.inject({ url: '/api/sessions', query: { limit: '1', before: first.nextCursor ?? '' } })).json() as { sessions: unknown[] };
+    expectContract(SessionPageSchema, last);
+    for (const info of [...first.sessions, ...last.sessions]) expectContract(SessionInfoSchema, info);
   });
 
   it('GET /api/sessions/:id', async () => {
@@ -61,6 +66,18 @@ describe('REST bodies follow the protocol package\'s schemas', () => {
       const response = await app.inject(url);
       expect(response.statusCode).toBeGreaterThanOrEqual(400);
       expectContract(RestErrorSchema, response.json());
+    }
+  });
+
+  it('the 401 of a server that needs a token', async () => {
+    const guarded = await buildTestApp({ token: 'secret-token' });
+    try {
+      const response = await guarded.inject('/api/sessions');
+      expect(response.statusCode).toBe(401);
+      expectContract(RestErrorSchema, response.json());
+      expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    } finally {
+      await guarded.close();
     }
   });
 });

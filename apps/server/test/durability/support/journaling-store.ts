@@ -44,9 +44,9 @@ export class JournalingStore implements EventStore {
   deleteSession(sessionId: string): void {
     this.inner.deleteSession(sessionId);
   }
-  appendBatch(events: readonly SessionEvent[]): void {
+  appendBatch(events: readonly SessionEvent[], frames?: readonly string[]): void {
     const started = performance.now();
-    this.inner.appendBatch(events);
+    this.inner.appendBatch(events, frames);
     while (performance.now() - started < this.commitCostMs) {
       // A disk this slow blocks the thread for the whole commit, as better-sqlite3's fsync does.
     }
