@@ -32,6 +32,8 @@ export const ERROR_CODES = {
   TIMEOUT: 'TIMEOUT',
   /** The connection closed before the answer arrived (raised by the client). */
   DISCONNECTED: 'DISCONNECTED',
+  /** The server speaks another major version of the protocol (raised by the client, which then stops). */
+  PROTOCOL_MISMATCH: 'PROTOCOL_MISMATCH',
   INTERNAL: 'INTERNAL',
 } as const;
 

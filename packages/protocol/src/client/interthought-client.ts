@@ -1,4 +1,5 @@
 import type { Hello } from '../hello.js';
+import { PROTOCOL_VERSION, isCompatibleProtocol } from '../version.js';
 import type { ClientMessageType, ServerMessage } from '../messages.js';
 import type { SessionCreated, SessionOptions } from '../session.js';
 import { ANSWER_TYPES, type AnswerTo, type RequestOf } from './answers.js';
@@ -44,6 +45,8 @@ export interface CreateSessionOptions {
 
 /** Closing code for a server that never said hello (4000–4999 are free for applications). */
 const NO_HELLO_CLOSE_CODE = 4000;
+/** Closing code for a server that speaks another major version of the protocol. */
+const PROTOCOL_MISMATCH_CLOSE_CODE = 4001;
 
 /**
  * A typed Interthought client for browsers and Node: requests matched to their answers, session
@@ -250,7 +253,10 @@ export class InterthoughtClient {
   private receive(data: unknown): void {
     const frame = readServerFrame(data);
     if (!frame) return;
-    if (frame.type === 'hello') this.opened(frame);
+    if (frame.type === 'hello') {
+      if (!isCompatibleProtocol(frame.protocol)) return this.refuseServer(frame);
+      this.opened(frame);
+    }
     this.pending.settle(frame);
     this.feeds.handle(frame);
     for (const listener of [...this.messageListeners]) {
@@ -260,6 +266,20 @@ export class InterthoughtClient {
         this.onListenerError(error);
       }
     }
+  }
+
+  /** A server of another major version: retrying would meet it again, so the client stops. */
+  private refuseServer(hello: Hello): void {
+    const socket = this.socket;
+    this.socket = undefined;
+    clearTimeout(this.helloTimer);
+    if (socket) closeQuietly(socket, PROTOCOL_MISMATCH_CLOSE_CODE, 'protocol mismatch');
+    this.fail(
+      new InterthoughtError(
+        'PROTOCOL_MISMATCH',
+        `${this.shownUrl} speaks ${JSON.stringify(hello.protocol)}; this client speaks ${PROTOCOL_VERSION}. Use a version of @interthought/protocol made for that server.`,
+      ),
+    );
   }
 
   private opened(hello: Hello): void {

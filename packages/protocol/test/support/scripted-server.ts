@@ -38,6 +38,8 @@ export type RequestHandler = (message: ClientMessage, connection: Connection) =>
  */
 export class ScriptedServer {
   readonly connections: Connection[] = [];
+  /** What the next connections' `hello` announces (a test may play a server of another version). */
+  protocol: string = PROTOCOL_VERSION;
   /** Every client frame, parsed, with the index of the connection it came on. */
   readonly received: Array<{ connection: number; frame: ClientMessage }> = [];
   readonly sessions = new Map<string, ScriptedSession>();
@@ -127,7 +129,7 @@ export class ScriptedServer {
     this.connections.push(connection);
     this.send(connection, {
       type: 'hello',
-      protocol: PROTOCOL_VERSION,
+      protocol: this.protocol,
       serverVersion: 'scripted',
       connectionId: `conn_${connection.index}`,
       capabilities: ['corrections', 'replay', 'pause'],
