@@ -7,7 +7,8 @@ export type StatusRequest = 'pause' | 'resume' | 'cancel';
 const ALLOWED_FROM: Record<StatusRequest, readonly SessionStatus[]> = {
   pause: ['running'],
   resume: ['paused', 'interrupted'],
-  cancel: ['running', 'paused', 'completed', 'failed', 'interrupted'],
+  // Cancel stops a run: a finished session has none, and stays open to corrections.
+  cancel: ['running', 'paused', 'interrupted'],
 };
 
 function hint(request: StatusRequest, status: SessionStatus): string {
@@ -17,7 +18,9 @@ function hint(request: StatusRequest, status: SessionStatus): string {
     case 'resume':
       return status === 'running' ? 'It is already running.' : 'Only a paused or interrupted session can be resumed; correct a step to make it run again.';
     case 'cancel':
-      return 'It is already cancelled; nothing is left to stop.';
+      return status === 'cancelled'
+        ? 'It is already cancelled; nothing is left to stop.'
+        : 'It has finished, so nothing is left to stop; correct a step to run it again, or delete it.';
   }
 }
 

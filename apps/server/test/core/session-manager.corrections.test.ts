@@ -35,9 +35,11 @@ describe('correct: refusals, in the documented order', () => {
 
   it('refuses any correction in a cancelled session with SESSION_CANCELLED', async () => {
     const h = setup();
-    const { sessionId, steps } = await completedSession(h);
+    const { sessionId } = h.manager.create({ task: 'Add two and three', agent: 'script', options: { tokenDelayMs: 5 } });
+    await until(() => h.manager.snapshot(sessionId)!.steps.length > 0, 'the first step');
     h.manager.cancel(sessionId);
-    refusal(() => h.manager.correct({ sessionId, stepId: steps[0]!.stepId, content: 'new' }), 'SESSION_CANCELLED');
+    const [first] = h.manager.snapshot(sessionId)!.steps;
+    refusal(() => h.manager.correct({ sessionId, stepId: first!.stepId, content: 'new' }), 'SESSION_CANCELLED');
     refusal(() => h.manager.correct({ sessionId, stepId: 'unknown', content: 'new' }), 'SESSION_CANCELLED');
   });
 

@@ -109,10 +109,22 @@ describe('cancel', () => {
     expect(h.manager.snapshot(sessionId)!.session.status).toBe('cancelled');
   });
 
-  it('cancels a completed session, and refuses to cancel twice', async () => {
+  it('refuses to cancel a finished session, which stays open to corrections', async () => {
     const h = setup();
     const { sessionId } = h.manager.create({ task: 'x' });
     await untilStatus(h.manager, sessionId, 'completed');
+    const error = refusal(() => h.manager.cancel(sessionId), 'INVALID_STATE');
+    expect(error.message).toContain('it is completed');
+    expect(error.message).toContain('correct a step to run it again');
+    expect(h.manager.snapshot(sessionId)!.session.status).toBe('completed');
+    const firstStep = h.manager.snapshot(sessionId)!.chain[0]!;
+    h.manager.correct({ sessionId, stepId: firstStep, content: 'Again.' });
+    await untilStatus(h.manager, sessionId, 'completed');
+  });
+
+  it('refuses to cancel twice', async () => {
+    const h = setup();
+    const { sessionId } = h.manager.create({ task: 'x', options: { tokenDelayMs: 1_000 } });
     h.manager.cancel(sessionId);
     const error = refusal(() => h.manager.cancel(sessionId), 'INVALID_STATE');
     expect(error.message).toContain('already cancelled');
