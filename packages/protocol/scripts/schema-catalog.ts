@@ -40,6 +40,8 @@ export const CLIENT_MESSAGES: Record<ClientMessageType, MessageEntry> = {
   'session.resume': { id: 'SessionResumeRequest', summary: 'Continue a paused or interrupted session.' },
   'session.cancel': { id: 'SessionCancelRequest', summary: 'Stop a session for good.' },
   'session.delete': { id: 'SessionDeleteRequest', summary: 'Delete a session and its log for everyone; its watchers get `session.deleted`.' },
+  'sessions.watch': { id: 'SessionsWatchRequest', summary: 'Follow the list of sessions: the newest first, then every change.' },
+  'sessions.unwatch': { id: 'SessionsUnwatchRequest', summary: 'Stop following the list of sessions.' },
 };
 
 /** Every server frame; a `Record` over the server frame types, so a new type cannot be left out. */
@@ -51,6 +53,10 @@ export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
   'session.unsubscribed': { id: 'SessionUnsubscribed', summary: 'The answer to `session.unsubscribe`.' },
   'correction.accepted': { id: 'CorrectionAccepted', summary: 'The answer to `step.correct`; `step.corrected` and `steps.invalidated` follow.' },
   error: { id: 'ErrorFrame', summary: 'A request could not be carried out. Never ends a session.' },
+  'sessions.watching': { id: 'SessionsWatching', summary: 'The answer to `sessions.watch`: the newest sessions first; changes follow.' },
+  'sessions.unwatched': { id: 'SessionsUnwatched', summary: 'The answer to `sessions.unwatch`.' },
+  'sessions.changed': { id: 'SessionsChanged', summary: 'To list watchers: a session was created or its summary (status, revision) changed.' },
+  'sessions.removed': { id: 'SessionsRemoved', summary: 'To list watchers: a session was deleted.' },
   'session.status': { id: 'SessionStatusEvent', summary: "The session's status changed (it answers pause/resume/cancel too)." },
   'step.started': { id: 'StepStartedEvent', summary: 'A new step begins streaming on the head of the chain.' },
   'step.delta': { id: 'StepDeltaEvent', summary: 'Append-only text of a streaming step.' },

@@ -71,7 +71,7 @@ function requestOperations(): Json {
   return operations;
 }
 
-/** The frames the server sends on its own: `hello`, and the events of every subscribed session. */
+/** The frames the server sends on its own: `hello`, the events of every subscribed session, and list changes to list watchers. */
 function pushOperations(): Json {
   return {
     sendHello: {
@@ -85,6 +85,12 @@ function pushOperations(): Json {
       channel: ref(CHANNEL),
       summary: 'The events of every session the connection is subscribed to, per session in `seq` order (1, 2, 3 … with no gaps).',
       messages: SESSION_EVENT_TYPES.map((type) => channelMessage(SERVER_MESSAGES[type].id)),
+    },
+    sendSessionListChanges: {
+      action: 'send',
+      channel: ref(CHANNEL),
+      summary: 'To a connection that sent `sessions.watch`: every session created, changed or deleted, until `sessions.unwatch`.',
+      messages: [channelMessage(SERVER_MESSAGES['sessions.changed'].id), channelMessage(SERVER_MESSAGES['sessions.removed'].id)],
     },
   };
 }

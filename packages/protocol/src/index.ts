@@ -5,6 +5,7 @@ export * from './error.js';
 export * from './hello.js';
 export * from './step.js';
 export * from './session.js';
+export * from './session-list.js';
 export * from './correction.js';
 export * from './messages.js';
 export * from './parse.js';

@@ -18,6 +18,14 @@ import {
   SessionUnsubscribedSchema,
 } from './session.js';
 import {
+  SessionsChangedSchema,
+  SessionsRemovedSchema,
+  SessionsUnwatchRequestSchema,
+  SessionsUnwatchedSchema,
+  SessionsWatchRequestSchema,
+  SessionsWatchingSchema,
+} from './session-list.js';
+import {
   StepCompletedEventSchema,
   StepCorrectedEventSchema,
   StepDeltaEventSchema,
@@ -35,6 +43,8 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SessionResumeRequestSchema,
   SessionCancelRequestSchema,
   SessionDeleteRequestSchema,
+  SessionsWatchRequestSchema,
+  SessionsUnwatchRequestSchema,
 ]);
 
 /** The `type` of every client request. */
@@ -66,6 +76,10 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   SessionUnsubscribedSchema,
   CorrectionAcceptedSchema,
   ErrorFrameSchema,
+  SessionsWatchingSchema,
+  SessionsUnwatchedSchema,
+  SessionsChangedSchema,
+  SessionsRemovedSchema,
   ...SessionEventSchema.options,
 ]);
 

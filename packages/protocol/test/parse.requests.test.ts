@@ -24,6 +24,8 @@ const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
     { type: 'session.delete', sessionId: 's_1' },
     { type: 'session.delete', id: 'r7', sessionId: 's_1' },
   ],
+  'sessions.watch': [{ type: 'sessions.watch' }, { type: 'sessions.watch', id: 'r8', limit: 100 }],
+  'sessions.unwatch': [{ type: 'sessions.unwatch', id: 'r9' }],
 };
 
 describe('parseClientMessage: valid requests', () => {
@@ -173,6 +175,9 @@ describe('parseClientMessage: field limits', () => {
     { name: 'an empty session id', frame: { type: 'session.cancel', sessionId: '' }, path: ['sessionId'] },
     { name: 'a session.delete without a session id', frame: { type: 'session.delete' }, path: ['sessionId'] },
     { name: 'an afterSeq that is a string', frame: { type: 'session.subscribe', sessionId: 's', afterSeq: '3' }, path: ['afterSeq'] },
+    { name: 'a sessions.watch limit over 100', frame: { type: 'sessions.watch', limit: 101 }, path: ['limit'] },
+    { name: 'a sessions.watch limit of 0', frame: { type: 'sessions.watch', limit: 0 }, path: ['limit'] },
+    { name: 'a fractional sessions.watch limit', frame: { type: 'sessions.watch', limit: 2.5 }, path: ['limit'] },
   ];
 
   for (const { name, frame, path } of cases) {

@@ -10,6 +10,8 @@ export const ANSWER_TYPES = {
   'session.resume': ['session.status'],
   'session.cancel': ['session.status'],
   'session.delete': ['session.deleted'],
+  'sessions.watch': ['sessions.watching'],
+  'sessions.unwatch': ['sessions.unwatched'],
 } as const satisfies Record<ClientMessageType, readonly ServerMessageType[]>;
 
 /** The request of a given type, without its `id` (the client assigns one). */

@@ -145,6 +145,10 @@ export class SessionFeeds {
       case 'session.unsubscribed':
       case 'correction.accepted':
       case 'error':
+      case 'sessions.watching':
+      case 'sessions.unwatched':
+      case 'sessions.changed':
+      case 'sessions.removed':
         return;
       default: {
         // A session event of a newer server (see `isUnknownSessionEvent`): delivered like any event,

@@ -19,6 +19,8 @@ export interface Connection {
   readonly index: number;
   readonly socket: WebSocket;
   readonly subscriptions: Set<string>;
+  /** Follows the list of sessions (`sessions.watch`). */
+  watching: boolean;
 }
 
 /** A session the server keeps: its info and its whole event log. */
@@ -80,7 +82,20 @@ export class ScriptedServer {
       trimmed: false,
     };
     this.sessions.set(sessionId, session);
+    this.announce({ type: 'sessions.changed', session: session.info });
     return session;
+  }
+
+  /** Change a session's summary and tell the list watchers. */
+  setInfo(sessionId: string, change: Partial<SessionInfo>): void {
+    const session = this.session(sessionId);
+    session.info = { ...session.info, ...change };
+    this.announce({ type: 'sessions.changed', session: session.info });
+  }
+
+  /** Send a list frame to every connection watching the list. */
+  private announce(frame: object): void {
+    for (const connection of this.connections) if (connection.watching) this.send(connection, frame);
   }
 
   /** Append an event to the session's log and send it to its subscribers. */
@@ -125,7 +140,7 @@ export class ScriptedServer {
   }
 
   private accept(socket: WebSocket): void {
-    const connection: Connection = { index: this.connections.length, socket, subscriptions: new Set() };
+    const connection: Connection = { index: this.connections.length, socket, subscriptions: new Set(), watching: false };
     this.connections.push(connection);
     this.send(connection, {
       type: 'hello',
@@ -184,6 +199,14 @@ export class ScriptedServer {
       }
       case 'session.delete':
         return this.delete(connection, message.sessionId, requestId);
+      case 'sessions.watch': {
+        connection.watching = true;
+        const sessions = [...this.sessions.values()].map((session) => session.info).reverse().slice(0, message.limit ?? 50);
+        return this.send(connection, { type: 'sessions.watching', requestId, sessions });
+      }
+      case 'sessions.unwatch':
+        connection.watching = false;
+        return this.send(connection, { type: 'sessions.unwatched', requestId });
     }
   }
 
@@ -194,6 +217,7 @@ export class ScriptedServer {
     const seq = session.events.length + 1;
     const event = { type: 'session.deleted', sessionId, seq, at: new Date(Date.UTC(2025, 0, 1) + seq * 1_000).toISOString() };
     this.sessions.delete(sessionId);
+    this.announce({ type: 'sessions.removed', sessionId });
     for (const other of this.connections) {
       if (other === connection) this.send(other, { ...event, requestId });
       else if (other.subscriptions.has(sessionId)) this.send(other, event);
