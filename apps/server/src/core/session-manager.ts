@@ -10,6 +10,7 @@ import { ACTIVE_STATUSES, LiveSession } from './live-session.js';
 import { Outbox } from './outbox.js';
 import { announceDeletion, deletedEvent } from './session-deletion.js';
 import { SessionError } from './session-error.js';
+import { SessionListWatchers } from './session-list-watchers.js';
 import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from './session-loader.js';
 import type { CorrectStepInput, CorrectionResult, CreateSessionInput, Peer, ReplyTo, SessionService } from './session-service.js';
 import { checkOptions, checkTask, notFound } from './session-input.js';
@@ -63,6 +64,7 @@ export class SessionManager implements SessionService {
   /** Idle sessions still in `#sessions`, least recently idle first. */
   readonly #idle = new Map<string, LiveSession>();
   readonly #peers = new PeerIndex();
+  readonly #listWatchers: SessionListWatchers;
   #shutdown: Promise<void> | undefined;
 
   constructor(deps: SessionManagerDeps) {
@@ -75,6 +77,7 @@ export class SessionManager implements SessionService {
     this.#newId = deps.newId ?? (() => nanoid());
     this.#runDeps = { tools: deps.tools, newId: this.#newId, defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0 };
     this.#reportError = deps.reportError ?? reportToConsole;
+    this.#listWatchers = new SessionListWatchers(this.#reportError);
     this.#outbox = new Outbox<LiveSession>({
       store: deps.store,
       reportError: this.#reportError,
@@ -104,6 +107,7 @@ export class SessionManager implements SessionService {
     this.#checkCapacity();
     const info: SessionInfo = { sessionId: this.#newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: this.#now().toISOString() };
     this.#store.createSession({ info, options, lastSeq: 0 });
+    this.#listWatchers.changed(info);
     const session = this.#adopt(new LiveSession(stateBeforeFirstEvent(info), options, (entry) => this.#outbox.enqueue(entry), this.#now));
     session.setStatus('running');
     AgentRun.start(session, agent, this.#runDeps);
@@ -135,7 +139,18 @@ export class SessionManager implements SessionService {
   }
 
   detach(peer: Peer): void {
+    this.#listWatchers.remove(peer);
     for (const session of this.#peers.detach(peer)) this.#noteIfIdle(session);
+  }
+
+  watchList(peer: Peer, limit: number): SessionInfo[] {
+    const { sessions } = this.list({ limit });
+    this.#listWatchers.add(peer);
+    return sessions;
+  }
+
+  unwatchList(peer: Peer): void {
+    this.#listWatchers.remove(peer);
   }
 
   correct(input: CorrectStepInput): CorrectionResult {
@@ -221,6 +236,7 @@ export class SessionManager implements SessionService {
       if (this.#sessions.get(sessionId) === live) this.#sessions.delete(sessionId);
     }
     announceDeletion(deletedEvent(sessionId, lastSeq, this.#now().toISOString()), watchers, reply, this.#reportError);
+    this.#listWatchers.removed(sessionId);
   }
 
   /** Typed as the snapshot fields (the contract's `Omit` of a loose zod type erases them). */
@@ -316,6 +332,7 @@ export class SessionManager implements SessionService {
         try {
           this.#store.updateSession(session.info);
           session.infoChanged = false;
+          this.#listWatchers.changed(session.info);
         } catch (error) {
           // Left marked: the next batch of this session writes the summary again.
           this.#reportError(`updateSession failed for session ${session.id}`, error);

@@ -66,7 +66,7 @@ export interface SessionService {
   subscribe(sessionId: string, reply: ReplyTo, afterSeq?: number): void;
   /** Detach the peer from the session (idempotent); the run goes on. */
   unsubscribe(sessionId: string, peer: Peer): void;
-  /** Detach the peer from every session (its connection closed). */
+  /** Detach the peer from every session and from the list (its connection closed). */
   detach(peer: Peer): void;
   /** Apply a correction as one atomic turn of the session (PROTOCOL.md "Correction semantics"). */
   correct(input: CorrectStepInput): CorrectionResult;
@@ -83,6 +83,15 @@ export interface SessionService {
    * last seq + 1, not stored); later requests on it get `SESSION_NOT_FOUND`.
    */
   delete(sessionId: string, reply?: ReplyTo): void;
+  /**
+   * Follow the list of sessions (additive): returns the newest `limit` summaries, newest first;
+   * from then on `peer` gets `sessions.changed` for every summary stored (a session created, its
+   * status or revision changed) and `sessions.removed` for every deletion, until `unwatchList`
+   * or `detach`.
+   */
+  watchList(peer: Peer, limit: number): SessionInfo[];
+  /** Stop following the list (idempotent). */
+  unwatchList(peer: Peer): void;
   /** The session's current snapshot (for REST), or undefined. */
   snapshot(sessionId: string): SessionSnapshotData | undefined;
   list(options: { limit: number; before?: string }): SessionPage;

@@ -1,4 +1,4 @@
-import { ERROR_CODES, type ClientMessage } from '@interthought/protocol';
+import { ERROR_CODES, SESSION_LIST_LIMITS, type ClientMessage } from '@interthought/protocol';
 import { SessionError } from '../core/session-error.js';
 import type { SessionService } from '../core/session-service.js';
 import type { Connection } from './connection.js';
@@ -76,6 +76,16 @@ export function dispatch(message: ClientMessage, connection: Connection, session
     case 'session.delete':
       // Every watcher, this connection included, is told and forgets it through `Peer.forget`.
       sessions.delete(message.sessionId, { peer: connection, requestId });
+      return;
+    case 'sessions.watch': {
+      // Registered and answered in one synchronous step: no change can fall between the list and the pushes.
+      const list = sessions.watchList(connection, message.limit ?? SESSION_LIST_LIMITS.default);
+      connection.sendMessage({ type: 'sessions.watching', requestId, sessions: list });
+      return;
+    }
+    case 'sessions.unwatch':
+      sessions.unwatchList(connection);
+      connection.sendMessage({ type: 'sessions.unwatched', requestId });
       return;
     default:
       assertNever(message);

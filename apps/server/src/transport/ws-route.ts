@@ -8,7 +8,7 @@ import { Heartbeat } from './heartbeat.js';
 import { isLoopbackHost, requireAllowedOrigin, requireToken } from './origin-and-auth.js';
 
 export const WS_PATH = '/ws';
-export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas'];
+export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list'];
 
 /** The limits a connection is held to, as announced in `hello.limits`. */
 export function serverLimits(config: Config): ServerLimits {
