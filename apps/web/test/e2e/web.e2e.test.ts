@@ -5,6 +5,7 @@ import { deleteScenarios } from './scenarios/delete.js';
 import { resumeScenarios } from './scenarios/resume.js';
 import { preferenceScenarios } from './scenarios/preferences.js';
 import { sessionFlowScenarios } from './scenarios/session-flow.js';
+import { sessionListScenarios } from './scenarios/session-list.js';
 import { twoTabScenarios } from './scenarios/two-tabs.js';
 import { launchBrowser } from './support/browser.js';
 import type { E2eEnv } from './support/e2e-env.js';
@@ -35,5 +36,6 @@ describe('web app in Chromium', { timeout: 60_000 }, () => {
   describe('resuming after reloads and dropped connections', () => resumeScenarios(env));
   describe('several tabs on one session', () => twoTabScenarios(env));
   describe('deleting a session', () => deleteScenarios(env));
+  describe('the session list in every tab', () => sessionListScenarios(env));
   describe('language, theme and keyboard', () => preferenceScenarios(env));
 });

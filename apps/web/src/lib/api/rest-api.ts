@@ -1,4 +1,4 @@
-import type { AgentListing, SessionPage, SessionSnapshotBody } from '@interthought/protocol';
+import type { AgentListing } from '@interthought/protocol';
 
 /** A REST call that failed: the server's `{ code, message }`, or a network failure (`NETWORK`). */
 export class ApiError extends Error {
@@ -32,7 +32,7 @@ async function getJson<T>(fetchImpl: Fetch, url: string, signal?: AbortSignal): 
   return body as T;
 }
 
-/** The REST side of the server (`/api`): lists and snapshots. Live data goes over the WebSocket. */
+/** The REST side of the server (`/api`) the app still needs: the agents to pick from. Sessions and the session list come over the WebSocket. */
 export class RestApi {
   readonly #fetch: Fetch;
   readonly #base: string;
@@ -44,17 +44,5 @@ export class RestApi {
 
   agents(signal?: AbortSignal): Promise<AgentListing[]> {
     return getJson<AgentListing[]>(this.#fetch, `${this.#base}/api/agents`, signal);
-  }
-
-  sessions(options: { limit?: number; before?: string } = {}, signal?: AbortSignal): Promise<SessionPage> {
-    const query = new URLSearchParams();
-    if (options.limit !== undefined) query.set('limit', String(options.limit));
-    if (options.before !== undefined) query.set('before', options.before);
-    const suffix = query.size ? `?${query}` : '';
-    return getJson<SessionPage>(this.#fetch, `${this.#base}/api/sessions${suffix}`, signal);
-  }
-
-  session(sessionId: string, signal?: AbortSignal): Promise<SessionSnapshotBody> {
-    return getJson<SessionSnapshotBody>(this.#fetch, `${this.#base}/api/sessions/${encodeURIComponent(sessionId)}`, signal);
   }
 }

@@ -34,7 +34,7 @@ export function createApp(i18n: I18n, options: CreateAppOptions = {}): AppContex
   const storage = browserStorage();
   const client = new InterthoughtClient({ url: socketUrl(window.location) });
   const api = new RestApi();
-  const sessionList = new SessionList(api);
+  const sessionList = new SessionList(client);
   const toaster = new Toaster();
   return {
     client,
@@ -51,7 +51,7 @@ export function createApp(i18n: I18n, options: CreateAppOptions = {}): AppContex
 }
 
 /**
- * Connect, start polling, remember our connection ids, and announce a lost or regained connection
+ * Connect, follow the session list, remember our connection ids, and announce a lost or regained connection
  * (not the first connect: that is no news). Returns the function that stops it all.
  */
 export function startApp(app: AppContext, i18n: I18n): () => void {
@@ -68,7 +68,7 @@ export function startApp(app: AppContext, i18n: I18n): () => void {
   });
   // The client retries by itself until the server answers; the indicator shows how it goes.
   app.client.connect().catch(() => undefined);
-  app.sessionList.start(4000);
+  app.sessionList.start();
   return () => {
     stopListening();
     app.sessionList.stop();

@@ -9,7 +9,6 @@ import { SessionView } from '$lib/chain/session-view.svelte.js';
 import type { FrameScheduler } from '$lib/chain/frame-scheduler.js';
 import type { StepView } from '$lib/chain/step-view.svelte.js';
 import type { I18n } from '$lib/i18n/index.js';
-import type { SessionList } from '$lib/sessions/session-list.svelte.js';
 
 export interface SessionControllerDeps {
   client: Pick<InterthoughtClient, 'subscribe' | 'request' | 'hello'>;
@@ -17,7 +16,6 @@ export interface SessionControllerDeps {
   toaster: Toaster;
   announcer: Announcer;
   ownConnections: OwnConnections;
-  sessionList?: Pick<SessionList, 'refresh'>;
   schedule?: FrameScheduler;
 }
 
@@ -94,7 +92,6 @@ export class SessionController implements ChainActions {
       });
       step.closeEditor();
       this.deps.announcer.announce(this.deps.i18n.t('announce.corrected'));
-      void this.deps.sessionList?.refresh();
     } catch (error) {
       // The editor stays open with the user's text; the refusal is shown inside it.
       draft.error = errorCodeAndMessage(error);
@@ -121,7 +118,6 @@ export class SessionController implements ChainActions {
     try {
       const type = `session.${command}` as const;
       await this.deps.client.request({ type, sessionId: this.sessionId });
-      void this.deps.sessionList?.refresh();
     } catch (error) {
       this.#toast(error);
     } finally {

@@ -1,7 +1,6 @@
 import { InterthoughtClient, type SessionInfo } from '@interthought/protocol';
 import { WebSocket } from 'ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RestApi } from '$lib/api/rest-api.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import { I18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
@@ -25,7 +24,7 @@ afterEach(async () => {
 const info = (sessionId: string): SessionInfo => ({ sessionId, task: `task ${sessionId}`, agent: 'demo', status: 'completed', revision: 0, createdAt: '2025-01-01T00:00:00Z' });
 
 function deletionWith(locale: 'en' | 'zh' = 'en') {
-  const sessionList = new SessionList(new RestApi({ fetch: () => Promise.reject(new TypeError('offline')) }));
+  const sessionList = new SessionList(client);
   sessionList.upsert(info('a'));
   sessionList.upsert(info('b'));
   const toaster = new Toaster();

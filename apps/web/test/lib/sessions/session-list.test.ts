@@ -1,6 +1,5 @@
-import type { SessionInfo } from '@interthought/protocol';
+import { InterthoughtError, type InterthoughtClient, type SessionInfo } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { ApiError, RestApi } from '$lib/api/rest-api.js';
 import { SessionList } from '$lib/sessions/session-list.svelte.js';
 
 const info = (sessionId: string, createdAt: string, status: SessionInfo['status'] = 'running'): SessionInfo => ({
@@ -12,77 +11,104 @@ const info = (sessionId: string, createdAt: string, status: SessionInfo['status'
   createdAt,
 });
 
-/** A fetch answering from a list of responses, recording the URLs asked for. */
-function fetchFrom(responses: Array<() => Response>) {
-  const urls: string[] = [];
-  const fetchImpl = (async (url: string | URL | Request) => {
-    urls.push(String(url));
-    const next = responses.shift();
-    if (!next) throw new TypeError('Failed to fetch');
-    return next();
-  }) as typeof fetch;
-  return { fetchImpl, urls };
+type WatchOptions = Parameters<InterthoughtClient['watchSessions']>[1];
+
+/** A client whose `watchSessions` records who listens, so a test can push lists and refusals as the server would. */
+function fakeClient() {
+  const watches: Array<{ onChange: (sessions: readonly SessionInfo[]) => void; options: WatchOptions; stopped: boolean }> = [];
+  const client: Pick<InterthoughtClient, 'watchSessions'> = {
+    watchSessions(onChange, options) {
+      const watch = { onChange, options, stopped: false };
+      watches.push(watch);
+      return () => (watch.stopped = true);
+    },
+  };
+  const live = () => watches.filter((watch) => !watch.stopped);
+  return {
+    client,
+    watches,
+    push: (sessions: SessionInfo[]) => live().forEach((watch) => watch.onChange(sessions)),
+    refuse: (error: InterthoughtError) => live().forEach((watch) => watch.options?.onError?.(error)),
+  };
 }
 
-const json = (body: unknown, status = 200) => () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const ids = (list: SessionList) => list.sessions.map((session) => session.sessionId);
+const a = info('a', '2025-01-01T00:00:00Z');
+const b = info('b', '2025-01-02T00:00:00Z');
 
 describe('SessionList', () => {
-  it('loads the newest sessions from GET /api/sessions', async () => {
-    const { fetchImpl, urls } = fetchFrom([json({ sessions: [info('b', '2025-01-02T00:00:00Z'), info('a', '2025-01-01T00:00:00Z')] })]);
-    const list = new SessionList(new RestApi({ fetch: fetchImpl }), 30);
-    await list.refresh();
-    expect(urls).toEqual(['/api/sessions?limit=30']);
-    expect(list.sessions.map((session) => session.sessionId)).toEqual(['b', 'a']);
+  it('watches the list with its limit once started, and shows each list the server pushes', () => {
+    const fake = fakeClient();
+    const list = new SessionList(fake.client, 30);
+    expect(fake.watches).toHaveLength(0);
+    list.start();
+    expect(fake.watches.map((watch) => watch.options?.limit)).toEqual([30]);
+    expect(list.loaded).toBe(false);
+
+    fake.push([b, a]);
+    expect(ids(list)).toEqual(['b', 'a']);
     expect(list.loaded).toBe(true);
-    expect(list.error).toBeNull();
+    fake.push([info('c', '2025-01-03T00:00:00Z'), { ...b, status: 'completed' }, a]);
+    expect(list.sessions.map((session) => [session.sessionId, session.status])).toEqual([
+      ['c', 'running'],
+      ['b', 'completed'],
+      ['a', 'running'],
+    ]);
+    // A session deleted elsewhere is simply absent from the next list.
+    fake.push([a]);
+    expect(ids(list)).toEqual(['a']);
   });
 
-  it('shows a session started here at once, before the next poll', () => {
-    const list = new SessionList(new RestApi({ fetch: fetchFrom([]).fetchImpl }));
-    list.upsert(info('a', '2025-01-01T00:00:00Z'));
-    list.upsert(info('b', '2025-01-02T00:00:00Z'));
-    list.upsert(info('a', '2025-01-01T00:00:00Z', 'completed'));
+  it('stops watching on stop(), and a second start() leaves one watch, not two', () => {
+    const fake = fakeClient();
+    const list = new SessionList(fake.client);
+    list.start();
+    list.start();
+    expect(fake.watches.map((watch) => watch.stopped)).toEqual([true, false]);
+    list.stop();
+    expect(fake.watches.every((watch) => watch.stopped)).toBe(true);
+    fake.push([a]);
+    expect(list.sessions).toEqual([]);
+  });
+
+  it('shows a session started here at once, newest first, until the server’s list replaces it', () => {
+    const fake = fakeClient();
+    const list = new SessionList(fake.client);
+    list.start();
+    list.upsert(a);
+    list.upsert(b);
+    list.upsert({ ...a, status: 'completed' });
     expect(list.sessions.map((session) => [session.sessionId, session.status])).toEqual([
       ['b', 'running'],
       ['a', 'completed'],
     ]);
+    fake.push([{ ...b, status: 'paused' }]);
+    expect(list.sessions.map((session) => [session.sessionId, session.status])).toEqual([['b', 'paused']]);
   });
 
-  it('drops a deleted session at once and never brings it back from a poll or an upsert', async () => {
-    const stale = { sessions: [info('b', '2025-01-02T00:00:00Z'), info('a', '2025-01-01T00:00:00Z')] };
-    const { fetchImpl } = fetchFrom([json(stale), json(stale)]);
-    const list = new SessionList(new RestApi({ fetch: fetchImpl }));
-    await list.refresh();
-    // A poll sent before the deletion may still list it when it is answered.
-    const poll = list.refresh();
+  it('drops a session deleted here at once and never brings it back from a later list or an upsert', () => {
+    const fake = fakeClient();
+    const list = new SessionList(fake.client);
+    list.start();
+    fake.push([b, a]);
     list.remove('a');
-    expect(list.sessions.map((session) => session.sessionId)).toEqual(['b']);
-    await poll;
-    list.upsert(info('a', '2025-01-01T00:00:00Z', 'cancelled'));
-    expect(list.sessions.map((session) => session.sessionId)).toEqual(['b']);
+    expect(ids(list)).toEqual(['b']);
+    // A list the server sent before it heard of the deletion still has it.
+    fake.push([b, a]);
+    list.upsert({ ...a, status: 'cancelled' });
+    expect(ids(list)).toEqual(['b']);
   });
 
-  it('keeps the last list and reports the error when the server cannot be reached', async () => {
-    const { fetchImpl } = fetchFrom([json({ sessions: [info('a', '2025-01-01T00:00:00Z')] })]);
-    const list = new SessionList(new RestApi({ fetch: fetchImpl }));
-    await list.refresh();
-    await list.refresh();
-    expect(list.sessions).toHaveLength(1);
-    expect(list.error).toBe('The server could not be reached.');
-  });
-});
-
-describe('RestApi', () => {
-  it('turns an error body into an ApiError with the server’s code and message', async () => {
-    const { fetchImpl } = fetchFrom([json({ code: 'SESSION_NOT_FOUND', message: 'No session "x".' }, 404)]);
-    const error = await new RestApi({ fetch: fetchImpl }).session('x').catch((thrown: unknown) => thrown);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'SESSION_NOT_FOUND', message: 'No session "x".', status: 404 });
-  });
-
-  it('escapes the session id in the URL', async () => {
-    const { fetchImpl, urls } = fetchFrom([json({ session: {}, steps: [], chain: [], seq: 0 })]);
-    await new RestApi({ fetch: fetchImpl }).session('a/b?c');
-    expect(urls).toEqual(['/api/sessions/a%2Fb%3Fc']);
+  it('keeps the last list and shows a refused watch until the next list arrives', () => {
+    const fake = fakeClient();
+    const list = new SessionList(fake.client);
+    list.start();
+    fake.push([a]);
+    fake.refuse(new InterthoughtError('RATE_LIMITED', 'Too many requests: wait a moment.'));
+    expect(list.error).toBe('Too many requests: wait a moment.');
+    expect(ids(list)).toEqual(['a']);
+    fake.push([b, a]);
+    expect(list.error).toBeNull();
+    expect(ids(list)).toEqual(['b', 'a']);
   });
 });
