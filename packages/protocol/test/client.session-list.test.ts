@@ -118,6 +118,23 @@ describe('InterthoughtClient.watchSessions', () => {
     await vi.waitFor(() => expect(errors.map((error) => error.code)).toEqual(['FORBIDDEN']));
   });
 
+  it('reports an onError that throws to onListenerError instead of leaving a rejected promise behind', async () => {
+    server.handler = (message, connection) => {
+      if (message.type !== 'sessions.watch') return false;
+      server.send(connection, { type: 'error', requestId: message.id, code: 'FORBIDDEN', message: 'Not for you.' });
+      return true;
+    };
+    const failures: unknown[] = [];
+    const client = clientOf(server, { onListenerError: (error) => failures.push(error) });
+    await client.connect();
+    client.watchSessions(() => undefined, {
+      onError: () => {
+        throw new Error('onError bug');
+      },
+    });
+    await vi.waitFor(() => expect(failures).toEqual([expect.objectContaining({ message: 'onError bug' })]));
+  });
+
   it('keeps a throwing listener from stopping the others', async () => {
     addSessions('s1');
     const failures: unknown[] = [];

@@ -220,7 +220,13 @@ export class InterthoughtClient {
     settled.catch((error: unknown) => {
       // A dropped connection watches again once it is back; anything else is the caller's to hear.
       if (!(error instanceof InterthoughtError) || error.code === 'DISCONNECTED') return;
-      for (const listener of [...this.listWatch.onError]) listener(error);
+      for (const listener of [...this.listWatch.onError]) {
+        try {
+          listener(error);
+        } catch (thrown) {
+          this.onListenerError(thrown);
+        }
+      }
     });
   }
 
