@@ -12,6 +12,7 @@ import { SessionManager } from './core/session-manager.js';
 import type { SessionService } from './core/session-service.js';
 import { apiRoutes } from './http/api-routes.js';
 import { staticUi } from './http/static-ui.js';
+import { ServerMetrics } from './metrics/server-metrics.js';
 import { createDefaultTools } from './tools/index.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
 import { redactUrl } from './transport/origin-and-auth.js';
@@ -25,6 +26,7 @@ declare module 'fastify' {
     tools: ToolRegistry;
     agents: AgentRegistry;
     sessions: SessionService;
+    metrics: ServerMetrics;
   }
 }
 
@@ -91,6 +93,13 @@ const sessionsPlugin = fp(
   { name: 'sessions', dependencies: ['config', 'event-store', 'registries'] },
 );
 
+const metricsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate('metrics', new ServerMetrics(app.sessions));
+  },
+  { name: 'metrics', dependencies: ['sessions'] },
+);
+
 /** Running or paused sessions, for /api/health. A replacement service is counted from its newest sessions. */
 function countActiveSessions(sessions: SessionService): number {
   if (sessions instanceof SessionManager) return sessions.activeSessionCount;
@@ -116,6 +125,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.register(storePlugin, { store: overrides.store });
   app.register(registriesPlugin, { tools: overrides.tools, agents: overrides.agents });
   app.register(sessionsPlugin, { sessions: overrides.sessions });
+  app.register(metricsPlugin);
 
   app.register(fastifyWebsocket, {
     options: { maxPayload: config.maxFrameBytes, perMessageDeflate: false },

@@ -11,6 +11,16 @@ export interface OutboxTarget {
   readonly subscribers: ReadonlyMap<Peer, number>;
 }
 
+/** Counters and the commit window's state, for metrics. */
+export interface OutboxStats {
+  eventsWritten: number;
+  /** Successful `appendBatch` calls. */
+  transactions: number;
+  span: CommitSpan;
+  /** Mean write time of a small batch, in ms. */
+  transactionCostMs: number;
+}
+
 /** One queued event, and the requester of the change it records (for status changes). */
 export interface OutboxEntry<T extends OutboxTarget = OutboxTarget> {
   target: T;
@@ -70,6 +80,8 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
   #retryTimer: NodeJS.Timeout | undefined;
   #retryDelayMs: number;
   #closed = false;
+  #eventsWritten = 0;
+  #transactions = 0;
 
   constructor(options: OutboxOptions<T>) {
     this.#store = options.store;
@@ -82,6 +94,16 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
   /** Events queued and not yet written. */
   get pending(): number {
     return this.#queue.length;
+  }
+
+  /** What the outbox has done so far, for metrics. */
+  get stats(): OutboxStats {
+    return {
+      eventsWritten: this.#eventsWritten,
+      transactions: this.#transactions,
+      span: this.#window.span,
+      transactionCostMs: this.#window.transactionCostMs,
+    };
   }
 
   enqueue(entry: OutboxEntry<T>): void {
@@ -120,6 +142,8 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> {
       return false;
     }
     this.#queue = [];
+    this.#eventsWritten += batch.length;
+    this.#transactions += 1;
     this.#clearRetry();
     this.#afterWrite(batch);
     // The summaries' update is a transaction too: a batch costs both.

@@ -7,7 +7,7 @@ import { AgentRun, type RunDeps } from './agent-run.js';
 import { appendCorrection, checkCorrection } from './correction.js';
 import type { EventStore, SessionPage } from './event-store.js';
 import { ACTIVE_STATUSES, LiveSession } from './live-session.js';
-import { Outbox } from './outbox.js';
+import { Outbox, type OutboxStats } from './outbox.js';
 import { announceDeletion, deletedEvent } from './session-deletion.js';
 import { SessionError } from './session-error.js';
 import { SessionListWatchers } from './session-list-watchers.js';
@@ -91,6 +91,16 @@ export class SessionManager implements SessionService {
     let count = 0;
     for (const session of this.#sessions.values()) if (ACTIVE_STATUSES.has(session.status)) count += 1;
     return count;
+  }
+
+  /** Sessions held in memory (running, watched, or cached while idle). */
+  get sessionsInMemory(): number {
+    return this.#sessions.size;
+  }
+
+  /** What the outbox has written, and how it commits now. */
+  get commitStats(): OutboxStats {
+    return this.#outbox.stats;
   }
 
   /** How many sessions a peer watches (for per-connection caps). */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireToken } from '../transport/origin-and-auth.js';
 import { agentsRoute } from './agents-route.js';
 import { healthRoute } from './health-route.js';
+import { metricsRoute } from './metrics-route.js';
 import { protocolSchemaRoutes } from './protocol-schema-routes.js';
 import { restErrorHandler } from './rest-error.js';
 import { sessionsRoutes } from './sessions-routes.js';
@@ -22,5 +23,6 @@ export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Prom
     await guarded.register(agentsRoute);
     await guarded.register(sessionsRoutes);
     await guarded.register(protocolSchemaRoutes);
+    await guarded.register(metricsRoute);
   });
 }

@@ -1,8 +1,9 @@
-import { ERROR_CODES, FIELD_LIMITS, errorFrame, parseClientMessage, type ClientMessage } from '@interthought/protocol';
+import { ERROR_CODES, FIELD_LIMITS, errorFrame, parseClientMessage, type ClientMessage, type ErrorFrame } from '@interthought/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData } from 'ws';
 import { SessionError } from '../core/session-error.js';
 import type { SessionService } from '../core/session-service.js';
+import type { TransportMetrics } from '../metrics/server-metrics.js';
 import type { Connection } from './connection.js';
 import { dispatch, type ConnectionCaps } from './dispatch.js';
 
@@ -13,6 +14,7 @@ export interface FrameContext {
   sessions: SessionService;
   caps: ConnectionCaps;
   log: FastifyBaseLogger;
+  metrics: TransportMetrics;
 }
 
 function asBytes(data: RawData): Uint8Array {
@@ -20,7 +22,6 @@ function asBytes(data: RawData): Uint8Array {
   return data instanceof ArrayBuffer ? new Uint8Array(data) : data;
 }
 
-/** The request id of a frame that will not be carried out, so the client can fail that request at once. */
 /** The usable `id` of a refused frame, to echo as `requestId`: a bare JSON read, no schema work for a client being throttled. */
 function requestIdOf(bytes: Uint8Array): string | undefined {
   try {
@@ -32,16 +33,23 @@ function requestIdOf(bytes: Uint8Array): string | undefined {
   }
 }
 
+/** Answer with an `error` frame, counted by its code. */
+function refuse(connection: Connection, frame: ErrorFrame, context: FrameContext): void {
+  context.metrics.requestRefused(frame.code);
+  connection.sendMessage(frame);
+}
+
 function runRequest(message: ClientMessage, connection: Connection, context: FrameContext): void {
+  context.metrics.requestReceived(message.type);
   try {
     dispatch(message, connection, context.sessions, context.caps);
   } catch (error) {
     if (error instanceof SessionError) {
-      connection.sendMessage(errorFrame(error.code, error.message, message.id, error.details));
+      refuse(connection, errorFrame(error.code, error.message, message.id, error.details), context);
       return;
     }
     context.log.error({ err: error, type: message.type, connectionId: connection.id }, 'a client request failed unexpectedly');
-    connection.sendMessage(errorFrame(ERROR_CODES.INTERNAL, 'The server failed to carry out this request. It has been logged; try again.', message.id));
+    refuse(connection, errorFrame(ERROR_CODES.INTERNAL, 'The server failed to carry out this request. It has been logged; try again.', message.id), context);
   }
 }
 
@@ -55,21 +63,22 @@ export function handleFrame(connection: Connection, data: RawData, isBinary: boo
   const verdict = connection.limiter.check();
   if (verdict === 'close') {
     context.log.warn({ connectionId: connection.id }, 'closed a connection that kept exceeding the rate limit');
+    context.metrics.rateLimitClosed();
     connection.socket.close(RATE_ABUSE_CLOSE.code, RATE_ABUSE_CLOSE.reason);
     return;
   }
   if (verdict === 'reject') {
     const requestId = isBinary ? undefined : requestIdOf(bytes);
-    connection.sendMessage(errorFrame(ERROR_CODES.RATE_LIMITED, 'Too many requests: slow down. This request was not carried out.', requestId));
+    refuse(connection, errorFrame(ERROR_CODES.RATE_LIMITED, 'Too many requests: slow down. This request was not carried out.', requestId), context);
     return;
   }
   if (isBinary) {
-    connection.sendMessage(errorFrame(ERROR_CODES.BAD_JSON, 'binary frames are not accepted: send JSON text'));
+    refuse(connection, errorFrame(ERROR_CODES.BAD_JSON, 'binary frames are not accepted: send JSON text'), context);
     return;
   }
   const parsed = parseClientMessage(bytes);
   if (!parsed.ok) {
-    connection.sendMessage(parsed.error);
+    refuse(connection, parsed.error, context);
     return;
   }
   runRequest(parsed.message, connection, context);

@@ -4,6 +4,7 @@ import type { WebSocket } from 'ws';
 import { SERVER_VERSION, type Config } from '../config.js';
 import { Connection } from './connection.js';
 import { handleFrame, type FrameContext } from './frame-handler.js';
+import type { TransportMetrics } from '../metrics/server-metrics.js';
 import { Heartbeat } from './heartbeat.js';
 import { isLoopbackHost, requireAllowedOrigin, requireToken } from './origin-and-auth.js';
 
@@ -25,10 +26,11 @@ export function serverLimits(config: Config): ServerLimits {
 
 /**
  * The WebSocket endpoint. Origin and token are checked in `onRequest`, so a refused client gets
- * a plain HTTP 403/401 and the upgrade never happens. Needs the `sessions` decoration.
+ * a plain HTTP 403/401 and the upgrade never happens. Needs the `sessions` and `metrics` decorations.
  */
 export async function wsRoute(app: FastifyInstance, options: { config: Config }): Promise<void> {
   const { config } = options;
+  const metrics: TransportMetrics = app.metrics;
   const heartbeat = new Heartbeat(config.heartbeatMs);
   app.addHook('onClose', async () => heartbeat.stop());
 
@@ -51,7 +53,10 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config })
       {
         caps: { softBytes: config.softBufferBytes, hardBytes: config.hardBufferBytes },
         // Never called while the connection is being built, so `log` (just below) exists by then.
-        onSlowConsumer: (bufferedBytes) => log.warn({ bufferedBytes }, 'closed a slow consumer (4008): it will resume with afterSeq'),
+        onSlowConsumer: (bufferedBytes) => {
+          metrics.slowConsumerClosed();
+          log.warn({ bufferedBytes }, 'closed a slow consumer (4008): it will resume with afterSeq');
+        },
       },
     );
     const log = request.log.child({ connectionId: connection.id });
@@ -59,10 +64,12 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config })
       sessions: app.sessions,
       caps: { maxSessionsPerConnection: config.maxSessionsPerConnection, maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection },
       log,
+      metrics,
     };
     // Attached before anything else so no frame can arrive unheard.
     socket.on('message', (data, isBinary) => handleFrame(connection, data, isBinary, context));
     socket.on('close', (code) => {
+      metrics.connectionClosed();
       heartbeat.delete(connection);
       connection.dispose();
       try {
@@ -72,6 +79,7 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config })
       }
       log.debug({ code }, 'websocket closed');
     });
+    metrics.connectionOpened();
     heartbeat.add(connection);
     connection.sendMessage(hello(connection.id));
     log.debug('websocket opened');

@@ -184,6 +184,8 @@ describe('backpressure: a reader that falls behind', () => {
     const stalledEvents = stalled.events(sessionId);
     expect(coverageBreaks(stalledEvents)).toEqual([]);
     expect(stalledEvents.at(-1)?.seq ?? 0).toBeLessThan(healthyEvents.length);
+    // Operators see it too.
+    expect(await (await fetch(`${running.baseUrl}/api/metrics`)).text()).toContain('\ninterthought_slow_consumer_closes_total 1\n');
   });
 
   it('lets a reader catch up on a replay far larger than the hard cap without closing it', async () => {

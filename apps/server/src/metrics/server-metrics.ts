@@ -1,0 +1,77 @@
+import { SessionManager } from '../core/session-manager.js';
+import type { SessionService } from '../core/session-service.js';
+import { MetricsRegistry } from './metrics-registry.js';
+
+/** What the WebSocket transport reports as it goes (kept free of the registry, so tests can pass their own). */
+export interface TransportMetrics {
+  connectionOpened(): void;
+  connectionClosed(): void;
+  /** A valid request was carried out or refused by the core; `type` is its message type. */
+  requestReceived(type: string): void;
+  /** An `error` frame went out; `code` is its error code. */
+  requestRefused(code: string): void;
+  slowConsumerClosed(): void;
+  rateLimitClosed(): void;
+}
+
+/**
+ * The server's metrics (`GET /api/metrics`): connections, requests and refusals by kind,
+ * backpressure closes, sessions, what the store has written and how the outbox commits, and the
+ * process's memory.
+ */
+export class ServerMetrics implements TransportMetrics {
+  readonly registry = new MetricsRegistry();
+  #openConnections = 0;
+  readonly #connections = this.registry.counter('interthought_connections_total', 'WebSocket connections accepted.');
+  readonly #requests = this.registry.labeledCounter('interthought_requests_total', 'Valid client requests, by type.', 'type');
+  readonly #refusals = this.registry.labeledCounter('interthought_request_errors_total', 'Error frames sent to clients, by code.', 'code');
+  readonly #slowConsumers = this.registry.counter('interthought_slow_consumer_closes_total', 'Connections closed with 4008 because they read too slowly.');
+  readonly #rateLimitCloses = this.registry.counter('interthought_rate_limit_closes_total', 'Connections closed with 1008 for exceeding the rate limit again and again.');
+
+  constructor(sessions: SessionService) {
+    const { registry } = this;
+    registry.gauge('interthought_connections_open', 'WebSocket connections open now.', () => this.#openConnections);
+    if (sessions instanceof SessionManager) {
+      registry.gauge('interthought_sessions_active', 'Sessions whose agent is running or paused.', () => sessions.activeSessionCount);
+      registry.gauge('interthought_sessions_in_memory', 'Sessions held in memory (running, watched, or cached while idle).', () => sessions.sessionsInMemory);
+      registry.counterFrom('interthought_events_written_total', 'Session events written to the store.', () => sessions.commitStats.eventsWritten);
+      registry.counterFrom('interthought_store_transactions_total', 'Store transactions (group commits).', () => sessions.commitStats.transactions);
+      registry.gauge('interthought_commit_span_turn', '1 while runs of a turn share one transaction (dear commits), 0 while each run commits alone.', () =>
+        sessions.commitStats.span === 'turn' ? 1 : 0,
+      );
+      registry.gauge('interthought_transaction_seconds', 'Mean time to write a small batch (a transaction by itself).', () => sessions.commitStats.transactionCostMs / 1_000);
+    }
+    registry.gauge('process_resident_memory_bytes', 'Resident set size.', () => process.memoryUsage.rss());
+    registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use.', () => process.memoryUsage().heapUsed);
+    registry.gauge('process_uptime_seconds', 'Seconds since the process started.', () => Math.round(process.uptime()));
+  }
+
+  connectionOpened(): void {
+    this.#openConnections += 1;
+    this.#connections.inc();
+  }
+
+  connectionClosed(): void {
+    this.#openConnections = Math.max(0, this.#openConnections - 1);
+  }
+
+  requestReceived(type: string): void {
+    this.#requests.inc(type);
+  }
+
+  requestRefused(code: string): void {
+    this.#refusals.inc(code);
+  }
+
+  slowConsumerClosed(): void {
+    this.#slowConsumers.inc();
+  }
+
+  rateLimitClosed(): void {
+    this.#rateLimitCloses.inc();
+  }
+
+  render(): string {
+    return this.registry.render();
+  }
+}
