@@ -7,4 +7,4 @@ export * from './client/backoff.js';
 export { CREATED_BACKLOG_LIMIT, type SessionUpdate, type SessionUpdateListener, type SubscribeOptions } from './client/session-feeds.js';
 export type { WebSocketConstructor, WebSocketLike } from './client/websocket-like.js';
 export { readServerFrame } from './client/server-frame.js';
-export { newestFirst, type SessionListListener } from './client/session-list-feed.js';
+export { newestFirst, type SessionListListener, type WatchSessionsOptions } from './client/session-list-feed.js';

@@ -37,7 +37,8 @@ export class SessionListWatchers {
   #tell(frame: string): void {
     for (const peer of this.#peers) {
       try {
-        peer.send(frame);
+        if (peer.sendLive) peer.sendLive(frame);
+        else peer.send(frame);
       } catch (error) {
         // Peer.send must not throw; one that does must not cost the other watchers their frame.
         this.reportError(`peer ${peer.id} threw from send`, error);

@@ -19,6 +19,12 @@ export interface Peer {
    * subscription on its own, because the session was deleted, so the peer can stop counting it.
    */
   forget?(sessionId: string): void;
+  /**
+   * Optional (additive): send a live frame that is not a session event (a list change). Unlike a
+   * frame sent without `event`, which a transport may treat as a bounded burst (an answer, a
+   * replay), these keep coming, so they count toward the peer's slow-reader limit.
+   */
+  sendLive?(frame: string): void;
 }
 
 /** How a request's direct answer reaches its requester. */

@@ -35,7 +35,7 @@ export class ServerMetrics implements TransportMetrics {
       registry.gauge('interthought_sessions_active', 'Sessions whose agent is running or paused.', () => sessions.activeSessionCount);
       registry.gauge('interthought_sessions_in_memory', 'Sessions held in memory (running, watched, or cached while idle).', () => sessions.sessionsInMemory);
       registry.counterFrom('interthought_events_written_total', 'Session events written to the store.', () => sessions.commitStats.eventsWritten);
-      registry.counterFrom('interthought_store_transactions_total', 'Store transactions (group commits).', () => sessions.commitStats.transactions);
+      registry.counterFrom('interthought_store_transactions_total', 'Group commits of session events (one store transaction each; summaries, creations and deletions not counted).', () => sessions.commitStats.transactions);
       registry.gauge('interthought_commit_span_turn', '1 while runs of a turn share one transaction (dear commits), 0 while each run commits alone.', () =>
         sessions.commitStats.span === 'turn' ? 1 : 0,
       );

@@ -77,19 +77,23 @@ export class BackpressureSender {
     this.#tcp = tcpSocketOf(socket);
   }
 
-  /** Send `frame` (the serialisation of `event`, when given), only to an open socket. Never throws. */
-  send(frame: string, event?: SessionEvent): void {
+  /**
+   * Send `frame` (the serialisation of `event`, when given), only to an open socket. Never throws.
+   * A frame without an event is a bounded burst (an answer, a replay) unless `live` says it is one
+   * of a stream that keeps coming (list changes): those count toward the hard cap like events.
+   */
+  send(frame: string, event?: SessionEvent, live = event !== undefined): void {
     const socket = this.socket;
     if (socket.readyState !== WebSocket.OPEN) return;
     // What has drained can no longer be part of a burst still waiting.
     this.#burstAllowance = Math.min(this.#burstAllowance, socket.bufferedAmount + this.#queue.bytes);
-    if (event === undefined) this.#burstAllowance += Buffer.byteLength(frame);
+    if (!live) this.#burstAllowance += Buffer.byteLength(frame);
     // The hot path: nothing waits and the socket keeps up.
     if (this.#queue.isEmpty && socket.bufferedAmount < this.caps.softBytes) {
       // Live events go out one by one, after any burst held before them: held across a fan-out,
       // a healthy reader's bufferedAmount was seen to climb to the hard cap (backpressure.test.ts,
       // 8 KiB soft cap), and at fixed rates a socket gets one or two per turn, where it saves nothing.
-      if (event === undefined) this.#holdWhileSmall(socket.bufferedAmount);
+      if (!live) this.#holdWhileSmall(socket.bufferedAmount);
       else this.#uncork();
       socket.send(frame);
       return;

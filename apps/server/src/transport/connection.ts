@@ -41,6 +41,11 @@ export class Connection implements Peer {
     this.#outbound.send(frame, event);
   }
 
+  /** A list change: live like an event (it counts toward the hard cap), but never coalesced. */
+  sendLive(frame: string): void {
+    this.#outbound.send(frame, undefined, true);
+  }
+
   /** Serialise and send a frame this transport builds itself (answers, errors, hello). */
   sendMessage(message: ServerMessage): void {
     this.send(JSON.stringify(message));

@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 /** A real loopback WebSocket pair: the server side (to send through) and what the client receives. */
-async function socketPair(): Promise<{ server: WebSocket; received: string[] }> {
+async function socketPair(): Promise<{ server: WebSocket; client: WebSocket; received: string[] }> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
   const { port } = wss.address() as AddressInfo;
@@ -25,7 +25,7 @@ async function socketPair(): Promise<{ server: WebSocket; received: string[] }> 
     client.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
-  return { server, received };
+  return { server, client, received };
 }
 
 async function until(condition: () => boolean): Promise<void> {
@@ -68,5 +68,25 @@ describe('BackpressureSender: bursts', () => {
     expect(server.bufferedAmount).toBe(0);
     await until(() => received.length === 2);
     expect(received).toEqual(['{"only":1}', '{"only":2}']);
+  });
+
+  it('counts live frames without an event (list changes) toward the hard cap, unlike a burst of the same size', async () => {
+    const caps = { softBytes: 4 * 1024, hardBytes: 64 * 1024 };
+    const frame = JSON.stringify({ type: 'sessions.changed', padding: 'x'.repeat(16 * 1024) });
+    const outcome = async (live: boolean) => {
+      const { server, client } = await socketPair();
+      // The reader stops reading: what is sent piles up in the kernel, then in the sender.
+      (client as unknown as { _socket: { pause(): void } })._socket.pause();
+      let closed = false;
+      const sender = new BackpressureSender(server, caps, () => (closed = true));
+      // Far more than loopback kernel buffers hold, sent over several turns like real pushes.
+      for (let turn = 0; turn < 40 && !closed; turn++) {
+        for (let i = 0; i < 32; i++) sender.send(frame, undefined, live);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      return closed;
+    };
+    expect(await outcome(true)).toBe(true);
+    expect(await outcome(false)).toBe(false);
   });
 });

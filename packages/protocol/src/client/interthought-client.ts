@@ -8,7 +8,7 @@ import { InterthoughtError } from './interthought-error.js';
 import { PendingRequests } from './pending-requests.js';
 import { readServerFrame } from './server-frame.js';
 import { SessionFeeds, type SessionUpdateListener, type SubscribeOptions } from './session-feeds.js';
-import { SessionListFeed, type SessionListListener } from './session-list-feed.js';
+import { SessionListFeed, type SessionListListener, type WatchSessionsOptions } from './session-list-feed.js';
 import {
   SOCKET_OPEN,
   globalWebSocket,
@@ -72,10 +72,6 @@ export class InterthoughtClient {
   private readonly pending = new PendingRequests();
   private readonly feeds: SessionFeeds;
   private readonly sessionList: SessionListFeed;
-  /** What `watchSessions` asked for: the largest `limit` of its callers, and who hears of a refusal. */
-  private listWatch: { limit: number | undefined; onError: Set<(error: InterthoughtError) => void> } = { limit: undefined, onError: new Set() };
-  /** A `sessions.watch` is waiting for its answer (or for the connection to be sent on). */
-  private listRequested = false;
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
   private readonly messageListeners = new Set<(frame: ServerMessage) => void>();
   private openWaiters: Array<{ resolve: (hello: Hello) => void; reject: (error: InterthoughtError) => void }> = [];
@@ -101,7 +97,13 @@ export class InterthoughtClient {
       },
       listenerFailed: (error) => this.onListenerError(error),
     });
-    this.sessionList = new SessionListFeed((error) => this.onListenerError(error));
+    this.sessionList = new SessionListFeed({
+      isOpen: () => this.state === 'open',
+      isClosed: () => this.state === 'closed',
+      watch: (limit, onAnswer) => this.send(limit === undefined ? { type: 'sessions.watch' } : { type: 'sessions.watch', limit }, onAnswer),
+      unwatch: () => void this.request({ type: 'sessions.unwatch' }).catch(() => undefined),
+      listenerFailed: (error) => this.onListenerError(error),
+    });
   }
 
   /**
@@ -123,6 +125,7 @@ export class InterthoughtClient {
   close(): void {
     if (this.state === 'closed') return;
     this.clearTimers();
+    this.sessionList.stop();
     this.reconnectAt = undefined;
     const socket = this.socket;
     this.socket = undefined;
@@ -181,53 +184,14 @@ export class InterthoughtClient {
   }
 
   /**
-   * Follow the list of sessions (`sessions.watch`): `onChange` gets the whole list, newest first,
-   * once the server answers and again after every change (a session created, its status or
-   * revision changed, deleted) and after every reconnect. `onError` hears of a refused watch.
+   * Follow the list of sessions (`sessions.watch`): `onChange` gets the whole list, newest first
+   * (at most the widest `limit` asked for), once the server answers and again after every change
+   * (a session created, its status or revision changed, deleted) and after every reconnect.
+   * `onError` hears of a watch refused for good; a busy server or a lost answer is asked again.
    * Returns the function that stops following (sending `sessions.unwatch` when no one is left).
    */
-  watchSessions(onChange: SessionListListener, options: { limit?: number; onError?: (error: InterthoughtError) => void } = {}): () => void {
-    const first = this.sessionList.listenerCount === 0;
-    this.sessionList.add(onChange);
-    if (options.onError) this.listWatch.onError.add(options.onError);
-    const limit = options.limit;
-    const wider = limit !== undefined && (this.listWatch.limit === undefined || limit > this.listWatch.limit);
-    if (wider) this.listWatch.limit = limit;
-    if (first || wider) this.requestList();
-    let stopped = false;
-    return () => {
-      if (stopped) return;
-      stopped = true;
-      this.sessionList.remove(onChange);
-      if (options.onError) this.listWatch.onError.delete(options.onError);
-      if (this.sessionList.listenerCount > 0) return;
-      this.listWatch = { limit: undefined, onError: new Set() };
-      if (this.state === 'open') this.request({ type: 'sessions.unwatch' }).catch(() => undefined);
-    };
-  }
-
-  /** Ask for the list (again); its answer resets the list synchronously, before any change that follows it. */
-  private requestList(): void {
-    if (this.state === 'closed') return;
-    const message: RequestOf<'sessions.watch'> = { type: 'sessions.watch' };
-    if (this.listWatch.limit !== undefined) message.limit = this.listWatch.limit;
-    this.listRequested = true;
-    const settled = this.send(message, (answer) => this.sessionList.reset(answer.sessions));
-    settled.then(
-      () => (this.listRequested = false),
-      () => (this.listRequested = false),
-    );
-    settled.catch((error: unknown) => {
-      // A dropped connection watches again once it is back; anything else is the caller's to hear.
-      if (!(error instanceof InterthoughtError) || error.code === 'DISCONNECTED') return;
-      for (const listener of [...this.listWatch.onError]) {
-        try {
-          listener(error);
-        } catch (thrown) {
-          this.onListenerError(thrown);
-        }
-      }
-    });
+  watchSessions(onChange: SessionListListener, options: WatchSessionsOptions = {}): () => void {
+    return this.sessionList.attach(onChange, options);
   }
 
   private send<T extends ClientMessageType>(message: RequestOf<T>, onAnswer: ((answer: AnswerTo<T>) => void) | undefined): Promise<AnswerTo<T>> {
@@ -302,6 +266,7 @@ export class InterthoughtClient {
 
   /** Give up: the URL or the runtime cannot work, so retrying would not help. */
   private fail(error: InterthoughtError): void {
+    this.sessionList.stop();
     this.setState('closed');
     this.pending.failAll(error);
     for (const waiter of this.openWaiters.splice(0)) waiter.reject(error);
@@ -346,7 +311,7 @@ export class InterthoughtClient {
     this.attempt = 0;
     this.setState('open');
     this.feeds.resubscribeAll();
-    if (this.sessionList.listenerCount > 0 && !this.listRequested) this.requestList();
+    this.sessionList.connected();
     this.flush();
     for (const waiter of this.openWaiters.splice(0)) waiter.resolve(hello);
   }
