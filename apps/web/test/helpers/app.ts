@@ -47,7 +47,7 @@ export function createTestApp(locale: 'en' | 'zh' = 'en'): TestApp {
   } as unknown as InterthoughtClient;
   // No fetch at all: a test that reaches the REST API by accident fails loudly.
   const api = new RestApi({ fetch: () => Promise.reject(new TypeError('no network in component tests')) });
-  const sessionList = new SessionList(client);
+  const sessionList = new SessionList(client, api);
   const toaster = new Toaster();
   test.app = {
     client,

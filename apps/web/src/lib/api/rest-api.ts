@@ -1,4 +1,4 @@
-import type { AgentListing } from '@interthought/protocol';
+import type { AgentListing, SessionPage } from '@interthought/protocol';
 
 /** A REST call that failed: the server's `{ code, message }`, or a network failure (`NETWORK`). */
 export class ApiError extends Error {
@@ -32,7 +32,7 @@ async function getJson<T>(fetchImpl: Fetch, url: string, signal?: AbortSignal): 
   return body as T;
 }
 
-/** The REST side of the server (`/api`) the app still needs: the agents to pick from. Sessions and the session list come over the WebSocket. */
+/** The REST side of the server (`/api`) the app needs: the agents to pick from, and pages of older sessions. Live data comes over the WebSocket. */
 export class RestApi {
   readonly #fetch: Fetch;
   readonly #base: string;
@@ -44,5 +44,14 @@ export class RestApi {
 
   agents(signal?: AbortSignal): Promise<AgentListing[]> {
     return getJson<AgentListing[]>(this.#fetch, `${this.#base}/api/agents`, signal);
+  }
+
+  /** A page of sessions, newest first; `before` is the `nextCursor` of the page before it. */
+  sessions(options: { limit?: number; before?: string } = {}, signal?: AbortSignal): Promise<SessionPage> {
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set('limit', String(options.limit));
+    if (options.before !== undefined) query.set('before', options.before);
+    const suffix = query.size ? `?${query}` : '';
+    return getJson<SessionPage>(this.#fetch, `${this.#base}/api/sessions${suffix}`, signal);
   }
 }

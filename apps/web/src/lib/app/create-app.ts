@@ -34,7 +34,7 @@ export function createApp(i18n: I18n, options: CreateAppOptions = {}): AppContex
   const storage = browserStorage();
   const client = new InterthoughtClient({ url: socketUrl(window.location) });
   const api = new RestApi();
-  const sessionList = new SessionList(client);
+  const sessionList = new SessionList(client, api);
   const toaster = new Toaster();
   return {
     client,

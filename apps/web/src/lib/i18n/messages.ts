@@ -17,6 +17,9 @@ export const en = {
   'rail.empty': 'No sessions yet. Start one and it appears here.',
   'rail.loadError': 'Couldn’t load sessions: {message}',
   'rail.current': 'current session',
+  'rail.older': 'Show older sessions',
+  'rail.loadingOlder': 'Loading older sessions…',
+  'rail.olderError': 'Couldn’t load older sessions: {message}',
 
   'language.label': 'Language',
   'language.en': 'English',
@@ -189,6 +192,9 @@ export const zh: Messages = {
   'rail.empty': '还没有会话。开始一个，它就会出现在这里。',
   'rail.loadError': '无法加载会话列表：{message}',
   'rail.current': '当前会话',
+  'rail.older': '显示更早的会话',
+  'rail.loadingOlder': '正在加载更早的会话…',
+  'rail.olderError': '无法加载更早的会话：{message}',
 
   'language.label': '语言',
   'language.en': 'English',

@@ -54,4 +54,53 @@ export function sessionListScenarios(env: GetEnv): void {
       await watcher.context.close();
     }
   });
+
+  it('shows older sessions than the newest 50 on request, page by page from the server', async () => {
+    const { page, context, errors } = await openPage(env().browser, env().server.url);
+    const tag = `Archive ${Date.now() % 100_000}`;
+    try {
+      await page.goto('/');
+      const rail = page.getByRole('navigation', { name: 'Sessions' });
+      await rail.waitFor();
+      // 51 sessions over three connections (20 per connection at most), straight over the protocol.
+      await page.evaluate(
+        async ({ count, tag }) => {
+          const open = () =>
+            new Promise<WebSocket>((resolve, reject) => {
+              const socket = new WebSocket(`ws://${location.host}/ws`);
+              socket.onopen = () => resolve(socket);
+              socket.onerror = () => reject(new Error('socket failed'));
+            });
+          for (let created = 0; created < count; ) {
+            const socket = await open();
+            const batch = Math.min(20, count - created);
+            await new Promise<void>((resolve) => {
+              let answered = 0;
+              socket.onmessage = (event: MessageEvent<string>) => {
+                if ((JSON.parse(event.data) as { type: string }).type === 'session.created' && ++answered === batch) resolve();
+              };
+              for (let i = 0; i < batch; i++) {
+                socket.send(JSON.stringify({ type: 'session.create', task: `${tag} #${created + i}`, options: { tokenDelayMs: 0 } }));
+              }
+            });
+            socket.close();
+            created += batch;
+          }
+        },
+        { count: 51, tag },
+      );
+      // The task's own text, exactly: "#5" must not find "#50".
+      const row = (n: number) => rail.getByText(`${tag} #${n}`, { exact: true });
+      await row(50).waitFor({ timeout: PUSHED_WITHIN_MS });
+      // The oldest of them is the 51st newest: beyond the followed window, until asked for.
+      expect(await row(0).count()).toBe(0);
+      const older = rail.getByRole('button', { name: 'Show older sessions' });
+      await older.click();
+      await row(0).waitFor({ timeout: PUSHED_WITHIN_MS });
+      expect(await rail.getByText(new RegExp(`^${tag} #\\d+$`)).count()).toBe(51);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 }

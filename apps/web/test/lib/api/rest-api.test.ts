@@ -23,6 +23,12 @@ describe('RestApi', () => {
     expect(urls).toEqual(['/api/agents']);
   });
 
+  it('asks GET /api/sessions for a page of the given size after a cursor', async () => {
+    const { fetchImpl, urls } = fetchFrom([json({ sessions: [] })]);
+    expect(await new RestApi({ fetch: fetchImpl }).sessions({ limit: 30, before: 'abc' })).toEqual({ sessions: [] });
+    expect(urls).toEqual(['/api/sessions?limit=30&before=abc']);
+  });
+
   it('turns an error body into an ApiError with the server’s code and message', async () => {
     const { fetchImpl } = fetchFrom([json({ code: 'UNAUTHORIZED', message: 'Send the server token.' }, 401)]);
     const error = await new RestApi({ fetch: fetchImpl }).agents().catch((thrown: unknown) => thrown);

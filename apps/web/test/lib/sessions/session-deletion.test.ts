@@ -24,7 +24,7 @@ afterEach(async () => {
 const info = (sessionId: string): SessionInfo => ({ sessionId, task: `task ${sessionId}`, agent: 'demo', status: 'completed', revision: 0, createdAt: '2025-01-01T00:00:00Z' });
 
 function deletionWith(locale: 'en' | 'zh' = 'en') {
-  const sessionList = new SessionList(client);
+  const sessionList = new SessionList(client, { sessions: () => Promise.reject(new TypeError('no older pages in this test')) });
   sessionList.upsert(info('a'));
   sessionList.upsert(info('b'));
   const toaster = new Toaster();
