@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyEvents, createSessionState, type SessionEvent, type SessionSnapshot, type SessionUpdate } from '../src/index.js';
-import { clientOf, closeClients, describeUpdates } from './support/clients.js';
-import { ScriptedServer, type EventBody } from './support/scripted-server.js';
+import { clientOf, describeUpdates, useScriptedServer } from './support/clients.js';
+import type { EventBody, ScriptedServer } from './support/scripted-server.js';
 
 let server: ScriptedServer;
-
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-});
-
-afterEach(async () => {
-  closeClients();
-  await server.close();
-});
+useScriptedServer((started) => (server = started));
 
 const SID = 'sess_1';
 const started: EventBody = {

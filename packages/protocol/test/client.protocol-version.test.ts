@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, InterthoughtError, PROTOCOL_VERSION, isCompatibleProtocol } from '../src/index.js';
-import { clientOf, closeClients } from './support/clients.js';
-import { ScriptedServer } from './support/scripted-server.js';
+import { clientOf, useScriptedServer } from './support/clients.js';
+import type { ScriptedServer } from './support/scripted-server.js';
 
 let server: ScriptedServer;
-
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-});
-
-afterEach(async () => {
-  closeClients();
-  await server.close();
-});
+useScriptedServer((started) => (server = started));
 
 describe('isCompatibleProtocol', () => {
   it('accepts this major version, with or without a minor', () => {

@@ -1,20 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AddressInfo } from 'node:net';
 import { InterthoughtClient, InterthoughtError, type ConnectionState, type CorrectionAccepted } from '../src/index.js';
-import { clientOf, closeClients } from './support/clients.js';
-import { ScriptedServer } from './support/scripted-server.js';
+import { clientOf, useScriptedServer } from './support/clients.js';
+import type { ScriptedServer } from './support/scripted-server.js';
 
 let server: ScriptedServer;
-
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-});
-
-afterEach(async () => {
-  closeClients();
-  await server.close();
-});
+useScriptedServer((started) => (server = started));
 
 describe('InterthoughtClient connection', () => {
   it('goes from connecting to open and keeps the hello', async () => {
@@ -89,7 +81,6 @@ describe('InterthoughtClient connection', () => {
     await expect(opened).resolves.toMatchObject({ connectionId: 'c' });
     client.close();
     await new Promise<void>((resolve) => revived.close(() => resolve()));
-    server = await ScriptedServer.start();
   });
 
   it('fails connect() at once when the URL cannot be opened', async () => {
@@ -122,7 +113,6 @@ describe('InterthoughtClient connection', () => {
     const opened = client.connect();
     client.close();
     await expect(opened).rejects.toMatchObject({ code: 'DISCONNECTED' });
-    server = await ScriptedServer.start();
   });
 });
 

@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InterthoughtClient, InterthoughtError, PROTOCOL_VERSION, newestFirst, type SessionInfo } from '../src/index.js';
-import { clientOf, closeClients } from './support/clients.js';
-import { ScriptedServer } from './support/scripted-server.js';
+import { clientOf, useScriptedServer } from './support/clients.js';
+import type { ScriptedServer } from './support/scripted-server.js';
 
 let server: ScriptedServer;
-
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-});
-
-afterEach(async () => {
-  closeClients();
-  await server.close();
-});
+useScriptedServer((started) => (server = started));
 
 /** Sessions created one second apart, so "newest first" is well defined. */
 function addSessions(...ids: string[]): void {

@@ -1,19 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { InterthoughtError, SessionUpdate } from '../src/index.js';
-import { clientOf, closeClients, describeUpdates, eventSeqs, range } from './support/clients.js';
+import { clientOf, describeUpdates, eventSeqs, range, useScriptedServer } from './support/clients.js';
 import { buildSession, type SessionAction } from './support/legal-session.js';
-import { ScriptedServer, type EventBody } from './support/scripted-server.js';
+import type { EventBody, ScriptedServer } from './support/scripted-server.js';
 
 let server: ScriptedServer;
-
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-});
-
-afterEach(async () => {
-  closeClients();
-  await server.close();
-});
+useScriptedServer((started) => (server = started));
 
 /** A realistic run (streamed steps, a tool call, two corrections) as event bodies for the scripted server. */
 function runBodies(): EventBody[] {

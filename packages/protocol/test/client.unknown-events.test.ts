@@ -1,18 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SessionMirror, type SessionUpdate } from '../src/index.js';
-import { clientOf, closeClients, describeUpdates } from './support/clients.js';
-import { ScriptedServer, type EventBody } from './support/scripted-server.js';
+import { clientOf, describeUpdates, useScriptedServer } from './support/clients.js';
+import type { EventBody, ScriptedServer } from './support/scripted-server.js';
 
 let server: ScriptedServer;
-
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-});
-
-afterEach(async () => {
-  closeClients();
-  await server.close();
-});
+useScriptedServer((started) => (server = started));
 
 const status = (value: 'running' | 'paused'): EventBody => ({ type: 'session.status', status: value });
 /** An event type a newer server might add: it takes a seq like any session event. */

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   SessionMirror,
   applyEvents,
@@ -9,20 +9,12 @@ import {
   type SessionState,
   type SessionUpdate,
 } from '../src/index.js';
-import { clientOf, closeClients } from './support/clients.js';
+import { clientOf, useScriptedServer } from './support/clients.js';
 import { buildSession, type SessionAction } from './support/legal-session.js';
-import { ScriptedServer, type EventBody } from './support/scripted-server.js';
+import type { EventBody, ScriptedServer } from './support/scripted-server.js';
 
 let server: ScriptedServer;
-
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-});
-
-afterEach(async () => {
-  closeClients();
-  await server.close();
-});
+useScriptedServer((started) => (server = started));
 
 const ACTIONS: SessionAction[] = [
   { kind: 'status', status: 'running' },

@@ -1,6 +1,7 @@
+import { afterEach, beforeEach } from 'vitest';
 import { WebSocket } from 'ws';
 import { InterthoughtClient, type InterthoughtClientOptions, type SessionUpdate } from '../../src/index.js';
-import type { ScriptedServer } from './scripted-server.js';
+import { ScriptedServer } from './scripted-server.js';
 
 const open: InterthoughtClient[] = [];
 
@@ -19,6 +20,19 @@ export function clientOf(server: ScriptedServer, options: Partial<InterthoughtCl
 
 export function closeClients(): void {
   for (const client of open.splice(0)) client.close();
+}
+
+/** A fresh scripted server for each test of the file (handed to `use`); after each, its clients and the server close. */
+export function useScriptedServer(use: (server: ScriptedServer) => void): void {
+  let current: ScriptedServer | undefined;
+  beforeEach(async () => {
+    current = await ScriptedServer.start();
+    use(current);
+  });
+  afterEach(async () => {
+    closeClients();
+    await current?.close();
+  });
 }
 
 /** What a subscriber saw: "snapshot@seq" or "type@seq", in order. */

@@ -47,6 +47,7 @@ export class ScriptedServer {
   readonly sessions = new Map<string, ScriptedSession>();
   /** The request URL of every connection (path and query). */
   readonly urls: string[] = [];
+  private closed = false;
   /** Overrides, tried before the default behaviour. */
   handler: RequestHandler | undefined;
   /** Events emitted by a `session.create` right after `session.created` (in the same tick). */
@@ -128,7 +129,10 @@ export class ScriptedServer {
     return this.connections.filter((connection) => connection.socket.readyState === connection.socket.OPEN);
   }
 
+  /** Stop the server; closing it again (a test that stopped it early) does nothing. */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     for (const client of this.wss.clients) client.terminate();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
   }
