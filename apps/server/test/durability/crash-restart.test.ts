@@ -1,31 +1,15 @@
 import type { SessionEvent, SessionInfo } from '@interthought/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { killServers, startDurableServer, tempFolder } from './support/durable-server.js';
+import { describe, expect, it } from 'vitest';
+import { useDurableScope } from './support/durable-scope.js';
+import { startDurableServer, type TempFolder } from './support/durable-server.js';
 import { expectCompletedLog, expectWholeLog, range, seqsOf } from './support/log-checks.js';
-import { RawClient } from './support/raw-client.js';
 
 const TASK = 'A shop sells pens at $1.25 each. How much do 12 pens cost after a 15% discount?';
 /** The run has about 70 events; the crash comes once the client has seen this many, well before the end. */
 const CRASH_AFTER_SEQ = 20;
 
-let folder: ReturnType<typeof tempFolder>;
-const clients: RawClient[] = [];
-
-beforeEach(() => {
-  folder = tempFolder();
-});
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await killServers();
-  folder.cleanup();
-});
-
-async function connect(wsUrl: string): Promise<RawClient> {
-  const client = await RawClient.connect(wsUrl);
-  clients.push(client);
-  return client;
-}
+let folder: TempFolder;
+const connect = useDurableScope((made) => (folder = made));
 
 const parse = (texts: readonly string[]): SessionEvent[] => texts.map((text) => JSON.parse(text) as SessionEvent);
 

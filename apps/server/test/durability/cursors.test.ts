@@ -1,31 +1,17 @@
 import { toSnapshot, type ErrorFrame, type SessionEvent, type SessionSnapshot } from '@interthought/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { foldEvents } from '../support/session-stream.js';
-import { killServers, startDurableServer, tempFolder, type DurableServer } from './support/durable-server.js';
+import { useDurableScope } from './support/durable-scope.js';
+import { startDurableServer, type DurableServer, type TempFolder } from './support/durable-server.js';
 import { expectCompletedLog } from './support/log-checks.js';
-import { RawClient } from './support/raw-client.js';
+import type { RawClient } from './support/raw-client.js';
 
 /** Retention keeps about this many newest events per session (up to a quarter more between trims). */
 const RETAIN = 10;
 
-let folder: ReturnType<typeof tempFolder>;
-const clients: RawClient[] = [];
-
-beforeEach(() => {
-  folder = tempFolder();
-});
-
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
-  await killServers();
-  folder.cleanup();
-});
-
-async function connect(server: DurableServer): Promise<RawClient> {
-  const client = await RawClient.connect(server.wsUrl);
-  clients.push(client);
-  return client;
-}
+let folder: TempFolder;
+const connectTo = useDurableScope((made) => (folder = made));
+const connect = (server: DurableServer): Promise<RawClient> => connectTo(server.wsUrl);
 
 /** A finished session on the server: its id and every event its creator received. */
 async function finishedSession(server: DurableServer): Promise<{ sessionId: string; events: SessionEvent[]; texts: string[] }> {

@@ -1,17 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { killServers, spawnServerProcess, startDurableServer, tempFolder } from './support/durable-server.js';
+import { describe, expect, it } from 'vitest';
+import { useDurableScope } from './support/durable-scope.js';
+import { spawnServerProcess, startDurableServer, type TempFolder } from './support/durable-server.js';
 
-let folder: ReturnType<typeof tempFolder>;
-
-beforeEach(() => {
-  folder = tempFolder();
-});
-
-afterEach(async () => {
-  await killServers();
-  folder.cleanup();
-});
+let folder: TempFolder;
+useDurableScope((made) => (folder = made));
 
 /** What the operator must see: one paragraph on stderr naming the file, no stack trace, nothing on stdout. */
 function expectOneParagraph(stderr: string, stdout: string): void {

@@ -106,8 +106,15 @@ export async function killServers(): Promise<void> {
   await Promise.all(running.map((child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())))));
 }
 
+/** A folder for a test's database files. */
+export interface TempFolder {
+  path: string;
+  file(name: string): string;
+  cleanup(): void;
+}
+
 /** A fresh folder for database files, removed by `cleanup`. */
-export function tempFolder(): { path: string; file(name: string): string; cleanup(): void } {
+export function tempFolder(): TempFolder {
   const path = mkdtempSync(join(tmpdir(), 'interthought-durability-'));
   return { path, file: (name) => join(path, name), cleanup: () => rmSync(path, { recursive: true, force: true }) };
 }
