@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { InterthoughtClient } from '@interthought/protocol';
+import { afterEach, beforeEach } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
 
 type Frame = Record<string, unknown> & { type: string; id?: string };
 
@@ -63,4 +65,20 @@ export class ScriptedServer {
     for (const socket of this.#sockets) socket.terminate();
     await new Promise<void>((resolve) => this.#wss.close(() => resolve()));
   }
+}
+
+/** Before each test: a scripted server and a real client connected to it (handed to `use`); both closed after it. */
+export function useConnectedClient(use: (server: ScriptedServer, client: InterthoughtClient) => void): void {
+  let opened: { server: ScriptedServer; client: InterthoughtClient } | undefined;
+  beforeEach(async () => {
+    const server = await ScriptedServer.start();
+    const client = new InterthoughtClient({ url: server.url, WebSocket, requestTimeoutMs: 3000 });
+    opened = { server, client };
+    await client.connect();
+    use(server, client);
+  });
+  afterEach(async () => {
+    opened?.client.close();
+    await opened?.server.close();
+  });
 }

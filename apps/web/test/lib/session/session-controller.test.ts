@@ -1,27 +1,19 @@
-import { InterthoughtClient, createSessionState, applyEvents, toSnapshot } from '@interthought/protocol';
+import { createSessionState, applyEvents, toSnapshot, type InterthoughtClient } from '@interthought/protocol';
 import { flushSync } from 'svelte';
-import { WebSocket } from 'ws';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Announcer } from '$lib/app/announcer.svelte.js';
 import { OwnConnections } from '$lib/app/own-connections.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import { SessionController } from '$lib/session/session-controller.svelte.js';
 import { I18n } from '$lib/i18n/index.js';
 import { EventLog, ManualFrames } from '../../helpers/session-events.js';
-import { ScriptedServer } from '../../helpers/scripted-server.js';
+import { useConnectedClient, type ScriptedServer } from '../../helpers/scripted-server.js';
 
 let server: ScriptedServer;
 let client: InterthoughtClient;
-
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-  client = new InterthoughtClient({ url: server.url, WebSocket, requestTimeoutMs: 3000 });
-  await client.connect();
-});
-
-afterEach(async () => {
-  client.close();
-  await server.close();
+useConnectedClient((started, connected) => {
+  server = started;
+  client = connected;
 });
 
 function controllerFor(sessionId: string) {

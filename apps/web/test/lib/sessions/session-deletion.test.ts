@@ -1,24 +1,16 @@
-import { InterthoughtClient, type SessionInfo } from '@interthought/protocol';
-import { WebSocket } from 'ws';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InterthoughtClient, SessionInfo } from '@interthought/protocol';
+import { describe, expect, it } from 'vitest';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import { I18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
 import { SessionList } from '$lib/sessions/session-list.svelte.js';
-import { ScriptedServer } from '../../helpers/scripted-server.js';
+import { useConnectedClient, type ScriptedServer } from '../../helpers/scripted-server.js';
 
 let server: ScriptedServer;
 let client: InterthoughtClient;
-
-beforeEach(async () => {
-  server = await ScriptedServer.start();
-  client = new InterthoughtClient({ url: server.url, WebSocket, requestTimeoutMs: 3000 });
-  await client.connect();
-});
-
-afterEach(async () => {
-  client.close();
-  await server.close();
+useConnectedClient((started, connected) => {
+  server = started;
+  client = connected;
 });
 
 const info = (sessionId: string): SessionInfo => ({ sessionId, task: `task ${sessionId}`, agent: 'demo', status: 'completed', revision: 0, createdAt: '2025-01-01T00:00:00Z' });
