@@ -215,6 +215,11 @@ export class SessionView {
     return this.#views.get(stepId);
   }
 
+  /** The views of these steps, in order, skipping any not known yet (a fold's rows). */
+  views(stepIds: readonly string[]): StepView[] {
+    return stepIds.map((id) => this.#views.get(id)).filter((view) => view !== undefined);
+  }
+
   /** Whether the step may be corrected now (PROTOCOL.md rule 1). Reactive through the fields it reads. */
   canCorrect(view: StepView): boolean {
     void this.layout;
