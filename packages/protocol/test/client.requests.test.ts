@@ -51,6 +51,16 @@ describe('InterthoughtClient connection', () => {
     expect(server.urls).toEqual(['/ws?lang=zh&token=se%20cret%26%3D']);
   });
 
+  it('asks a token function again before each attempt, so a changed token is used from the next one', async () => {
+    let token: string | undefined;
+    const client = clientOf(server, { token: () => token });
+    await client.connect();
+    token = 'pasted';
+    server.dropAll();
+    await vi.waitFor(() => expect(client.hello?.connectionId).toBe('conn_1'));
+    expect(server.urls).toEqual(['/ws', '/ws?token=pasted']);
+  });
+
   it('gives up a connection whose server never says hello, and tries again', async () => {
     const silent = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise<void>((resolve) => silent.once('listening', () => resolve()));

@@ -27,8 +27,11 @@ export interface InterthoughtClientOptions {
   url: string;
   /** The WebSocket constructor; defaults to `globalThis.WebSocket` (in Node 20 pass `WebSocket` from `ws`). */
   WebSocket?: WebSocketConstructor;
-  /** Sent as the `token` query parameter. */
-  token?: string;
+  /**
+   * Sent as the `token` query parameter. A function is asked before every connection attempt, so a
+   * token that changes (a browser user pastes a new one) is used from the next attempt on.
+   */
+  token?: string | (() => string | undefined);
   /** How long a request waits for its answer before it fails with `TIMEOUT` (default 10 s). */
   requestTimeoutMs?: number;
   /** Reconnection delays (default 250 ms doubling to 10 s, full jitter). */
@@ -63,9 +66,9 @@ export class InterthoughtClient {
   reconnectAt: number | undefined;
 
   private readonly WebSocketImpl: WebSocketConstructor | undefined;
-  private readonly url: string;
-  /** The URL without the token, for messages. */
+  /** The URL without the token, also for messages. */
   private readonly shownUrl: string;
+  private readonly token: string | (() => string | undefined) | undefined;
   private readonly requestTimeoutMs: number;
   private readonly backoff: BackoffOptions;
   private readonly onListenerError: (error: unknown) => void;
@@ -83,8 +86,8 @@ export class InterthoughtClient {
 
   constructor(options: InterthoughtClientOptions) {
     this.WebSocketImpl = options.WebSocket ?? globalWebSocket();
-    this.url = withToken(options.url, options.token);
     this.shownUrl = options.url;
+    this.token = options.token;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
     this.backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
     this.onListenerError = options.onListenerError ?? ((error) => console.error('Interthought listener failed:', error));
@@ -244,7 +247,7 @@ export class InterthoughtClient {
     }
     let socket: WebSocketLike;
     try {
-      socket = new Impl(this.url);
+      socket = new Impl(withToken(this.shownUrl, typeof this.token === 'function' ? this.token() : this.token));
     } catch (error) {
       this.fail(new InterthoughtError('DISCONNECTED', `Cannot open ${this.shownUrl}: ${error instanceof Error ? error.message : String(error)}`));
       return;
