@@ -1,5 +1,6 @@
 export * from './version.js';
 export * from './limits.js';
+export * from './text-rules.js';
 export * from './common.js';
 export * from './error.js';
 export * from './hello.js';

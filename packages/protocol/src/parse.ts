@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { FIELD_LIMITS } from './limits.js';
+import { ERROR_LIMITS, FIELD_LIMITS } from './limits.js';
+import { findIllFormedText, mayHoldLoneSurrogate } from './text-rules.js';
 import { ERROR_CODES, type ErrorCode, type ErrorDetail, type ErrorFrame } from './error.js';
 import { CLIENT_MESSAGE_TYPES, ClientMessageSchema, type ClientMessage } from './messages.js';
 
@@ -9,11 +10,24 @@ export type ParseResult = { ok: true; message: ClientMessage } | { ok: false; er
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const clientTypes: ReadonlySet<string> = new Set(CLIENT_MESSAGE_TYPES);
 
-/** Build an `error` frame. */
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** A detail within `ERROR_LIMITS`: its message and path clipped. */
+function boundDetail(detail: ErrorDetail): ErrorDetail {
+  const path = detail.path.slice(0, ERROR_LIMITS.pathMax).map((key) => (typeof key === 'string' ? clip(key, ERROR_LIMITS.pathSegmentMax) : key));
+  return { ...detail, path, message: clip(detail.message, ERROR_LIMITS.messageMax) };
+}
+
+/**
+ * Build an `error` frame, bounded by `ERROR_LIMITS` whatever it is given: what a request makes the
+ * server say back is never much bigger than a frame (no amplification by a frame full of unknown keys).
+ */
 export function errorFrame(code: ErrorCode, message: string, requestId?: string, details?: ErrorDetail[]): ErrorFrame {
-  const frame: ErrorFrame = { type: 'error', code, message };
+  const frame: ErrorFrame = { type: 'error', code, message: clip(message, ERROR_LIMITS.messageMax) };
   if (requestId !== undefined) frame.requestId = requestId;
-  if (details !== undefined) frame.details = details;
+  if (details !== undefined) frame.details = details.slice(0, ERROR_LIMITS.detailsMax).map(boundDetail);
   return frame;
 }
 
@@ -46,13 +60,15 @@ function describeIssues(type: string, details: ErrorDetail[]): string {
   if (!first) return `Invalid ${type} frame.`;
   const where = first.path.length ? first.path.join('.') : '(frame)';
   const more = details.length > 1 ? ` (and ${details.length - 1} more issue${details.length > 2 ? 's' : ''})` : '';
-  return `Invalid ${type} frame: ${where}: ${first.message}${more}`;
+  const listed = details.length > ERROR_LIMITS.detailsMax ? `; the first ${ERROR_LIMITS.detailsMax} are listed` : '';
+  return `Invalid ${type} frame: ${clip(where, 200)}: ${clip(first.message, 200)}${more}${listed}`;
 }
 
 /**
  * Parse and validate one client frame. Never throws: whatever the input, the result is the
- * message or an `error` frame (`BAD_JSON`, `UNKNOWN_TYPE`, or `BAD_FRAME` with one detail per issue)
- * that carries `requestId` whenever the frame had a usable `id`.
+ * message or an `error` frame (`BAD_JSON`, `UNKNOWN_TYPE`, or `BAD_FRAME` with one detail per issue,
+ * at most `ERROR_LIMITS.detailsMax`) that carries `requestId` whenever the frame had a usable `id`.
+ * A string with a lone surrogate anywhere in the frame is `BAD_FRAME`: text is stored exactly or refused.
  */
 export function parseClientMessage(raw: string | ArrayBuffer | Uint8Array): ParseResult {
   try {
@@ -74,6 +90,15 @@ export function parseClientMessage(raw: string | ArrayBuffer | Uint8Array): Pars
     if (typeof type !== 'string') {
       const details = [{ path: ['type'], message: 'Expected a string naming the request, e.g. "session.create"' }];
       return { ok: false, error: errorFrame(ERROR_CODES.BAD_FRAME, 'The frame has no "type" string.', requestId, details) };
+    }
+    if (mayHoldLoneSurrogate(text)) {
+      const path = findIllFormedText(record);
+      if (path !== undefined) {
+        const details = [{ path, message: 'Text must be well-formed Unicode: this string has a lone UTF-16 surrogate' }];
+        const where = path.length ? path.join('.') : '(frame)';
+        const message = `Text must be well-formed Unicode: ${where} has a lone UTF-16 surrogate (an unpaired \\uD800–\\uDFFF), which cannot be stored exactly.`;
+        return { ok: false, error: errorFrame(ERROR_CODES.BAD_FRAME, message, requestId, details) };
+      }
     }
     if (!clientTypes.has(type)) {
       const shown = type.length > 64 ? `${type.slice(0, 64)}…` : type;
