@@ -42,6 +42,13 @@ export interface Config {
    */
   hardBufferBytes: number;
   /**
+   * Per-connection burst budget, in bytes (INTERTHOUGHT_BURST_BUDGET_BYTES, default 16 MiB):
+   * answers, snapshots and replays a client has not read yet when it asks for more. Past it the
+   * connection is closed with 4008; the request being answered is never counted, so a replay of
+   * any size reaches a reader that reads it.
+   */
+  burstBudgetBytes: number;
+  /**
    * The SQLite file sessions are stored in (INTERTHOUGHT_DB), absolute, or `:memory:` to keep
    * them in memory only. Default `<repository root>/data/interthought.db`; a relative
    * INTERTHOUGHT_DB is resolved from the repository root too, since `pnpm start` runs the server
@@ -172,6 +179,7 @@ const EnvSchema = z.object({
   INTERTHOUGHT_HEARTBEAT_MS: integer(30_000, 10, 3_600_000),
   INTERTHOUGHT_SOFT_BUFFER_BYTES: integer(256 * 1024, 1_024, 1024 * 1024 * 1024),
   INTERTHOUGHT_HARD_BUFFER_BYTES: integer(1024 * 1024, 2_048, 4 * 1024 * 1024 * 1024),
+  INTERTHOUGHT_BURST_BUDGET_BYTES: integer(16 * 1024 * 1024, 1_024, 4 * 1024 * 1024 * 1024),
   INTERTHOUGHT_DB: z.string().optional().transform(databasePath),
   INTERTHOUGHT_RETAIN_EVENTS: optionalInteger(1, 1_000_000_000),
   LOG_LEVEL: z
@@ -218,6 +226,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     heartbeatMs: vars.INTERTHOUGHT_HEARTBEAT_MS,
     softBufferBytes: vars.INTERTHOUGHT_SOFT_BUFFER_BYTES,
     hardBufferBytes: vars.INTERTHOUGHT_HARD_BUFFER_BYTES,
+    burstBudgetBytes: vars.INTERTHOUGHT_BURST_BUDGET_BYTES,
     db: vars.INTERTHOUGHT_DB,
     retainEventsPerSession: vars.INTERTHOUGHT_RETAIN_EVENTS,
     logLevel: vars.LOG_LEVEL,

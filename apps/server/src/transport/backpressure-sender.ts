@@ -6,15 +6,22 @@ import { CoalescingQueue } from './coalescing-queue.js';
 /** Close code and reason for a client that cannot keep up (4000–4999 are the application's). */
 export const SLOW_CONSUMER_CLOSE = { code: 4008, reason: 'slow consumer' } as const;
 
-/** The per-connection send buffer limits, in bytes (see `Config.softBufferBytes` / `hardBufferBytes`). */
+/** The per-connection send buffer limits, in bytes (see `Config.softBufferBytes` / `hardBufferBytes` / `burstBudgetBytes`). */
 export interface BufferCaps {
   /** Above this `bufferedAmount`, deltas are coalesced in a queue instead of written. */
   softBytes: number;
   /** Above this many bytes of live events waiting (`bufferedAmount` plus the queue, less replay bursts), close with 4008. */
   hardBytes: number;
+  /**
+   * Bytes of earlier bursts (answers, snapshots, replays) still waiting when a new one starts.
+   * Past it the connection is closed with 4008: a client that asks again and again without
+   * reading would otherwise grow the server by a snapshot per request. The burst being written
+   * is never counted, so one replay of any size reaches a reader that reads it.
+   */
+  burstBytes: number;
 }
 
-export const DEFAULT_BUFFER_CAPS: BufferCaps = { softBytes: 256 * 1024, hardBytes: 1024 * 1024 };
+export const DEFAULT_BUFFER_CAPS: BufferCaps = { softBytes: 256 * 1024, hardBytes: 1024 * 1024, burstBytes: 16 * 1024 * 1024 };
 
 /**
  * How often a waiting queue looks at the socket again. 'drain' only fires after a write the socket
@@ -65,9 +72,12 @@ export class BackpressureSender {
   /**
    * Bytes of bounded bursts (replays, snapshots, answers: frames without a live event) still in
    * the buffers. They do not count toward the hard cap, which is about live events piling up
-   * behind a reader that stopped; the allowance shrinks as the buffers drain.
+   * behind a reader that stopped; the allowance shrinks as the buffers drain. What earlier runs'
+   * bursts leave in it counts toward `caps.burstBytes` instead.
    */
   #burstAllowance = 0;
+  /** A burst is being written in the current synchronous run (one request's answer, or a few). */
+  #inBurst = false;
 
   constructor(
     private readonly socket: WebSocket,
@@ -87,7 +97,10 @@ export class BackpressureSender {
     if (socket.readyState !== WebSocket.OPEN) return;
     // What has drained can no longer be part of a burst still waiting.
     this.#burstAllowance = Math.min(this.#burstAllowance, socket.bufferedAmount + this.#queue.bytes);
-    if (!live) this.#burstAllowance += Buffer.byteLength(frame);
+    if (!live) {
+      if (!this.#inBurst && !this.#startBurst()) return;
+      this.#burstAllowance += Buffer.byteLength(frame);
+    }
     // The hot path: nothing waits and the socket keeps up.
     if (this.#queue.isEmpty && socket.bufferedAmount < this.caps.softBytes) {
       // Live events go out one by one, after any burst held before them: held across a fan-out,
@@ -106,6 +119,24 @@ export class BackpressureSender {
     }
     this.#waitForDrain();
   }
+
+  /**
+   * A new synchronous run starts sending a burst: refused (and the connection closed with 4008)
+   * while the earlier bursts the reader has not taken exceed the burst budget.
+   */
+  #startBurst(): boolean {
+    if (this.#burstAllowance > this.caps.burstBytes) {
+      this.#closeSlowConsumer(this.socket.bufferedAmount + this.#queue.bytes);
+      return false;
+    }
+    this.#inBurst = true;
+    queueMicrotask(this.#endBurst);
+    return true;
+  }
+
+  readonly #endBurst = (): void => {
+    this.#inBurst = false;
+  };
 
   /** Stop waiting and drop what is queued (the connection closed). */
   dispose(): void {

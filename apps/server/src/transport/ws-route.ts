@@ -51,7 +51,7 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config })
       socket,
       { ratePerSec: config.ratePerSec, burst: config.rateBurst },
       {
-        caps: { softBytes: config.softBufferBytes, hardBytes: config.hardBufferBytes },
+        caps: { softBytes: config.softBufferBytes, hardBytes: config.hardBufferBytes, burstBytes: config.burstBudgetBytes },
         // Never called while the connection is being built, so `log` (just below) exists by then.
         onSlowConsumer: (bufferedBytes) => {
           metrics.slowConsumerClosed();

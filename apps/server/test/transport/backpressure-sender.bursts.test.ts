@@ -71,7 +71,8 @@ describe('BackpressureSender: bursts', () => {
   });
 
   it('counts live frames without an event (list changes) toward the hard cap, unlike a burst of the same size', async () => {
-    const caps = { softBytes: 4 * 1024, hardBytes: 64 * 1024 };
+    // A burst budget above all 20 MiB sent, so only the hard cap can close (see the budget tests below).
+    const caps = { softBytes: 4 * 1024, hardBytes: 64 * 1024, burstBytes: 64 * 1024 * 1024 };
     const frame = JSON.stringify({ type: 'sessions.changed', padding: 'x'.repeat(16 * 1024) });
     const outcome = async (live: boolean) => {
       const { server, client } = await socketPair();
@@ -88,5 +89,59 @@ describe('BackpressureSender: bursts', () => {
     };
     expect(await outcome(true)).toBe(true);
     expect(await outcome(false)).toBe(false);
+  });
+});
+
+describe('BackpressureSender: the burst budget', () => {
+  const caps = { softBytes: 4 * 1024, hardBytes: 64 * 1024, burstBytes: 1024 * 1024 };
+  /** A 256 KiB answer (a snapshot), as one frame. */
+  const answer = JSON.stringify({ type: 'session.snapshot', padding: 'x'.repeat(256 * 1024) });
+
+  it('closes with 4008 a reader that keeps asking without reading, holding at most the budget plus one answer', async () => {
+    const { server, client } = await socketPair();
+    (client as unknown as { _socket: { pause(): void } })._socket.pause();
+    let closedWith: number | undefined;
+    const sender = new BackpressureSender(server, caps, (buffered) => (closedWith = buffered));
+    let peak = 0;
+    let asked = 0;
+    // 400 answers (100 MiB) if nothing stopped it: one per turn, like requests arriving.
+    while (asked < 400 && closedWith === undefined) {
+      sender.send(answer);
+      asked += 1;
+      peak = Math.max(peak, server.bufferedAmount);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(closedWith, 'closed as a slow consumer').toBeDefined();
+    expect(server.readyState).toBe(WebSocket.CLOSING);
+    expect(peak).toBeLessThanOrEqual(caps.burstBytes + 2 * answer.length);
+    // Nothing more is taken in once it is closing.
+    sender.send(answer);
+    expect(server.bufferedAmount).toBeLessThanOrEqual(peak);
+  });
+
+  it('never closes a reader that takes each answer before asking again, however many it asks for', async () => {
+    const { server, received } = await socketPair();
+    let closed = false;
+    const sender = new BackpressureSender(server, caps, () => (closed = true));
+    for (let asked = 1; asked <= 40; asked++) {
+      sender.send(answer);
+      await until(() => received.length === asked);
+    }
+    expect(closed).toBe(false);
+    expect(received.length * answer.length).toBeGreaterThan(8 * caps.burstBytes);
+  });
+
+  it('lets one burst far past the budget through to a reader that reads it', async () => {
+    const { server, received } = await socketPair();
+    let closed = false;
+    const sender = new BackpressureSender(server, caps, () => (closed = true));
+    const replay = Array.from({ length: 40 }, (_, index) => JSON.stringify({ index, padding: 'x'.repeat(128 * 1024) }));
+    for (const frame of replay) sender.send(frame);
+    // The answer to a request after the replay was read.
+    await until(() => received.length === replay.length);
+    sender.send('{"answer":true}');
+    await until(() => received.length === replay.length + 1);
+    expect(closed).toBe(false);
+    expect(received).toEqual([...replay, '{"answer":true}']);
   });
 });
