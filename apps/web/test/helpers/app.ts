@@ -1,5 +1,7 @@
 import type { ClientRequest, InterthoughtClient } from '@interthought/protocol';
 import { flushSync, mount, unmount, type Component } from 'svelte';
+import { AccessGate } from '$lib/access/access-gate.svelte.js';
+import { TokenStore } from '$lib/access/token-store.js';
 import { APP_KEY, type AppContext } from '$lib/app/app-context.js';
 import { Announcer } from '$lib/app/announcer.svelte.js';
 import { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
@@ -51,6 +53,7 @@ export function createTestApp(locale: 'en' | 'zh' = 'en'): TestApp {
   const toaster = new Toaster();
   test.app = {
     client,
+    access: new AccessGate({ tokens: new TokenStore(null), client, check: async () => 'granted' }),
     connection: new ConnectionStatus(client),
     api,
     sessionList,

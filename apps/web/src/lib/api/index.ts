@@ -1,1 +1,1 @@
-export { ApiError, RestApi } from './rest-api.js';
+export { ApiError, RestApi, type AccessCheck, type RestApiOptions } from './rest-api.js';

@@ -12,38 +12,50 @@ export class ApiError extends Error {
   }
 }
 
+/** What the server says of the token a request presents: `granted` (or no token needed), `unauthorized` (401), or `unreachable`. */
+export type AccessCheck = 'granted' | 'unauthorized' | 'unreachable';
+
 type Fetch = typeof fetch;
 
-async function getJson<T>(fetchImpl: Fetch, url: string, signal?: AbortSignal): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetchImpl(url, { headers: { accept: 'application/json' }, signal });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError('NETWORK', 'The server could not be reached.', 0);
-  }
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const record = (body ?? {}) as { code?: unknown; message?: unknown };
-    const code = typeof record.code === 'string' ? record.code : `HTTP_${response.status}`;
-    const message = typeof record.message === 'string' ? record.message : `${response.status} ${response.statusText}`;
-    throw new ApiError(code, message, response.status);
-  }
-  return body as T;
+/** What fetch may put in a header (a ByteString); the server's token may be any text without spaces. */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/**
+ * The request for `url` presenting `token`: as `Authorization: Bearer`, or, for a token a header
+ * cannot carry (non-ASCII), as `?token=` like the WebSocket does (the server redacts it from logs).
+ */
+function authorized(url: string, token: string | undefined): { url: string; headers: Record<string, string> } {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token === undefined) return { url, headers };
+  if (HEADER_SAFE.test(token)) return { url, headers: { ...headers, authorization: `Bearer ${token}` } };
+  return { url: `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`, headers };
+}
+
+export interface RestApiOptions {
+  fetch?: Fetch;
+  baseUrl?: string;
+  /** The server's access token, sent as `Authorization: Bearer` (see `authorized`); asked for at each call. */
+  token?: () => string | undefined;
+  /** The server answered 401 to a call made with `token` (undefined: made without one). */
+  onUnauthorized?: (token: string | undefined) => void;
 }
 
 /** The REST side of the server (`/api`) the app needs: the agents to pick from, and pages of older sessions. Live data comes over the WebSocket. */
 export class RestApi {
   readonly #fetch: Fetch;
   readonly #base: string;
+  readonly #token: () => string | undefined;
+  readonly #onUnauthorized: (token: string | undefined) => void;
 
-  constructor(options: { fetch?: Fetch; baseUrl?: string } = {}) {
+  constructor(options: RestApiOptions = {}) {
     this.#fetch = options.fetch ?? ((...args) => fetch(...args));
     this.#base = options.baseUrl ?? '';
+    this.#token = options.token ?? (() => undefined);
+    this.#onUnauthorized = options.onUnauthorized ?? (() => undefined);
   }
 
   agents(signal?: AbortSignal): Promise<AgentListing[]> {
-    return getJson<AgentListing[]>(this.#fetch, `${this.#base}/api/agents`, signal);
+    return this.#getJson<AgentListing[]>('/api/agents', signal);
   }
 
   /** A page of sessions, newest first; `before` is the `nextCursor` of the page before it. */
@@ -52,6 +64,39 @@ export class RestApi {
     if (options.limit !== undefined) query.set('limit', String(options.limit));
     if (options.before !== undefined) query.set('before', options.before);
     const suffix = query.size ? `?${query}` : '';
-    return getJson<SessionPage>(this.#fetch, `${this.#base}/api/sessions${suffix}`, signal);
+    return this.#getJson<SessionPage>(`/api/sessions${suffix}`, signal);
+  }
+
+  /** Whether the current token lets this page in (asks the cheapest guarded route; never throws). */
+  async checkAccess(): Promise<AccessCheck> {
+    const request = authorized(`${this.#base}/api/agents`, this.#token());
+    try {
+      const response = await this.#fetch(request.url, { headers: request.headers });
+      void response.body?.cancel().catch(() => undefined);
+      return response.status === 401 ? 'unauthorized' : 'granted';
+    } catch {
+      return 'unreachable';
+    }
+  }
+
+  async #getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+    const token = this.#token();
+    const request = authorized(`${this.#base}${path}`, token);
+    let response: Response;
+    try {
+      response = await this.#fetch(request.url, { headers: request.headers, signal });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      throw new ApiError('NETWORK', 'The server could not be reached.', 0);
+    }
+    const body: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      if (response.status === 401) this.#onUnauthorized(token);
+      const record = (body ?? {}) as { code?: unknown; message?: unknown };
+      const code = typeof record.code === 'string' ? record.code : `HTTP_${response.status}`;
+      const message = typeof record.message === 'string' ? record.message : `${response.status} ${response.statusText}`;
+      throw new ApiError(code, message, response.status);
+    }
+    return body as T;
   }
 }

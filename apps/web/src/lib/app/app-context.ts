@@ -1,5 +1,6 @@
 import type { InterthoughtClient } from '@interthought/protocol';
 import { getContext, setContext } from 'svelte';
+import type { AccessGate } from '$lib/access/access-gate.svelte.js';
 import type { RestApi } from '$lib/api/rest-api.js';
 import type { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
 import type { SessionList } from '$lib/sessions/session-list.svelte.js';
@@ -12,6 +13,8 @@ import type { Toaster } from './toaster.svelte.js';
 /** The services every page shares, created once by the root layout. */
 export interface AppContext {
   client: InterthoughtClient;
+  /** Whether the server lets this tab in, and what to ask the user for when it does not. */
+  access: AccessGate;
   connection: ConnectionStatus;
   api: RestApi;
   sessionList: SessionList;

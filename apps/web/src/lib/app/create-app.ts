@@ -1,4 +1,6 @@
 import { InterthoughtClient } from '@interthought/protocol';
+import { AccessGate } from '$lib/access/access-gate.svelte.js';
+import { TokenStore, tabStorage } from '$lib/access/token-store.js';
 import { RestApi } from '$lib/api/rest-api.js';
 import type { I18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
@@ -32,12 +34,16 @@ export interface CreateAppOptions {
 /** Build the app's services for this browser tab. Nothing connects until `startApp`. */
 export function createApp(i18n: I18n, options: CreateAppOptions = {}): AppContext {
   const storage = browserStorage();
-  const client = new InterthoughtClient({ url: socketUrl(window.location) });
-  const api = new RestApi();
+  // The token hooks.client took from the address (or a reload kept); the socket and REST read it at each use.
+  const tokens = new TokenStore(tabStorage());
+  const client = new InterthoughtClient({ url: socketUrl(window.location), token: () => tokens.token });
+  const api = new RestApi({ token: () => tokens.token, onUnauthorized: (token) => access.refused(token) });
+  const access = new AccessGate({ tokens, client, check: () => api.checkAccess() });
   const sessionList = new SessionList(client, api);
   const toaster = new Toaster();
   return {
     client,
+    access,
     connection: new ConnectionStatus(client),
     api,
     sessionList,
@@ -66,11 +72,14 @@ export function startApp(app: AppContext, i18n: I18n): () => void {
       app.announcer.announce(i18n.t('announce.connection', { state: i18n.t('conn.connected') }));
     }
   });
-  // The client retries by itself until the server answers; the indicator shows how it goes.
+  // The client retries by itself until the server answers; the indicator shows how it goes,
+  // and the access gate stops it when the reason is a missing or refused token.
+  app.access.start();
   app.client.connect().catch(() => undefined);
   app.sessionList.start();
   return () => {
     stopListening();
+    app.access.stop();
     app.sessionList.stop();
     app.connection.dispose();
     app.client.close();

@@ -81,6 +81,16 @@ export const en = {
   'conn.retry': 'Retry now',
   'conn.label': 'Connection',
 
+  'access.missingTitle': 'This server needs an access token',
+  'access.missingBody': 'Open the link with ?token=… that the server’s operator gave you, or paste the token here.',
+  'access.refusedTitle': 'The server refused this access token',
+  'access.refusedBody': 'The token this page has was not accepted: it may be mistyped, or the server’s token has changed. Paste the one the server’s operator gave you.',
+  'access.tokenLabel': 'Access token',
+  'access.connect': 'Connect',
+  'access.checking': 'Checking…',
+  'access.operatorHint': 'The operator sets it with INTERTHOUGHT_TOKEN when starting the server.',
+  'access.keptHint': 'It is kept for this tab only, never in the address bar.',
+
   'kind.thought': 'Thought',
   'kind.action': 'Action',
   'kind.tool_call': 'Tool call',
@@ -255,6 +265,16 @@ export const zh: Messages = {
   'conn.offlineNow': '离线',
   'conn.retry': '立即重试',
   'conn.label': '连接状态',
+
+  'access.missingTitle': '此服务器需要访问令牌',
+  'access.missingBody': '请打开服务器管理员给你的带 ?token=… 的链接，或在这里粘贴令牌。',
+  'access.refusedTitle': '服务器拒绝了这个访问令牌',
+  'access.refusedBody': '此页面的令牌未被接受：可能输错了，或服务器的令牌已经更换。请粘贴服务器管理员给你的令牌。',
+  'access.tokenLabel': '访问令牌',
+  'access.connect': '连接',
+  'access.checking': '正在检查…',
+  'access.operatorHint': '管理员在启动服务器时用 INTERTHOUGHT_TOKEN 设置它。',
+  'access.keptHint': '令牌只保存在这个标签页中，不会留在地址栏里。',
 
   'kind.thought': '思考',
   'kind.action': '行动',

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, RestApi } from '$lib/api/rest-api.js';
 
-/** A fetch answering from a list of responses, recording the URLs asked for. */
+/** A fetch answering from a list of responses, recording the URLs and headers asked with. */
 function fetchFrom(responses: Array<() => Response>) {
   const urls: string[] = [];
-  const fetchImpl = (async (url: string | URL | Request) => {
+  const headers: Array<Record<string, string>> = [];
+  const fetchImpl = (async (url: string | URL | Request, init?: RequestInit) => {
     urls.push(String(url));
+    headers.push(Object.fromEntries(new Headers(init?.headers).entries()));
     const next = responses.shift();
     if (!next) throw new TypeError('Failed to fetch');
     return next();
   }) as typeof fetch;
-  return { fetchImpl, urls };
+  return { fetchImpl, urls, headers };
 }
 
 const json = (body: unknown, status = 200) => () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -39,5 +41,54 @@ describe('RestApi', () => {
   it('reports a server it cannot reach as a NETWORK ApiError', async () => {
     const error = await new RestApi({ fetch: fetchFrom([]).fetchImpl }).agents().catch((thrown: unknown) => thrown);
     expect(error).toMatchObject({ code: 'NETWORK', message: 'The server could not be reached.', status: 0 });
+  });
+
+  it('sends no Authorization header when the page has no token', async () => {
+    const { fetchImpl, headers } = fetchFrom([json([])]);
+    await new RestApi({ fetch: fetchImpl }).agents();
+    expect(headers[0]).toEqual({ accept: 'application/json' });
+  });
+
+  it('presents the current token as a Bearer header on every call, asked for at each call', async () => {
+    let token = 'first-token';
+    const { fetchImpl, urls, headers } = fetchFrom([json([]), json({ sessions: [] })]);
+    const api = new RestApi({ fetch: fetchImpl, token: () => token });
+    await api.agents();
+    token = 'pasted-token';
+    await api.sessions({ limit: 5 });
+    expect(headers.map((sent) => sent.authorization)).toEqual(['Bearer first-token', 'Bearer pasted-token']);
+    // Never in the address: URLs end up in logs and history.
+    expect(urls).toEqual(['/api/agents', '/api/sessions?limit=5']);
+  });
+
+  it('sends a token a header cannot carry (non-ASCII) as ?token= instead', async () => {
+    const { fetchImpl, urls, headers } = fetchFrom([json({ sessions: [] })]);
+    await new RestApi({ fetch: fetchImpl, token: () => '密码密码密码密码' }).sessions({ limit: 5 });
+    expect(urls).toEqual([`/api/sessions?limit=5&token=${encodeURIComponent('密码密码密码密码')}`]);
+    expect(headers[0]?.authorization).toBeUndefined();
+  });
+
+  it('tells onUnauthorized which token a 401 answered, and still rejects with UNAUTHORIZED', async () => {
+    const refused: Array<string | undefined> = [];
+    const unauthorized = json({ code: 'UNAUTHORIZED', message: 'Send the server token.' }, 401);
+    const { fetchImpl } = fetchFrom([unauthorized, unauthorized, json({ code: 'NOT_FOUND', message: 'gone' }, 404)]);
+    let token: string | undefined;
+    const api = new RestApi({ fetch: fetchImpl, token: () => token, onUnauthorized: (used) => refused.push(used) });
+    await expect(api.agents()).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
+    token = 'wrong-token';
+    await expect(api.agents()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(api.agents()).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(refused).toEqual([undefined, 'wrong-token']);
+  });
+
+  it('checks access without throwing: granted, unauthorized on 401, unreachable when the server is down', async () => {
+    const { fetchImpl, headers } = fetchFrom([json([]), json({ code: 'UNAUTHORIZED', message: 'no' }, 401), json({ code: 'INTERNAL', message: 'oops' }, 500)]);
+    const api = new RestApi({ fetch: fetchImpl, token: () => 's3cret-t0ken' });
+    expect(await api.checkAccess()).toBe('granted');
+    expect(await api.checkAccess()).toBe('unauthorized');
+    // Any other answer means the token is not the trouble.
+    expect(await api.checkAccess()).toBe('granted');
+    expect(await api.checkAccess()).toBe('unreachable');
+    expect(headers[0]?.authorization).toBe('Bearer s3cret-t0ken');
   });
 });
