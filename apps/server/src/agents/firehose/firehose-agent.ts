@@ -14,8 +14,9 @@ export const MAX_DELTAS_PER_TICK = 512;
 
 /**
  * The benchmark's load source (registered only when the server runs with INTERTHOUGHT_BENCH=1):
- * streams `thought` steps of stamped deltas at the rate its task asks for, e.g.
- * `firehose rate=20000 duration=5000 size=32`, then a one-line final answer.
+ * streams `thought` steps (or the `kinds` it is given, in turn) of stamped deltas at the rate its
+ * task asks for, e.g. `firehose rate=20000 duration=5000 size=32`, then a one-line final answer.
+ * `lead=N` writes N steps at once before the paced stream.
  */
 export function createFirehoseAgent(): Agent {
   return {
@@ -31,12 +32,17 @@ async function runFirehose(context: AgentRunContext): Promise<void> {
   const params = parseFirehoseTask(context.task);
   const plan = planFirehoseRun(params, context.chain);
   if (plan.finished) return;
-  if (plan.fresh && params.delayMs > 0) await sleep(params.delayMs, undefined, { signal });
-  const pacer = new DeltaPacer(params.rate);
   const format = new DeltaTextFormat(params.size);
   let index = plan.firstIndex;
-  for (const size of plan.stepSizes) {
-    const writer = sink.start('thought');
+  let pacer = new DeltaPacer(Infinity);
+  for (const [i, size] of plan.stepSizes.entries()) {
+    // The start delay comes after the lead: a subscriber opens the lead's long chain, then watches the stream.
+    if (i === plan.unpacedSteps) {
+      if (plan.fresh && params.delayMs > 0) await sleep(params.delayMs, undefined, { signal });
+      pacer = new DeltaPacer(params.rate);
+    }
+    const kind = params.kinds[(plan.firstStep + i) % params.kinds.length] ?? 'thought';
+    const writer = sink.start(kind);
     await streamDeltas(writer, { first: index, count: size, pacer, format, signal });
     writer.end();
     index += size;
@@ -58,7 +64,9 @@ interface DeltaRange {
 /**
  * Write deltas `first … first + count - 1` as the pacer grants them. The writes of one tick are
  * issued in index order without awaiting each (the step keeps the order of the calls), and the
- * tick awaits them all, so a pause holds the loop and an abort rejects it.
+ * tick awaits them all, so a pause holds the loop and an abort rejects it. Between writes the
+ * loop waits while the server asks it to (`backpressure`): what it queued is sent first, so a
+ * delta never waits behind the fan-out of a whole tick.
  */
 async function streamDeltas(writer: StepWriter, range: DeltaRange): Promise<void> {
   const { pacer, format, signal } = range;
@@ -72,7 +80,17 @@ async function streamDeltas(writer: StepWriter, range: DeltaRange): Promise<void
       continue;
     }
     const writes: Promise<void>[] = [];
-    for (let i = 0; i < granted; i++, next++) writes.push(writer.write(format.format(next, nowMicros())));
+    try {
+      for (let i = 0; i < granted; i++, next++) {
+        writes.push(writer.write(format.format(next, nowMicros())));
+        const backlog = writer.backpressure?.();
+        if (backlog !== undefined) await backlog;
+      }
+    } catch (error) {
+      // Aborted while waiting: the writes already issued reject too, and are handled here.
+      await Promise.allSettled(writes);
+      throw error;
+    }
     await Promise.all(writes);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The firehose agent's parameters, carried in the session's task text because session options
- * are strict in the protocol: `firehose rate=20000 duration=5000 size=32 step=1000 delay=200`.
+ * are strict in the protocol: `firehose rate=20000 duration=5000 size=32 step=1000 delay=200`
+ * (and, for the browser benchmark, `lead=1500 kinds=thought,action`).
  * Shared with the raw-ws baseline of the benchmark so both stream exactly the same plan.
  * No imports: the bench harness loads this file outside the server package.
  */
@@ -15,16 +16,27 @@ export interface FirehoseParams {
   size: number;
   /** Deltas per `thought` step: a long stream is cut into steps so no step's content grows unbounded. */
   perStep: number;
-  /** Milliseconds to wait before the first delta of a fresh session, so subscribers can attach first. */
+  /** Milliseconds to wait before the first paced delta of a fresh session, so subscribers can attach first. */
   delayMs: number;
+  /**
+   * Steps of `perStep` deltas written at once, unpaced, before the start delay and the paced
+   * `count` deltas: a long chain to open a page on, so a stream can be measured on it.
+   */
+  leadSteps: number;
+  /** The kinds the steps take in turn; more than one keeps consecutive thoughts from folding in the UI. */
+  kinds: FirehoseStepKind[];
 }
+
+/** The step kinds a firehose step may take: the ones that need no tool name. */
+export const FIREHOSE_STEP_KINDS = ['thought', 'action', 'observation'] as const;
+export type FirehoseStepKind = (typeof FIREHOSE_STEP_KINDS)[number];
 
 /** A task text the firehose cannot run; the message names the parameter and the accepted range. */
 export class FirehoseParamsError extends Error {
   override readonly name = 'FirehoseParamsError';
 }
 
-export const FIREHOSE_DEFAULTS = { rate: 1_000, durationMs: 1_000, size: 32, perStep: 1_000, delayMs: 0 } as const;
+export const FIREHOSE_DEFAULTS = { rate: 1_000, durationMs: 1_000, size: 32, perStep: 1_000, delayMs: 0, leadSteps: 0, kinds: ['thought'] } as const;
 
 /** Accepted ranges; wide enough for any benchmark, narrow enough that a typo cannot exhaust memory. */
 export const FIREHOSE_LIMITS = {
@@ -34,16 +46,18 @@ export const FIREHOSE_LIMITS = {
   size: { min: 8, max: 65_536 },
   step: { min: 1, max: 10_000_000 },
   delay: { min: 0, max: 60_000 },
+  lead: { min: 0, max: 100_000 },
 } as const;
 
-type Key = keyof typeof FIREHOSE_LIMITS;
-const KEYS = Object.keys(FIREHOSE_LIMITS) as Key[];
+type NumericKey = keyof typeof FIREHOSE_LIMITS;
+type Key = NumericKey | 'kinds';
+const KEYS: Key[] = [...(Object.keys(FIREHOSE_LIMITS) as NumericKey[]), 'kinds'];
 
 function isKey(name: string): name is Key {
   return (KEYS as string[]).includes(name);
 }
 
-function readInteger(key: Key, text: string): number {
+function readInteger(key: NumericKey, text: string): number {
   const { min, max } = FIREHOSE_LIMITS[key];
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
@@ -71,6 +85,19 @@ function readPairs(task: string): Map<Key, string> {
   return pairs;
 }
 
+function isStepKind(word: string): word is FirehoseStepKind {
+  return (FIREHOSE_STEP_KINDS as readonly string[]).includes(word);
+}
+
+function readKinds(text: string): FirehoseStepKind[] {
+  const words = text.split(',');
+  const unknown = words.filter((word) => !isStepKind(word));
+  if (unknown.length > 0) {
+    throw new FirehoseParamsError(`firehose: kinds must be a comma-separated list of ${FIREHOSE_STEP_KINDS.join(', ')}, got "${text}".`);
+  }
+  return words as FirehoseStepKind[];
+}
+
 /**
  * Parse a firehose task. `count` wins over `duration`; without either the stream lasts
  * `FIREHOSE_DEFAULTS.durationMs`. `rate=max` needs a `count` (a duration says nothing then).
@@ -93,7 +120,7 @@ export function parseFirehoseTask(task: string): FirehoseParams {
       throw new FirehoseParamsError(`firehose: rate × duration makes ${count} deltas, over the ${FIREHOSE_LIMITS.count.max} limit.`);
     }
   }
-  const read = (key: Key, fallback: number): number => {
+  const read = (key: NumericKey, fallback: number): number => {
     const text = pairs.get(key);
     return text === undefined ? fallback : readInteger(key, text);
   };
@@ -103,6 +130,8 @@ export function parseFirehoseTask(task: string): FirehoseParams {
     size: read('size', FIREHOSE_DEFAULTS.size),
     perStep: read('step', FIREHOSE_DEFAULTS.perStep),
     delayMs: read('delay', FIREHOSE_DEFAULTS.delayMs),
+    leadSteps: read('lead', FIREHOSE_DEFAULTS.leadSteps),
+    kinds: pairs.has('kinds') ? readKinds(pairs.get('kinds') ?? '') : [...FIREHOSE_DEFAULTS.kinds],
   };
 }
 
@@ -115,5 +144,7 @@ export function formatFirehoseTask(params: Partial<FirehoseParams> & { durationM
   if (params.size !== undefined) words.push(`size=${params.size}`);
   if (params.perStep !== undefined) words.push(`step=${params.perStep}`);
   if (params.delayMs !== undefined) words.push(`delay=${params.delayMs}`);
+  if (params.leadSteps !== undefined) words.push(`lead=${params.leadSteps}`);
+  if (params.kinds !== undefined) words.push(`kinds=${params.kinds.join(',')}`);
   return words.join(' ');
 }

@@ -9,26 +9,35 @@ export interface FirehoseRunPlan {
   finished: boolean;
   /** The index of the run's first delta: indices continue the chain's steps, so every delta is unique. */
   firstIndex: number;
-  /** The number of deltas of each `thought` step still to stream, in order. */
+  /** The chain position of the run's first step (its kind is `kinds[firstStep % kinds.length]`). */
+  firstStep: number;
+  /** The number of deltas of each step still to stream, in order. */
   stepSizes: number[];
+  /** How many of `stepSizes` (the first ones) belong to the unpaced lead. */
+  unpacedSteps: number;
 }
 
 /**
- * Plan a run. Every `thought` step on the chain (completed or corrected) counts as one of the
- * session's steps, so after a correction the agent streams only the steps that remain.
+ * Plan a run. Every step on the chain before a final answer (completed or corrected) counts as
+ * one of the session's steps, so after a correction the agent streams only the steps that remain.
+ * The session has `leadSteps` full steps first, then the steps of the paced `count` deltas.
  */
 export function planFirehoseRun(params: FirehoseParams, chain: readonly Pick<Step, 'kind'>[]): FirehoseRunPlan {
   const last = chain.at(-1);
-  const stepsDone = chain.filter((step) => step.kind === 'thought').length;
-  const totalSteps = Math.ceil(params.count / params.perStep);
+  const stepsDone = chain.filter((step) => step.kind !== 'final_answer').length;
+  const pacedSteps = Math.ceil(params.count / params.perStep);
+  const totalSteps = params.leadSteps + pacedSteps;
   const stepSizes: number[] = [];
   for (let step = stepsDone; step < totalSteps; step++) {
-    stepSizes.push(Math.min(params.perStep, params.count - step * params.perStep));
+    const paced = step - params.leadSteps;
+    stepSizes.push(paced < 0 ? params.perStep : Math.min(params.perStep, params.count - paced * params.perStep));
   }
   return {
     fresh: chain.length === 0,
     finished: last?.kind === 'final_answer',
     firstIndex: Math.min(stepsDone, totalSteps) * params.perStep,
+    firstStep: stepsDone,
     stepSizes,
+    unpacedSteps: Math.max(0, params.leadSteps - stepsDone),
   };
 }

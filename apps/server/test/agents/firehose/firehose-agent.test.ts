@@ -122,6 +122,25 @@ describe('firehose agent', () => {
     expect(resumed.sink.starts().map((start) => start.kind)).toEqual(['final_answer']);
   });
 
+  it('writes its lead steps at once, then waits out the delay before the paced stream, in the kinds given', async () => {
+    const { sink, context } = recordingRun('firehose rate=1000 count=4 step=2 lead=3 delay=200 kinds=thought,action');
+    const started = performance.now();
+    await agent.run(context);
+
+    const starts = sink.starts();
+    expect(starts.map((start) => start.kind)).toEqual(['thought', 'action', 'thought', 'action', 'thought', 'final_answer']);
+    const deltas = sink.writes().filter((write) => write.stepId !== starts.at(-1)?.stepId);
+    expect(deltas.map((write) => stamps([write.text])[0]?.index)).toEqual([...Array(10).keys()]);
+    // The paced part (after the lead) waited out the delay; the lead did not wait for anything.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it('continues the kinds and the lead after a correction', async () => {
+    const { sink, context } = recordingRun('firehose rate=max count=2 step=2 lead=2 kinds=thought,action', [chainStep('s0', 'thought', 0, 'corrected')]);
+    await agent.run(context);
+    expect(sink.starts().map((start) => start.kind)).toEqual(['action', 'thought', 'final_answer']);
+  });
+
   it('fails the run with a parameter error for a bad task', async () => {
     const { sink, context } = recordingRun('firehose rate=-5');
     await expect(agent.run(context)).rejects.toThrow(FirehoseParamsError);

@@ -15,6 +15,8 @@ describe('parseFirehoseTask', () => {
       size: 32,
       perStep: FIREHOSE_DEFAULTS.perStep,
       delayMs: 0,
+      leadSteps: 0,
+      kinds: ['thought'],
     });
   });
 
@@ -25,6 +27,8 @@ describe('parseFirehoseTask', () => {
       size: 64,
       perStep: 3,
       delayMs: 250,
+      leadSteps: 0,
+      kinds: ['thought'],
     });
   });
 
@@ -39,6 +43,17 @@ describe('parseFirehoseTask', () => {
       size: FIREHOSE_DEFAULTS.size,
       perStep: FIREHOSE_DEFAULTS.perStep,
       delayMs: FIREHOSE_DEFAULTS.delayMs,
+      leadSteps: 0,
+      kinds: ['thought'],
+    });
+  });
+
+  it('reads a lead of unpaced steps and the kinds the steps take in turn', () => {
+    expect(parseFirehoseTask('firehose rate=1000 count=50 step=10 lead=1500 kinds=thought,action')).toMatchObject({
+      count: 50,
+      perStep: 10,
+      leadSteps: 1_500,
+      kinds: ['thought', 'action'],
     });
   });
 
@@ -52,6 +67,8 @@ describe('parseFirehoseTask', () => {
     ['firehose rate=max', /rate=max needs count=N/],
     ['firehose rate=10000000 duration=3600000', /over the 50000000 limit/],
     ['firehose hello', /expected key=value words/],
+    ['firehose kinds=thought,tool_call', /kinds must be a comma-separated list of thought, action, observation, got "thought,tool_call"/],
+    ['firehose lead=-1', /lead must be a whole number from 0/],
   ])('refuses %j with a message naming the problem', (task, message) => {
     expect(() => parseFirehoseTask(task)).toThrow(FirehoseParamsError);
     expect(() => parseFirehoseTask(task)).toThrow(message);
@@ -60,7 +77,10 @@ describe('parseFirehoseTask', () => {
   it('round-trips the task text the benchmark builds', () => {
     const task = formatFirehoseTask({ rate: Infinity, count: 100_000, size: 48, perStep: 500, delayMs: 10 });
     expect(task).toBe('firehose rate=max count=100000 size=48 step=500 delay=10');
-    expect(parseFirehoseTask(task)).toEqual({ rate: Infinity, count: 100_000, size: 48, perStep: 500, delayMs: 10 });
+    expect(parseFirehoseTask(task)).toEqual({ rate: Infinity, count: 100_000, size: 48, perStep: 500, delayMs: 10, leadSteps: 0, kinds: ['thought'] });
+    const browser = formatFirehoseTask({ rate: 1_000, count: 5_000, perStep: 10, delayMs: 500, leadSteps: 1_500, kinds: ['thought', 'action'] });
+    expect(browser).toBe('firehose rate=1000 count=5000 step=10 delay=500 lead=1500 kinds=thought,action');
+    expect(parseFirehoseTask(browser)).toMatchObject({ leadSteps: 1_500, kinds: ['thought', 'action'] });
   });
 });
 
