@@ -9,6 +9,17 @@ export interface StreamScale {
   measureMs: number;
 }
 
+/** A browser opens a chain of `leadSteps` steps, then the session streams `streamSteps` more at `rate` deltas/s. */
+export interface BrowserChainScale {
+  leadSteps: number;
+  streamSteps: number;
+  /** Deltas per step. */
+  perStep: number;
+  rate: number;
+  /** The firehose's wait between the lead and the stream: time for the page to open the lead. */
+  delayMs: number;
+}
+
 export interface Scale {
   /** Characters per delta. */
   deltaSize: number;
@@ -28,6 +39,7 @@ export interface Scale {
    * starts measuring only `stallLeadMs` after they stalled, once their buffers are full.
    */
   slowConsumers: StreamScale & { readers: number; stallLeadMs: number; offeredPerSec: number };
+  browserChain: BrowserChainScale;
 }
 
 export const SCALES: Record<BenchMode, Scale> = {
@@ -42,6 +54,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     replay: { events: 2_000, repeats: 1 },
     store: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     slowConsumers: { sessions: 2, subscribers: 5, readers: 4, stallLeadMs: 100, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
+    browserChain: { leadSteps: 100, streamSteps: 50, perStep: 10, rate: 1_000, delayMs: 3_000 },
   },
   quick: {
     deltaSize: 32,
@@ -54,6 +67,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     replay: { events: 100_000, repeats: 3 },
     store: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 20, readers: 20, stallLeadMs: 1_500, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
+    browserChain: { leadSteps: 1_500, streamSteps: 500, perStep: 10, rate: 1_000, delayMs: 8_000 },
   },
   full: {
     deltaSize: 32,
@@ -66,5 +80,6 @@ export const SCALES: Record<BenchMode, Scale> = {
     replay: { events: 100_000, repeats: 5 },
     store: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 100, readers: 100, stallLeadMs: 4_000, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
+    browserChain: { leadSteps: 2_000, streamSteps: 1_000, perStep: 10, rate: 1_000, delayMs: 10_000 },
   },
 };

@@ -34,6 +34,8 @@ const SUMMARY_NAMES: Record<string, string> = {
   replay: 'replay',
   sqlite: 'SQLite',
   'stalled-readers': 'stalled p99',
+  'browser-fps': 'browser fps',
+  'browser-gap-p99': 'browser gap p99',
 };
 
 function formatValue(value: number | null, unit: string): string {

@@ -17,6 +17,7 @@ import { TargetPool } from './harness/target-pool.js';
 import { REPO_ROOT, profileServersInto, type TargetProcess } from './harness/target-process.js';
 import { SCALES, type BenchMode, type Scale } from './modes.js';
 import { renderMarkdown, summaryLine, writeResults, type BenchRun, type ScenarioOutcome } from './report.js';
+import { browserChainScenario } from './scenarios/browser-chain.js';
 import { correctionScenario } from './scenarios/correction.js';
 import { idleScenario } from './scenarios/idle.js';
 import { replayScenario } from './scenarios/replay.js';
@@ -32,6 +33,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   replay: replayScenario,
   store: storeScenario,
   'slow-consumers': slowConsumersScenario,
+  'browser-chain': browserChainScenario,
 };
 
 const USAGE = `Usage: pnpm bench [--quick | --full | --smoke] [--only=${SCENARIO_NAMES.join(',')}] [--cpu-prof]`;
