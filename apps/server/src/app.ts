@@ -10,13 +10,16 @@ import type { EventStore } from './core/event-store.js';
 import { MemoryEventStore } from './core/memory-event-store.js';
 import { SessionManager } from './core/session-manager.js';
 import type { SessionService } from './core/session-service.js';
+import { accessPolicy, accessPolicyOf } from './http/access-policy.js';
 import { apiRoutes } from './http/api-routes.js';
+import { securityHeaders } from './http/security-headers.js';
 import { staticUi } from './http/static-ui.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { createDefaultTools } from './tools/index.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
+import { BriefWarnings } from './transport/brief-warnings.js';
 import { redactUrl } from './transport/origin-and-auth.js';
-import { closeAllSockets, onSocketError } from './transport/shutdown.js';
+import { closeAllSockets, socketErrorHandler } from './transport/shutdown.js';
 import { wsRoute } from './transport/ws-route.js';
 
 declare module 'fastify' {
@@ -85,6 +88,8 @@ const sessionsPlugin = fp(
         tools: app.tools,
         defaultTokenDelayMs: app.config.tokenDelayMs,
         maxActiveSessions: app.config.maxSessions,
+        maxActiveSessionsPerOwner: app.config.maxActiveSessionsPerAddress,
+        pausedRunTtlMs: app.config.pausedRunTtlMs,
       });
     app.decorate('sessions', sessions);
     // Registered after the store's hook, and onClose hooks run in reverse: sessions stop before the store closes.
@@ -127,14 +132,29 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.register(sessionsPlugin, { sessions: overrides.sessions });
   app.register(metricsPlugin);
 
+  // Whatever clients cause is logged briefly and at a bounded rate (a hostile client cannot inflate the logs).
+  const warnings = new BriefWarnings(app.log);
+  app.register(securityHeaders, { webDir: config.webDir });
+
   app.register(fastifyWebsocket, {
     options: { maxPayload: config.maxFrameBytes, perMessageDeflate: false },
-    errorHandler: onSocketError,
+    errorHandler: socketErrorHandler(warnings),
     preClose: async function closeSockets(this: FastifyInstance) {
       await closeAllSockets(this.websocketServer);
     },
   });
-  app.register(wsRoute, { config });
+  // One Host/Origin policy for every route (REST, static UI, WebSocket), before any handler runs.
+  // Registered after @fastify/websocket: its onRequest hook must mark an upgrade first, or a
+  // refused upgrade's socket is never destroyed and holds the server's close open.
+  app.register(accessPolicy, {
+    policy: accessPolicyOf(config),
+    onRefused: (request: FastifyRequest, why: 'host' | 'origin') => {
+      app.metrics.accessRefused(why);
+      const fields = { host: request.headers.host, origin: request.headers.origin, remoteAddress: request.ip };
+      warnings.warn(`foreign-${why}`, fields, `refused a request from a foreign ${why === 'host' ? 'Host' : 'Origin'} (403)`);
+    },
+  });
+  app.register(wsRoute, { config, warnings });
   app.register(apiRoutes, {
     prefix: '/api',
     token: config.token,

@@ -12,6 +12,13 @@ export interface Config {
    * origin as the Host header, and http(s)://localhost, 127.0.0.1 or [::1] on any port.
    */
   allowedOrigins: string[] | undefined;
+  /**
+   * Host names the server answers to besides loopback names and IP literals
+   * (INTERTHOUGHT_ALLOWED_HOSTS, comma-separated; the hosts of ALLOWED_ORIGINS count too).
+   * `undefined`: a loopback server answers to no other name (DNS-rebinding defence), a server on
+   * another interface to any.
+   */
+  allowedHosts: string[] | undefined;
   /** When set, /ws and every /api route except /api/health require it. */
   token: string | undefined;
   /** Pacing of the demo agent between tokens (a session's `options.tokenDelayMs` wins). */
@@ -25,6 +32,22 @@ export interface Config {
   /** Active sessions on the whole server. */
   maxSessions: number;
   maxSubscriptionsPerConnection: number;
+  /** WebSockets open at once from one client address (INTERTHOUGHT_MAX_CONNECTIONS_PER_ADDRESS, default 64). */
+  maxConnectionsPerAddress: number;
+  /**
+   * Running or paused sessions started from one client address (INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS,
+   * default 100): no one address can take every slot of `maxSessions`, whatever it reconnects.
+   */
+  maxActiveSessionsPerAddress: number;
+  /**
+   * Agent runs (session.create, a correction, session.resume) one address may start per minute
+   * (INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS, default 120), and the whole server
+   * (INTERTHOUGHT_RUN_STARTS_PER_MINUTE, default 2400): what one client can make the server compute.
+   */
+  runStartsPerMinutePerAddress: number;
+  runStartsPerMinute: number;
+  /** A run paused this long gives its slot back: it is stopped and marked interrupted, resumable (INTERTHOUGHT_PAUSED_RUN_TTL_MS, default 15 min). */
+  pausedRunTtlMs: number;
   /** How often each WebSocket is pinged; a peer that missed the previous pong is dropped. */
   heartbeatMs: number;
   /**
@@ -155,10 +178,24 @@ const originList = z
     return origins;
   });
 
+/** Comma-separated host names, lower-cased; empty means unset. */
+const hostList = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    const entries = (raw ?? '').split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+    if (entries.length === 0) return undefined;
+    for (const entry of entries) {
+      if (!/^[a-z0-9.-]+$/.test(entry)) ctx.issues.push({ code: 'custom', input: raw, message: `${shown(entry)} is not a host name: use names like thought.example.com, without scheme or port` });
+    }
+    return entries;
+  });
+
 const EnvSchema = z.object({
   HOST: z.string().optional().transform((raw) => raw?.trim() || '127.0.0.1'),
   PORT: integer(3000, 0, 65_535),
   ALLOWED_ORIGINS: originList,
+  INTERTHOUGHT_ALLOWED_HOSTS: hostList,
   INTERTHOUGHT_TOKEN: z
     .string()
     .optional()
@@ -176,6 +213,11 @@ const EnvSchema = z.object({
   INTERTHOUGHT_MAX_SESSIONS_PER_CONNECTION: integer(20, 1, 100_000),
   INTERTHOUGHT_MAX_SESSIONS: integer(1_000, 1, 1_000_000),
   INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION: integer(50, 1, 100_000),
+  INTERTHOUGHT_MAX_CONNECTIONS_PER_ADDRESS: integer(64, 1, 10_000_000),
+  INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS: integer(100, 1, 10_000_000),
+  INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS: integer(120, 1, 100_000_000),
+  INTERTHOUGHT_RUN_STARTS_PER_MINUTE: integer(2_400, 1, 100_000_000),
+  INTERTHOUGHT_PAUSED_RUN_TTL_MS: integer(15 * 60_000, 1_000, 7 * 24 * 3_600_000),
   INTERTHOUGHT_HEARTBEAT_MS: integer(30_000, 10, 3_600_000),
   INTERTHOUGHT_SOFT_BUFFER_BYTES: integer(256 * 1024, 1_024, 1024 * 1024 * 1024),
   INTERTHOUGHT_HARD_BUFFER_BYTES: integer(1024 * 1024, 2_048, 4 * 1024 * 1024 * 1024),
@@ -214,6 +256,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: vars.HOST,
     port: vars.PORT,
     allowedOrigins: vars.ALLOWED_ORIGINS,
+    allowedHosts: vars.INTERTHOUGHT_ALLOWED_HOSTS,
     token: vars.INTERTHOUGHT_TOKEN,
     tokenDelayMs: vars.INTERTHOUGHT_TOKEN_DELAY_MS,
     webDir: vars.INTERTHOUGHT_WEB_DIR,
@@ -223,6 +266,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxSessionsPerConnection: vars.INTERTHOUGHT_MAX_SESSIONS_PER_CONNECTION,
     maxSessions: vars.INTERTHOUGHT_MAX_SESSIONS,
     maxSubscriptionsPerConnection: vars.INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION,
+    maxConnectionsPerAddress: vars.INTERTHOUGHT_MAX_CONNECTIONS_PER_ADDRESS,
+    maxActiveSessionsPerAddress: vars.INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS,
+    runStartsPerMinutePerAddress: vars.INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS,
+    runStartsPerMinute: vars.INTERTHOUGHT_RUN_STARTS_PER_MINUTE,
+    pausedRunTtlMs: vars.INTERTHOUGHT_PAUSED_RUN_TTL_MS,
     heartbeatMs: vars.INTERTHOUGHT_HEARTBEAT_MS,
     softBufferBytes: vars.INTERTHOUGHT_SOFT_BUFFER_BYTES,
     hardBufferBytes: vars.INTERTHOUGHT_HARD_BUFFER_BYTES,

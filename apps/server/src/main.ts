@@ -3,10 +3,8 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { EventStore } from './core/event-store.js';
 import { SessionManager } from './core/session-manager.js';
+import { stopServer } from './graceful-stop.js';
 import { StoreOpenError, openConfiguredStore, storeLocation, storeRefusal } from './store-from-config.js';
-
-/** How long a graceful stop may take before the process gives up and exits 1. */
-const STOP_TIMEOUT_MS = 10_000;
 
 function readConfig(): Config {
   try {
@@ -61,21 +59,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    setTimeout(() => {
-      console.error('Interthought did not stop in time; exiting.');
-      process.exit(1);
-    }, STOP_TIMEOUT_MS).unref();
-    // close(): refuse new requests, close every WebSocket with 1001, stop the sessions; then the store closes.
-    app.close().then(
-      () => {
-        store.close();
-        process.exit(0);
-      },
-      (error: unknown) => {
-        app.log.error({ err: error }, 'shutdown failed');
-        store.close();
-        process.exit(1);
-      },
+    // The sessions stop and write first, HTTP and WebSockets close, stragglers are cut; the store always closes.
+    void stopServer(app, store, { onTimeout: () => console.error('Interthought did not stop in time; its store was closed, exiting.') }).then((code) =>
+      process.exit(code),
     );
   };
   process.on('SIGTERM', stop);

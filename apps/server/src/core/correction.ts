@@ -2,6 +2,7 @@ import { FIELD_LIMITS, type SessionEvent, type Step } from '@interthought/protoc
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { LiveSession } from './live-session.js';
 import { SessionError } from './session-error.js';
+import { checkWellFormed } from './session-input.js';
 import type { CorrectStepInput } from './session-service.js';
 
 /**
@@ -45,6 +46,8 @@ function checkContent(step: Step, input: CorrectStepInput, tools: ToolRegistry):
       { path: ['note'], message: `Expected at most ${FIELD_LIMITS.noteMax} characters` },
     ]);
   }
+  checkWellFormed('content', content);
+  if (note !== undefined) checkWellFormed('note', note);
   if (step.kind !== 'tool_call') return;
   if (step.tool === undefined) {
     throw new SessionError('BAD_CORRECTION', `Tool call ${step.stepId} names no tool, so its input cannot be checked.`, [

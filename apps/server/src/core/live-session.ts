@@ -50,6 +50,8 @@ export class LiveSession {
   unwritten = 0;
   /** Set when the session is deleted: its log is gone, so nothing may be appended any more. */
   deleted = false;
+  /** Whose quota of active sessions its run counts against (in memory only: a restart ends every run). */
+  owner: string | undefined;
   readonly #enqueue: (entry: OutboxEntry<LiveSession>) => void;
   readonly #now: () => Date;
 

@@ -1,4 +1,4 @@
-import { FIELD_LIMITS, SessionOptionsSchema, issuesToDetails, type SessionOptions } from '@interthought/protocol';
+import { FIELD_LIMITS, SessionOptionsSchema, isWellFormedText, issuesToDetails, type SessionOptions } from '@interthought/protocol';
 import { SessionError } from './session-error.js';
 
 /*
@@ -11,9 +11,20 @@ export function notFound(sessionId: string): SessionError {
   return new SessionError('SESSION_NOT_FOUND', `Session ${String(sessionId)} does not exist. List sessions to find its id.`);
 }
 
-/** The task, if it is 1 to `taskMax` characters; otherwise `BAD_FRAME`. */
+/** `BAD_FRAME` for text that could not be stored exactly (a lone UTF-16 surrogate): refused, never altered. */
+export function checkWellFormed(field: string, text: string): void {
+  if (isWellFormedText(text)) return;
+  throw new SessionError('BAD_FRAME', `Text must be well-formed Unicode: ${field} has a lone UTF-16 surrogate, which cannot be stored exactly.`, [
+    { path: [field], message: 'Text must be well-formed Unicode: this string has a lone UTF-16 surrogate' },
+  ]);
+}
+
+/** The task, if it is 1 to `taskMax` characters of well-formed text; otherwise `BAD_FRAME`. */
 export function checkTask(task: unknown): string {
-  if (typeof task === 'string' && task.length >= 1 && task.length <= FIELD_LIMITS.taskMax) return task;
+  if (typeof task === 'string' && task.length >= 1 && task.length <= FIELD_LIMITS.taskMax) {
+    checkWellFormed('task', task);
+    return task;
+  }
   throw new SessionError('BAD_FRAME', `A task must be 1 to ${FIELD_LIMITS.taskMax} characters.`, [
     { path: ['task'], message: `Expected 1 to ${FIELD_LIMITS.taskMax} characters` },
   ]);

@@ -15,6 +15,7 @@ import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from './sessio
 import type { CorrectStepInput, CorrectionResult, CreateSessionInput, Peer, ReplyTo, SessionService } from './session-service.js';
 import { checkOptions, checkTask, notFound } from './session-input.js';
 import { checkStatusRequest } from './status-rules.js';
+import { PausedRunExpiry } from './paused-run-expiry.js';
 import { PeerIndex, serveSubscription } from './subscriptions.js';
 
 export interface SessionManagerDeps {
@@ -25,6 +26,10 @@ export interface SessionManagerDeps {
   defaultTokenDelayMs?: number;
   /** Running or paused sessions allowed at once (default 1000). */
   maxActiveSessions?: number;
+  /** Running or paused sessions one owner (`Peer.owner`) may hold at once (default: no cap below `maxActiveSessions`). */
+  maxActiveSessionsPerOwner?: number;
+  /** A run paused this long is stopped and its session marked interrupted, freeing its slot (default 15 min). */
+  pausedRunTtlMs?: number;
   now?: () => Date;
   /** Session and step ids (default nanoid). */
   newId?: () => string;
@@ -54,6 +59,8 @@ export class SessionManager implements SessionService {
   readonly #agents: AgentRegistry;
   readonly #tools: ToolRegistry;
   readonly #maxActive: number;
+  readonly #maxActivePerOwner: number;
+  readonly #pausedRuns: PausedRunExpiry<LiveSession>;
   readonly #idleCacheSize: number;
   readonly #now: () => Date;
   readonly #newId: () => string;
@@ -72,6 +79,8 @@ export class SessionManager implements SessionService {
     this.#agents = deps.agents;
     this.#tools = deps.tools;
     this.#maxActive = deps.maxActiveSessions ?? 1000;
+    this.#maxActivePerOwner = deps.maxActiveSessionsPerOwner ?? Number.POSITIVE_INFINITY;
+    this.#pausedRuns = new PausedRunExpiry(deps.pausedRunTtlMs ?? 15 * 60_000, (session) => this.#expirePausedRun(session));
     this.#idleCacheSize = deps.idleSessionCacheSize ?? 100;
     this.#now = deps.now ?? (() => new Date());
     this.#newId = deps.newId ?? (() => nanoid());
@@ -83,6 +92,7 @@ export class SessionManager implements SessionService {
       reportError: this.#reportError,
       onWritten: (sessions) => this.#afterWrite(sessions),
     });
+    this.#runDeps.backlog = this.#outbox;
     this.recoveredSessionIds = recoverInterrupted(deps.store, this.#now, (id) => this.#sessions.has(id));
   }
 
@@ -114,11 +124,12 @@ export class SessionManager implements SessionService {
     const options = checkOptions(input.options);
     const agentName = input.agent ?? this.#agents.defaultName;
     const agent = this.#requireAgent(agentName);
-    this.#checkCapacity();
+    this.#checkCapacity(input.owner);
     const info: SessionInfo = { sessionId: this.#newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: this.#now().toISOString() };
     this.#store.createSession({ info, options, lastSeq: 0 });
     this.#listWatchers.changed(info);
     const session = this.#adopt(new LiveSession(stateBeforeFirstEvent(info), options, (entry) => this.#outbox.enqueue(entry), this.#now));
+    session.owner = input.owner;
     session.setStatus('running');
     AgentRun.start(session, agent, this.#runDeps);
     return session.info;
@@ -169,9 +180,11 @@ export class SessionManager implements SessionService {
     const target = checkCorrection(session, input, this.#tools);
     const agent = this.#requireAgent(session.state.session.agent);
     const reviving = !ACTIVE_STATUSES.has(session.status);
-    if (reviving) this.#checkCapacity();
+    if (reviving) this.#checkCapacity(input.owner);
     // From here on nothing can refuse: the turn is applied as a whole.
     session.run?.abort('a step was corrected');
+    this.#pausedRuns.disarm(session);
+    if (reviving) session.owner = input.owner;
     const newStepId = this.#newId();
     const revision = appendCorrection(session, {
       target,
@@ -191,19 +204,24 @@ export class SessionManager implements SessionService {
     const session = this.#require(sessionId);
     checkStatusRequest(sessionId, 'pause', session.status);
     session.setStatus('paused', reply ? { reply } : {});
+    this.#pausedRuns.arm(session);
   }
 
   resume(sessionId: string, reply?: ReplyTo): void {
     this.#checkOpen();
     const session = this.#require(sessionId);
     checkStatusRequest(sessionId, 'resume', session.status);
+    this.#pausedRuns.disarm(session);
     if (session.run !== undefined) {
       session.setStatus('running', reply ? { reply } : {});
       return;
     }
     // No run (interrupted, or paused by a previous process): continue from the head of the chain.
     const agent = this.#requireAgent(session.state.session.agent);
-    if (!ACTIVE_STATUSES.has(session.status)) this.#checkCapacity();
+    if (!ACTIVE_STATUSES.has(session.status)) {
+      this.#checkCapacity(reply?.peer.owner);
+      session.owner = reply?.peer.owner;
+    }
     session.finishDanglingHead();
     session.setStatus('running', reply ? { reply } : {});
     AgentRun.start(session, agent, this.#runDeps);
@@ -214,6 +232,7 @@ export class SessionManager implements SessionService {
     this.#checkOpen();
     const session = this.#require(sessionId);
     checkStatusRequest(sessionId, 'cancel', session.status);
+    this.#pausedRuns.disarm(session);
     session.run?.abort('the session was cancelled');
     session.setStatus('cancelled', reply ? { reply } : {});
   }
@@ -240,6 +259,7 @@ export class SessionManager implements SessionService {
     let watchers: Peer[] = [];
     if (live !== undefined) {
       live.run?.abort('the session was deleted');
+      this.#pausedRuns.disarm(live);
       live.deleted = true;
       watchers = this.#peers.removeSession(live);
       this.#idle.delete(sessionId);
@@ -267,6 +287,7 @@ export class SessionManager implements SessionService {
   }
 
   async #stop(): Promise<void> {
+    this.#pausedRuns.stop();
     const settling: Promise<void>[] = [];
     for (const session of this.#sessions.values()) {
       const run = session.run;
@@ -301,12 +322,32 @@ export class SessionManager implements SessionService {
     return agent;
   }
 
-  #checkCapacity(): void {
-    if (this.activeSessionCount < this.#maxActive) return;
+  /** Room for one more active session on the server, and for `owner` under its own cap. */
+  #checkCapacity(owner?: string): void {
+    if (this.activeSessionCount >= this.#maxActive) {
+      throw new SessionError(
+        'LIMIT_EXCEEDED',
+        `The server already has ${this.#maxActive} running or paused sessions; cancel one or wait for one to finish.`,
+      );
+    }
+    if (owner === undefined || this.#activeCountOf(owner) < this.#maxActivePerOwner) return;
     throw new SessionError(
       'LIMIT_EXCEEDED',
-      `The server already has ${this.#maxActive} running or paused sessions; cancel one or wait for one to finish.`,
+      `You already have ${this.#maxActivePerOwner} running or paused sessions on this server; cancel one or wait for one to finish.`,
     );
+  }
+
+  #activeCountOf(owner: string): number {
+    let count = 0;
+    for (const session of this.#sessions.values()) if (session.owner === owner && ACTIVE_STATUSES.has(session.status)) count += 1;
+    return count;
+  }
+
+  /** A run paused for the whole TTL: stopped, and the session marked interrupted (resumable), so its slot is free. */
+  #expirePausedRun(session: LiveSession): void {
+    if (session.status !== 'paused' || session.deleted) return;
+    session.run?.abort('the session stayed paused too long');
+    session.setStatus('interrupted', { detail: 'Paused for too long: the run was stopped to free its slot. Resume to continue.' });
   }
 
   #require(sessionId: string): LiveSession {

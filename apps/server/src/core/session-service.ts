@@ -9,6 +9,11 @@ export interface Peer {
   /** The connection id (also recorded as `correction.by`). */
   readonly id: string;
   /**
+   * Whose quota the runs this peer starts or resumes count against (the client's address today,
+   * the user with identities); without one, only the server-wide cap applies.
+   */
+  readonly owner?: string;
+  /**
    * Send one serialised frame. Must not throw (a closed socket just drops it). `event`, when
    * given, is the session event `frame` is exactly the serialisation of: a transport may use it
    * without parsing (e.g. to coalesce deltas for a slow reader). Frames without it are opaque.
@@ -37,6 +42,8 @@ export interface CreateSessionInput {
   task: string;
   agent?: string;
   options?: SessionOptions;
+  /** Whose quota of active sessions the run counts against (see `Peer.owner`). */
+  owner?: string;
 }
 
 export interface CorrectStepInput {
@@ -47,6 +54,8 @@ export interface CorrectStepInput {
   baseRevision?: number;
   /** Who corrects (the connection id). */
   by?: string;
+  /** Whose quota of active sessions a run the correction revives counts against (see `Peer.owner`). */
+  owner?: string;
 }
 
 export interface CorrectionResult {

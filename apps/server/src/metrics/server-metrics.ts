@@ -27,6 +27,7 @@ export class ServerMetrics implements TransportMetrics {
   readonly #refusals = this.registry.labeledCounter('interthought_request_errors_total', 'Error frames sent to clients, by code.', 'code');
   readonly #slowConsumers = this.registry.counter('interthought_slow_consumer_closes_total', 'Connections closed with 4008 because they read too slowly.');
   readonly #rateLimitCloses = this.registry.counter('interthought_rate_limit_closes_total', 'Connections closed with 1008 for exceeding the rate limit again and again.');
+  readonly #accessRefusals = this.registry.labeledCounter('interthought_access_refusals_total', 'Requests refused 403 for a foreign Host (DNS rebinding) or Origin, by which.', 'reason');
 
   constructor(sessions: SessionService) {
     const { registry } = this;
@@ -69,6 +70,11 @@ export class ServerMetrics implements TransportMetrics {
 
   rateLimitClosed(): void {
     this.#rateLimitCloses.inc();
+  }
+
+  /** A request refused by the Host/Origin policy. */
+  accessRefused(reason: 'host' | 'origin'): void {
+    this.#accessRefusals.inc(reason);
   }
 
   render(): string {

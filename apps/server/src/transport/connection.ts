@@ -19,6 +19,8 @@ export class Connection implements Peer {
   readonly subscriptions = new Set<string>();
   /** Sessions this connection created (counted against its cap; never decreases). */
   sessionsCreated = 0;
+  /** The client's address key: whose quotas (connections, active sessions, run starts) this connection uses. */
+  owner: string | undefined;
   /** Cleared on each heartbeat ping, set again by the pong. */
   alive = true;
   readonly limiter: ConnectionRateLimiter;

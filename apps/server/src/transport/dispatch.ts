@@ -1,7 +1,7 @@
 import { ERROR_CODES, SESSION_LIST_LIMITS, type ClientMessage } from '@interthought/protocol';
 import { SessionError } from '../core/session-error.js';
-import type { SessionService } from '../core/session-service.js';
 import type { Connection } from './connection.js';
+import type { FrameContext } from './frame-handler.js';
 
 /** The per-connection caps dispatch enforces (the rest are in the schema or the core). */
 export interface ConnectionCaps {
@@ -23,11 +23,21 @@ function ensureRoomForSubscription(connection: Connection, sessionId: string | u
   );
 }
 
+/** Requests that start an agent run: what the server computes for a client is bounded by the run-start budget. */
+function ensureRunStartBudget(connection: Connection, context: Pick<FrameContext, 'runStarts'>): void {
+  const verdict = context.runStarts.take(connection.owner ?? connection.id);
+  if (verdict === 'ok') return;
+  const whose = verdict === 'address' ? 'your address' : 'this server, from all its clients together,';
+  throw new SessionError(ERROR_CODES.RATE_LIMITED, `Too many agent runs started by ${whose} in the last minute; wait a little and try again. Nothing was changed.`);
+}
+
 /**
  * Carry out one valid client request. Refusals throw a `SessionError` (from here or the core);
  * the caller turns it into an `error` frame. Direct answers go to `connection` only.
  */
-export function dispatch(message: ClientMessage, connection: Connection, sessions: SessionService, caps: ConnectionCaps): void {
+export function dispatch(message: ClientMessage, connection: Connection, context: Pick<FrameContext, 'sessions' | 'caps' | 'runStarts'>): void {
+  const { sessions, caps } = context;
+  const owner = connection.owner;
   const requestId = message.id;
   switch (message.type) {
     case 'session.create': {
@@ -38,7 +48,8 @@ export function dispatch(message: ClientMessage, connection: Connection, session
         );
       }
       ensureRoomForSubscription(connection, undefined, caps);
-      const session = sessions.create({ task: message.task, agent: message.agent, options: message.options });
+      ensureRunStartBudget(connection, context);
+      const session = sessions.create({ task: message.task, agent: message.agent, options: message.options, ...(owner === undefined ? {} : { owner }) });
       connection.sessionsCreated += 1;
       connection.sendMessage({ type: 'session.created', requestId, session });
       // The agent starts on a later tick, so subscribing from seq 0 now misses nothing.
@@ -58,7 +69,8 @@ export function dispatch(message: ClientMessage, connection: Connection, session
       return;
     case 'step.correct': {
       const { id: _id, type: _type, ...correction } = message;
-      const result = sessions.correct({ ...correction, by: connection.id });
+      ensureRunStartBudget(connection, context);
+      const result = sessions.correct({ ...correction, by: connection.id, ...(owner === undefined ? {} : { owner }) });
       // Sent now, synchronously: the core sends the correction's events once their batch is
       // committed (a microtask at the soonest), so this answer always comes first.
       connection.sendMessage({ type: 'correction.accepted', requestId, ...result });
@@ -68,6 +80,7 @@ export function dispatch(message: ClientMessage, connection: Connection, session
       sessions.pause(message.sessionId, { peer: connection, requestId });
       return;
     case 'session.resume':
+      ensureRunStartBudget(connection, context);
       sessions.resume(message.sessionId, { peer: connection, requestId });
       return;
     case 'session.cancel':

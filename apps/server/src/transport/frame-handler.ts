@@ -4,16 +4,24 @@ import type { RawData } from 'ws';
 import { SessionError } from '../core/session-error.js';
 import type { SessionService } from '../core/session-service.js';
 import type { TransportMetrics } from '../metrics/server-metrics.js';
+import type { RunStartBudget } from './address-quotas.js';
+import type { BriefWarnings } from './brief-warnings.js';
 import type { Connection } from './connection.js';
 import { dispatch, type ConnectionCaps } from './dispatch.js';
 
 /** Close code and reason for a client that keeps sending while rate limited. */
 export const RATE_ABUSE_CLOSE = { code: 1008, reason: 'rate limit exceeded' } as const;
 
+/** What every connection's frames are handled with (one object for all connections). */
 export interface FrameContext {
   sessions: SessionService;
   caps: ConnectionCaps;
+  /** Agent runs started per address and per server. */
+  runStarts: RunStartBudget;
+  /** For failures of the server itself (with stacks). */
   log: FastifyBaseLogger;
+  /** For what clients cause (brief, rate-limited). */
+  warnings: BriefWarnings;
   metrics: TransportMetrics;
 }
 
@@ -42,7 +50,7 @@ function refuse(connection: Connection, frame: ErrorFrame, context: FrameContext
 function runRequest(message: ClientMessage, connection: Connection, context: FrameContext): void {
   context.metrics.requestReceived(message.type);
   try {
-    dispatch(message, connection, context.sessions, context.caps);
+    dispatch(message, connection, context);
   } catch (error) {
     if (error instanceof SessionError) {
       refuse(connection, errorFrame(error.code, error.message, message.id, error.details), context);
@@ -62,7 +70,7 @@ export function handleFrame(connection: Connection, data: RawData, isBinary: boo
   const bytes = asBytes(data);
   const verdict = connection.limiter.check();
   if (verdict === 'close') {
-    context.log.warn({ connectionId: connection.id }, 'closed a connection that kept exceeding the rate limit');
+    context.warnings.warn('rate-limit-close', { connectionId: connection.id }, 'closed a connection that kept exceeding the rate limit (1008)');
     context.metrics.rateLimitClosed();
     connection.socket.close(RATE_ABUSE_CLOSE.code, RATE_ABUSE_CLOSE.reason);
     return;

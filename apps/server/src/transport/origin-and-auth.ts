@@ -11,7 +11,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** A name DNS cannot rebind: a loopback name or an IP literal. */
-function isRebindProof(hostname: string): boolean {
+export function isRebindProof(hostname: string): boolean {
   return LOOPBACK_HOSTNAMES.has(hostname) || isIP(hostname.replace(/^\[|\]$/g, '')) !== 0;
 }
 
@@ -76,17 +76,5 @@ export function requireToken(token: string) {
       .code(401)
       .header('www-authenticate', 'Bearer')
       .send({ code: 'UNAUTHORIZED', message: 'Send the server token as "Authorization: Bearer <token>" or as ?token=<token>.' });
-  };
-}
-
-/** An `onRequest` hook for the WebSocket route: 403 for a page from an origin that is not allowed. */
-export function requireAllowedOrigin(allowed: readonly string[] | undefined, serverIsLoopback: boolean) {
-  return async function checkOrigin(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    if (isOriginAllowed(request.headers.origin, request.headers.host, allowed, serverIsLoopback)) return undefined;
-    request.log.warn({ origin: request.headers.origin }, 'refused a WebSocket from a disallowed origin');
-    return reply.code(403).send({
-      code: 'FORBIDDEN',
-      message: 'This origin may not open the Interthought WebSocket. Add it to ALLOWED_ORIGINS to allow it.',
-    });
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { WebSocket, type WebSocketServer } from 'ws';
+import { briefError, type BriefWarnings } from './brief-warnings.js';
 
 /** Close code and reason every client gets when the server stops. */
 export const SHUTDOWN_CLOSE = { code: 1001, reason: 'server shutting down' } as const;
@@ -36,10 +37,12 @@ export async function closeAllSockets(server: WebSocketServer, graceMs = SHUTDOW
 
 /**
  * Errors on an established socket. A protocol violation (e.g. a frame over maxPayload) has
- * already started the close with its code (1009), so it is only logged; the socket is closed
- * with 1011 only if it is somehow still open.
+ * already started the close with its code (1009), so it is only logged, briefly: a client can
+ * cause these at will. The socket is closed with 1011 only if it is somehow still open.
  */
-export function onSocketError(this: unknown, error: Error, socket: WebSocket, request: FastifyRequest, _reply: FastifyReply): void {
-  request.log.warn({ err: error }, 'websocket error');
-  if (socket.readyState === WebSocket.OPEN) socket.close(1011, 'internal error');
+export function socketErrorHandler(warnings: BriefWarnings) {
+  return function onSocketError(this: unknown, error: Error, socket: WebSocket, request: FastifyRequest, _reply: FastifyReply): void {
+    warnings.warn('websocket-error', { error: briefError(error), remoteAddress: request.ip }, 'websocket error');
+    if (socket.readyState === WebSocket.OPEN) socket.close(1011, 'internal error');
+  };
 }

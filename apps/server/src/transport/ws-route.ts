@@ -6,9 +6,15 @@ import { Connection } from './connection.js';
 import { handleFrame, type FrameContext } from './frame-handler.js';
 import type { TransportMetrics } from '../metrics/server-metrics.js';
 import { Heartbeat } from './heartbeat.js';
-import { isLoopbackHost, requireAllowedOrigin, requireToken } from './origin-and-auth.js';
+import { sendRestError } from '../http/rest-error.js';
+import { ConnectionsPerAddress, RunStartBudget, addressKey } from './address-quotas.js';
+import type { BriefWarnings } from './brief-warnings.js';
+import { requireToken } from './origin-and-auth.js';
 
 export const WS_PATH = '/ws';
+
+/** Close code and reason for a socket over its address's cap that slipped past the upgrade check. */
+export const TOO_MANY_CONNECTIONS_CLOSE = { code: 1008, reason: 'too many connections from this address' } as const;
 export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list'];
 
 /** The limits a connection is held to, as announced in `hello.limits`. */
@@ -28,14 +34,36 @@ export function serverLimits(config: Config): ServerLimits {
  * The WebSocket endpoint. Origin and token are checked in `onRequest`, so a refused client gets
  * a plain HTTP 403/401 and the upgrade never happens. Needs the `sessions` and `metrics` decorations.
  */
-export async function wsRoute(app: FastifyInstance, options: { config: Config }): Promise<void> {
+export async function wsRoute(app: FastifyInstance, options: { config: Config; warnings: BriefWarnings }): Promise<void> {
   const { config } = options;
   const metrics: TransportMetrics = app.metrics;
   const heartbeat = new Heartbeat(config.heartbeatMs);
   app.addHook('onClose', async () => heartbeat.stop());
 
-  const guards: onRequestAsyncHookHandler[] = [requireAllowedOrigin(config.allowedOrigins, isLoopbackHost(config.host))];
+  const connections = new ConnectionsPerAddress(config.maxConnectionsPerAddress);
+  const warnings = options.warnings;
+  // Host and Origin are checked for every route by the app's access policy; the upgrade adds the token and the per-address cap.
+  const guards: onRequestAsyncHookHandler[] = [];
   if (config.token !== undefined) guards.push(requireToken(config.token));
+  guards.push(async function checkAddressRoom(request, reply) {
+    if (connections.hasRoom(addressKey(request.ip))) return undefined;
+    metrics.requestRefused('LIMIT_EXCEEDED');
+    warnings.warn('connections-per-address', { remoteAddress: request.ip }, 'refused a WebSocket: its address has too many open');
+    return sendRestError(
+      reply,
+      'LIMIT_EXCEEDED',
+      `This address already has ${config.maxConnectionsPerAddress} WebSockets open: close one (one connection serves every session).`,
+    );
+  });
+  // One context for every connection: the per-connection state lives in `Connection`.
+  const context: FrameContext = {
+    sessions: app.sessions,
+    caps: { maxSessionsPerConnection: config.maxSessionsPerConnection, maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection },
+    runStarts: new RunStartBudget(config.runStartsPerMinutePerAddress, config.runStartsPerMinute),
+    log: app.log,
+    warnings,
+    metrics,
+  };
 
   const hello = (connectionId: string): Hello => ({
     type: 'hello',
@@ -47,6 +75,12 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config })
   });
 
   app.get(WS_PATH, { websocket: true, onRequest: guards }, (socket: WebSocket, request) => {
+    const owner = addressKey(request.ip);
+    // Upgrades that passed the check together may overshoot it: the socket is counted only here.
+    if (!connections.tryOpen(owner)) {
+      socket.close(TOO_MANY_CONNECTIONS_CLOSE.code, TOO_MANY_CONNECTIONS_CLOSE.reason);
+      return;
+    }
     const connection: Connection = new Connection(
       socket,
       { ratePerSec: config.ratePerSec, burst: config.rateBurst },
@@ -55,33 +89,28 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config })
         // Never called while the connection is being built, so `log` (just below) exists by then.
         onSlowConsumer: (bufferedBytes) => {
           metrics.slowConsumerClosed();
-          log.warn({ bufferedBytes }, 'closed a slow consumer (4008): it will resume with afterSeq');
+          warnings.warn('slow-consumer', { connectionId: connection.id, bufferedBytes }, 'closed a slow consumer (4008): it will resume with afterSeq');
         },
       },
     );
-    const log = request.log.child({ connectionId: connection.id });
-    const context: FrameContext = {
-      sessions: app.sessions,
-      caps: { maxSessionsPerConnection: config.maxSessionsPerConnection, maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection },
-      log,
-      metrics,
-    };
+    connection.owner = owner;
     // Attached before anything else so no frame can arrive unheard.
     socket.on('message', (data, isBinary) => handleFrame(connection, data, isBinary, context));
     socket.on('close', (code) => {
+      connections.closed(owner);
       metrics.connectionClosed();
       heartbeat.delete(connection);
       connection.dispose();
       try {
         app.sessions.detach(connection);
       } catch (error) {
-        log.error({ err: error }, 'detaching a closed connection failed');
+        app.log.error({ err: error, connectionId: connection.id }, 'detaching a closed connection failed');
       }
-      log.debug({ code }, 'websocket closed');
+      app.log.debug({ code, connectionId: connection.id }, 'websocket closed');
     });
     metrics.connectionOpened();
     heartbeat.add(connection);
     connection.sendMessage(hello(connection.id));
-    log.debug('websocket opened');
+    app.log.debug({ connectionId: connection.id }, 'websocket opened');
   });
 }

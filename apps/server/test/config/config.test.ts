@@ -29,6 +29,12 @@ describe('loadConfig defaults', () => {
       heartbeatMs: 30_000,
       softBufferBytes: 262_144,
       hardBufferBytes: 1_048_576,
+      allowedHosts: undefined,
+      maxConnectionsPerAddress: 64,
+      maxActiveSessionsPerAddress: 100,
+      runStartsPerMinutePerAddress: 120,
+      runStartsPerMinute: 2_400,
+      pausedRunTtlMs: 900_000,
       logLevel: 'info',
     });
   });
@@ -62,6 +68,12 @@ describe('loadConfig values', () => {
       INTERTHOUGHT_RETAIN_EVENTS: '500',
       INTERTHOUGHT_SOFT_BUFFER_BYTES: '8192',
       INTERTHOUGHT_HARD_BUFFER_BYTES: '65536',
+      INTERTHOUGHT_ALLOWED_HOSTS: 'Thought.Example.com, intranet',
+      INTERTHOUGHT_MAX_CONNECTIONS_PER_ADDRESS: '8',
+      INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS: '6',
+      INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS: '30',
+      INTERTHOUGHT_RUN_STARTS_PER_MINUTE: '300',
+      INTERTHOUGHT_PAUSED_RUN_TTL_MS: '60000',
       LOG_LEVEL: 'WARN',
     });
     expect(config).toEqual({
@@ -82,12 +94,24 @@ describe('loadConfig values', () => {
       retainEventsPerSession: 500,
       softBufferBytes: 8_192,
       hardBufferBytes: 65_536,
+      burstBudgetBytes: 16 * 1024 * 1024,
+      allowedHosts: ['thought.example.com', 'intranet'],
+      maxConnectionsPerAddress: 8,
+      maxActiveSessionsPerAddress: 6,
+      runStartsPerMinutePerAddress: 30,
+      runStartsPerMinute: 300,
+      pausedRunTtlMs: 60_000,
       logLevel: 'warn',
     });
   });
 });
 
 describe('loadConfig errors', () => {
+  it('refuses an allowed host with a scheme or a port', () => {
+    expect(problemsOf({ INTERTHOUGHT_ALLOWED_HOSTS: 'https://thought.example.com' })[0]?.variable).toBe('INTERTHOUGHT_ALLOWED_HOSTS');
+    expect(problemsOf({ INTERTHOUGHT_ALLOWED_HOSTS: 'thought.example.com:3000' })[0]?.problem).toContain('without scheme or port');
+  });
+
   it('names PORT and shows the bad value', () => {
     expect(problemsOf({ PORT: 'eighty' })).toEqual([{ variable: 'PORT', problem: 'must be a whole number from 0 to 65535, got "eighty"' }]);
   });
