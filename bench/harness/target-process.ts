@@ -29,6 +29,11 @@ export const BENCH_SERVER_ENV: Record<string, string> = {
   INTERTHOUGHT_MAX_SESSIONS_PER_CONNECTION: '100000',
   INTERTHOUGHT_MAX_SUBSCRIPTIONS_PER_CONNECTION: '100000',
   INTERTHOUGHT_MAX_SESSIONS: '1000000',
+  // Every load generator connects from 127.0.0.1: the per-address quotas would be the only thing measured.
+  INTERTHOUGHT_MAX_CONNECTIONS_PER_ADDRESS: '10000000',
+  INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS: '10000000',
+  INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS: '100000000',
+  INTERTHOUGHT_RUN_STARTS_PER_MINUTE: '100000000',
   INTERTHOUGHT_TOKEN_DELAY_MS: '0',
   // SQLite in memory: the default file would put bench sessions in the repository's data/ (the store scenario sets a temp file).
   INTERTHOUGHT_DB: ':memory:',
