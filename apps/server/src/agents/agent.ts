@@ -12,6 +12,13 @@ export interface StepWriter {
    * while the session is paused it waits. Rejects with an AbortError once the run is aborted.
    */
   write(text: string): Promise<void>;
+  /**
+   * While the server has more events waiting to be sent than it wants, a promise that resolves
+   * once they are out (rejects once the run is aborted); `undefined` when it takes more now. An
+   * agent that issues many writes without awaiting each checks it between them, as a stream
+   * writer awaits `ready`; awaiting each `write` honours it already.
+   */
+  backpressure?(): Promise<void> | undefined;
   /** Finish the step. `result` is the tool's structured output, for observations. */
   end(extra?: { result?: unknown }): void;
 }

@@ -1,6 +1,7 @@
 import type { Agent } from '../agents/agent.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { LiveSession, SessionRun } from './live-session.js';
+import type { Backlog } from './outbox.js';
 import { abortError } from './pause-gate.js';
 import { RunSink, type RunScope } from './step-sink.js';
 
@@ -8,6 +9,8 @@ export interface RunDeps {
   tools: ToolRegistry;
   newId: () => string;
   defaultTokenDelayMs: number;
+  /** The server's backlog (the outbox): a run's writes wait while it is over its mark. */
+  backlog?: Backlog;
 }
 
 function errorMessage(error: unknown): string {
@@ -22,6 +25,7 @@ function errorMessage(error: unknown): string {
 export class AgentRun implements SessionRun, RunScope {
   readonly session: LiveSession;
   readonly tokenDelayMs: number;
+  readonly backlog: Backlog | undefined;
   readonly sink: RunSink;
   readonly #controller = new AbortController();
   readonly #agent: Agent;
@@ -33,6 +37,7 @@ export class AgentRun implements SessionRun, RunScope {
     this.#agent = agent;
     this.#deps = deps;
     this.tokenDelayMs = session.options.tokenDelayMs ?? deps.defaultTokenDelayMs;
+    this.backlog = deps.backlog;
     this.sink = new RunSink(this);
   }
 

@@ -1,6 +1,7 @@
 import { StepKindSchema, type SessionEvent, type StepKind } from '@interthought/protocol';
 import type { StepSink, StepWriter } from '../agents/agent.js';
 import type { LiveSession } from './live-session.js';
+import type { Backlog } from './outbox.js';
 import { pace } from './pause-gate.js';
 
 /** What a sink needs of the run it belongs to. */
@@ -10,6 +11,8 @@ export interface RunScope {
   /** Still the session's run and not aborted: only then may it emit. */
   readonly live: boolean;
   readonly tokenDelayMs: number;
+  /** The server's backlog of events to write and send: writers wait while it is over its mark. */
+  readonly backlog?: Backlog;
   newId(): string;
 }
 
@@ -127,6 +130,12 @@ class RunStepWriter implements StepWriter {
     session.append(event);
   }
 
+  backpressure(): Promise<void> | undefined {
+    const { backlog, signal } = this.#scope;
+    if (backlog === undefined || !backlog.backlogged) return undefined;
+    return untilDrained(backlog, signal);
+  }
+
   #finish(): void {
     this.#ended = true;
     this.#onEnd();
@@ -144,7 +153,22 @@ class RunStepWriter implements StepWriter {
     if (refusal !== undefined) return Promise.reject(refusal);
     const { session, signal, tokenDelayMs } = this.#scope;
     if (text.length > 0) session.append({ type: 'step.delta', ...session.nextBase(), stepId: this.stepId, text });
-    // Pause holds the agent after its current token.
-    return pace(tokenDelayMs, signal).then(() => session.gate.wait(signal));
+    // The server's backlog holds the agent until it is sent, then pacing; pause holds it after its current token.
+    const backlog = this.backpressure();
+    const paced = backlog === undefined ? pace(tokenDelayMs, signal) : backlog.then(() => pace(tokenDelayMs, signal));
+    return paced.then(() => session.gate.wait(signal));
   }
+}
+
+/** The backlog's drain, or the run's abort reason if it aborts first. */
+function untilDrained(backlog: Backlog, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    backlog.drained().then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, reject);
+  });
 }
