@@ -93,7 +93,6 @@ export class SessionManager implements SessionService {
       onWritten: (sessions) => this.#afterWrite(sessions),
     });
     this.#runDeps.backlog = this.#outbox;
-    this.#runDeps.backlog = this.#outbox;
     this.recoveredSessionIds = recoverInterrupted(deps.store, this.#now, (id) => this.#sessions.has(id));
   }
 
