@@ -176,6 +176,23 @@ export class TargetProcess {
     }
   }
 
+  /** Whether the process still runs (it has neither exited nor been killed). */
+  get running(): boolean {
+    return this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
+  /** Resolves once the process is gone, with its exit code (null when a signal ended it). */
+  get exited(): Promise<number | null> {
+    return this.#exited;
+  }
+
+  /** SIGKILL, as a crash would end it: no handler runs, nothing pending is written. Resolves once it is gone. */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.#child.kill('SIGKILL');
+    await this.#exited;
+  }
+
   /** SIGTERM, then SIGKILL if it has not exited in time. */
   async stop(): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
