@@ -11,5 +11,6 @@ export * from './correction.js';
 export * from './messages.js';
 export * from './parse.js';
 export * from './reducer.js';
+export * from './session-rules.js';
 export * from './client.js';
 export * from './rest.js';

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { ERROR_LIMITS, FIELD_LIMITS } from './limits.js';
+import { ERROR_LIMITS } from './limits.js';
+import { usableRequestId } from './session-rules.js';
 import { findIllFormedText, mayHoldLoneSurrogate } from './text-rules.js';
 import { ERROR_CODES, type ErrorCode, type ErrorDetail, type ErrorFrame } from './error.js';
 import { CLIENT_MESSAGE_TYPES, ClientMessageSchema, type ClientMessage } from './messages.js';
@@ -49,10 +50,6 @@ function decode(raw: string | ArrayBuffer | Uint8Array): string | null {
   } catch {
     return null;
   }
-}
-
-function usableRequestId(value: unknown): string | undefined {
-  return typeof value === 'string' && value.length >= 1 && value.length <= FIELD_LIMITS.requestIdMax ? value : undefined;
 }
 
 function describeIssues(type: string, details: ErrorDetail[]): string {

@@ -268,10 +268,3 @@ export function alternativesOf(state: SessionState, stepId: string): string[] {
   if (!step) return [];
   return state.children.get(step.parentId ?? ROOT_KEY) ?? [stepId];
 }
-
-/** Whether PROTOCOL.md allows correcting this step now (on the chain, not invalidated, session neither cancelled nor deleted). */
-export function isCorrectable(state: SessionState, stepId: string): boolean {
-  const step = state.steps.get(stepId);
-  if (!step || step.status === 'invalidated' || state.session.status === 'cancelled' || state.deleted === true) return false;
-  return state.chain[step.index] === stepId;
-}

@@ -1,4 +1,4 @@
-import { FIELD_LIMITS, type SessionEvent, type Step } from '@interthought/protocol';
+import { FIELD_LIMITS, isOnChain, type SessionEvent, type Step } from '@interthought/protocol';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { LiveSession } from './live-session.js';
 import { SessionError } from './session-error.js';
@@ -19,7 +19,7 @@ export function checkCorrection(session: LiveSession, input: CorrectStepInput, t
   if (step === undefined) {
     throw new SessionError('STEP_NOT_FOUND', `Session ${session.id} has no step ${input.stepId}. Subscribe again to get the current steps.`);
   }
-  const onChain = step.status !== 'invalidated' && state.chain[step.index] === step.stepId;
+  const onChain = isOnChain(state, step);
   const revision = state.session.revision;
   if (!onChain && input.baseRevision !== undefined && input.baseRevision < revision) {
     throw new SessionError(

@@ -1,15 +1,8 @@
-import type { SessionStatus } from '@interthought/protocol';
+import { LIFECYCLE_ALLOWED_FROM, allowsLifecycle, type LifecycleRequest, type SessionStatus } from '@interthought/protocol';
 import { SessionError } from './session-error.js';
 
-/** The user's status requests and the statuses each one applies to. */
-export type StatusRequest = 'pause' | 'resume' | 'cancel';
-
-const ALLOWED_FROM: Record<StatusRequest, readonly SessionStatus[]> = {
-  pause: ['running'],
-  resume: ['paused', 'interrupted'],
-  // Cancel stops a run: a finished session has none, and stays open to corrections.
-  cancel: ['running', 'paused', 'interrupted'],
-};
+/** The user's status requests; which statuses each applies to is the protocol's rule (`LIFECYCLE_ALLOWED_FROM`). */
+export type StatusRequest = LifecycleRequest;
 
 function hint(request: StatusRequest, status: SessionStatus): string {
   switch (request) {
@@ -26,9 +19,9 @@ function hint(request: StatusRequest, status: SessionStatus): string {
 
 /** Throws `INVALID_STATE` (saying the current status and what is allowed) unless `request` applies now. */
 export function checkStatusRequest(sessionId: string, request: StatusRequest, status: SessionStatus): void {
-  if (ALLOWED_FROM[request].includes(status)) return;
+  if (allowsLifecycle(request, status)) return;
   throw new SessionError(
     'INVALID_STATE',
-    `Cannot ${request} session ${sessionId}: it is ${status}. ${hint(request, status)} (${request} applies to: ${ALLOWED_FROM[request].join(', ')}.)`,
+    `Cannot ${request} session ${sessionId}: it is ${status}. ${hint(request, status)} (${request} applies to: ${LIFECYCLE_ALLOWED_FROM[request].join(', ')}.)`,
   );
 }

@@ -1,4 +1,4 @@
-import { ERROR_CODES, FIELD_LIMITS, errorFrame, parseClientMessage, type ClientMessage, type ErrorFrame } from '@interthought/protocol';
+import { ERROR_CODES, errorFrame, parseClientMessage, usableRequestId, type ClientMessage, type ErrorFrame } from '@interthought/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData } from 'ws';
 import { SessionError } from '../core/session-error.js';
@@ -34,8 +34,7 @@ function asBytes(data: RawData): Uint8Array {
 function requestIdOf(bytes: Uint8Array): string | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
-    const id = typeof value === 'object' && value !== null && Object.hasOwn(value, 'id') ? (value as { id: unknown }).id : undefined;
-    return typeof id === 'string' && id.length >= 1 && id.length <= FIELD_LIMITS.requestIdMax ? id : undefined;
+    return usableRequestId(typeof value === 'object' && value !== null && Object.hasOwn(value, 'id') ? (value as { id: unknown }).id : undefined);
   } catch {
     return undefined;
   }

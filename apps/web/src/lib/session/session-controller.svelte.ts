@@ -1,4 +1,4 @@
-import type { InterthoughtClient, SessionStatus, SessionUpdate } from '@interthought/protocol';
+import { allowsLifecycle, type InterthoughtClient, type LifecycleRequest, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
 import type { Announcer } from '$lib/app/announcer.svelte.js';
 import { describeError, errorCodeAndMessage } from '$lib/app/error-text.js';
 import type { OwnConnections } from '$lib/app/own-connections.js';
@@ -19,7 +19,7 @@ export interface SessionControllerDeps {
   schedule?: FrameScheduler;
 }
 
-type LifecycleCommand = 'pause' | 'resume' | 'cancel';
+type LifecycleCommand = LifecycleRequest;
 
 /**
  * Connects one SessionView to the server: follows the session through the client (which
@@ -130,12 +130,8 @@ export class SessionController implements ChainActions {
     this.deps.toaster.show({ tone: 'error', title: text.message, hint: text.hint });
   }
 
-  /** Which lifecycle buttons make sense in a status. */
+  /** Which lifecycle buttons make sense in a status: the protocol's rule, the one the server applies. */
   static allowed(status: SessionStatus | undefined): Record<LifecycleCommand, boolean> {
-    return {
-      pause: status === 'running',
-      resume: status === 'paused' || status === 'interrupted',
-      cancel: status === 'running' || status === 'paused' || status === 'interrupted',
-    };
+    return { pause: allowsLifecycle('pause', status), resume: allowsLifecycle('resume', status), cancel: allowsLifecycle('cancel', status) };
   }
 }

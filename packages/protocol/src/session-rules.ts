@@ -1,0 +1,42 @@
+import { FIELD_LIMITS } from './limits.js';
+import type { SessionState } from './reducer.js';
+import type { SessionStatus } from './session.js';
+import type { Step } from './step.js';
+
+/*
+ * Rules the server enforces and every client shows: one definition here, imported by both, so a
+ * button the UI offers is never one the server refuses (PROTOCOL.md "Sessions" and "Corrections").
+ */
+
+/** The user's lifecycle requests (`session.pause` / `session.resume` / `session.cancel`). */
+export type LifecycleRequest = 'pause' | 'resume' | 'cancel';
+
+/** The statuses each lifecycle request applies to; in any other the server answers `INVALID_STATE`. */
+export const LIFECYCLE_ALLOWED_FROM: Readonly<Record<LifecycleRequest, readonly SessionStatus[]>> = {
+  pause: ['running'],
+  resume: ['paused', 'interrupted'],
+  // Cancel stops a run: a finished session has none, and stays open to corrections.
+  cancel: ['running', 'paused', 'interrupted'],
+};
+
+/** Whether `request` applies to a session in `status`. */
+export function allowsLifecycle(request: LifecycleRequest, status: SessionStatus | undefined): boolean {
+  return status !== undefined && LIFECYCLE_ALLOWED_FROM[request].includes(status);
+}
+
+/** Whether a step is on the session's current chain: not invalidated, and the chain's step at its index. */
+export function isOnChain(state: SessionState, step: Step): boolean {
+  return step.status !== 'invalidated' && state.chain[step.index] === step.stepId;
+}
+
+/** Whether the protocol allows correcting this step now (on the chain, session neither cancelled nor deleted). */
+export function isCorrectable(state: SessionState, stepId: string): boolean {
+  const step = state.steps.get(stepId);
+  if (!step || state.session.status === 'cancelled' || state.deleted === true) return false;
+  return isOnChain(state, step);
+}
+
+/** A client frame's `id` as the answer may echo it (`requestId`): a string of 1 to `requestIdMax` characters, else none. */
+export function usableRequestId(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length >= 1 && value.length <= FIELD_LIMITS.requestIdMax ? value : undefined;
+}
