@@ -45,11 +45,11 @@ describe('the published package (after `pnpm --filter @interthought/protocol bui
     expect(typeof built.SessionMirror).toBe('function');
   });
 
-  it('packs dist, schema, README and CHANGELOG and nothing else (npm pack --dry-run)', () => {
+  it('packs dist, schema, README, CHANGELOG and the PROTOCOL.md spec and nothing else (npm pack --dry-run)', () => {
     const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: packageDir, encoding: 'utf8' });
     const [pack] = JSON.parse(output) as Array<{ files: Array<{ path: string }> }>;
     const paths = pack!.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'schema/asyncapi.json', 'schema/interthought.schema.json']));
-    for (const path of paths) expect(path).toMatch(/^(dist\/.+\.(js|d\.ts)|schema\/.+\.json|README\.md|CHANGELOG\.md|package\.json)$/);
+    expect(paths).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'PROTOCOL.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'schema/asyncapi.json', 'schema/interthought.schema.json']));
+    for (const path of paths) expect(path).toMatch(/^(dist\/.+\.(js|d\.ts)|schema\/.+\.json|README\.md|CHANGELOG\.md|PROTOCOL\.md|package\.json)$/);
   });
 });
