@@ -90,6 +90,11 @@ export type ClientMessage = z.infer<typeof ClientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
 export type SessionEvent = z.infer<typeof SessionEventSchema>;
 export type SessionEventType = SessionEvent['type'];
+/**
+ * The events a session's log holds: every session event but `session.deleted`, which is sent
+ * once to the watchers of a session whose log is gone, and never stored.
+ */
+export type LoggedSessionEvent = Exclude<SessionEvent, { type: 'session.deleted' }>;
 export type ServerMessage = z.infer<typeof ServerMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];
 /** A client request without its `id` (the client assigns one). */

@@ -1,6 +1,7 @@
 import {
   applyEvent,
   chainSteps,
+  type LoggedSessionEvent,
   type SessionEvent,
   type SessionInfo,
   type SessionOptions,
@@ -82,11 +83,10 @@ export class LiveSession {
    * requester of a status change, who gets its copy with `requestId`. A `ReducerError` here
    * means the core built an event that does not fit: nothing is changed or queued.
    */
-  append(event: SessionEvent, reply?: ReplyTo): void {
+  append(event: LoggedSessionEvent, reply?: ReplyTo): void {
     // A queued event of a deleted session could never be written, and would hold up every batch after it.
     if (this.deleted) throw new SessionError('SESSION_NOT_FOUND', `Session ${this.id} was deleted.`);
-    // `session.deleted` is sent by `SessionManager.delete`, never logged: the log goes with the session.
-    if (event.type === 'session.deleted') throw new TypeError('session.deleted is never appended to a session log.');
+    // `session.deleted` cannot reach here (the type excludes it): `SessionManager.delete` sends it, never logs it.
     applyEvent(this.state, event);
     switch (event.type) {
       case 'session.status':
