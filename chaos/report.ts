@@ -47,7 +47,7 @@ export function renderReport(run: ChaosRun): string {
   if (!tally.passed) {
     lines.push('', 'Violations:');
     for (const violation of tally.violations) lines.push(`- ${violation}`);
-    if (tally.violationCount > tally.violations.length) lines.push(`- … and ${number(tally.violationCount - tally.violations.length)} more`);
+    if (tally.unlistedViolations > 0) lines.push(`- … and ${number(tally.unlistedViolations)} more`);
     if (run.serverOutput.trim() !== '') lines.push('', "The server's last output:", '```', run.serverOutput.trimEnd(), '```');
   }
   lines.push('', `Repeat: pnpm chaos${run.mode === 'smoke' ? ' --smoke' : ''} --seed=${run.seed}${run.only === undefined ? '' : ` --only=${run.only}`}`);

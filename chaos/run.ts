@@ -98,9 +98,11 @@ async function main(): Promise<number> {
   const started = performance.now();
   let worstStall: StallReport | undefined;
   try {
-    await server.start();
-    probe.watch(server.httpUrl);
-    for (const { name, run } of phases) {
+    await server.start().then(
+      () => probe.watch(server.httpUrl),
+      (error: unknown) => tally.violation('start', `the server did not start: ${error instanceof Error ? error.message : String(error)}`),
+    );
+    for (const { name, run } of server.running ? phases : []) {
       log(`▶ ${name}`);
       const phaseStarted = performance.now();
       try {

@@ -1,4 +1,4 @@
-/** Violations kept word for word; past this many only the count grows (the first ones say what broke). */
+/** Distinct violations kept word for word; past this many only the count grows (the first ones say what broke). */
 const KEPT_VIOLATIONS = 40;
 
 /** What a chaos run counted, and every invariant it saw broken. */
@@ -25,13 +25,29 @@ export class ChaosTally {
   largestErrorFrame = 0;
   /** Closes of hostile connections, by close code. */
   readonly hostileCloses: Record<string, number> = {};
-  readonly violations: string[] = [];
+  /** Each distinct violation and how often it happened, in the order first seen. */
+  readonly #violations = new Map<string, number>();
   violationCount = 0;
 
   /** Record a broken invariant. */
   violation(phase: string, message: string): void {
     this.violationCount += 1;
-    if (this.violations.length < KEPT_VIOLATIONS) this.violations.push(`[${phase}] ${message}`);
+    const text = `[${phase}] ${message}`;
+    const seen = this.#violations.get(text);
+    if (seen !== undefined) this.#violations.set(text, seen + 1);
+    else if (this.#violations.size < KEPT_VIOLATIONS) this.#violations.set(text, 1);
+  }
+
+  /** The distinct violations kept, each with `(× n)` when it happened more than once. */
+  get violations(): string[] {
+    return [...this.#violations].map(([text, count]) => (count > 1 ? `${text} (× ${count})` : text));
+  }
+
+  /** Violations not listed: past the first distinct ones kept. */
+  get unlistedViolations(): number {
+    let listed = 0;
+    for (const count of this.#violations.values()) listed += count;
+    return this.violationCount - listed;
   }
 
   get passed(): boolean {
