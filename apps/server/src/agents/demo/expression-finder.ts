@@ -4,19 +4,47 @@ import { EXPRESSION_MAX_LENGTH } from '../../tools/calculator.js';
 
 const EXPRESSION_RUN = /[\d.\s+\-*/×÷−^()（）%]+/gu;
 const DATE = /\d{4}-\d{1,2}-\d{1,2}/u;
+/** A number followed by an operator; one `\s*` on each side of the optional `)` or `%`, never two in a row (that backtracks quadratically on long spaces). */
+const OPERATOR_AFTER_NUMBER = /\d\s*(?:[)）%]\s*)?[+\-*/×÷−^(（]/u;
 
 function countNumbers(text: string): number {
   return text.match(/\d+(?:\.\d+)?/gu)?.length ?? 0;
 }
 
-/** Trim a run found in prose to the expression in it: no sentence-ending dot, no unmatched bracket. */
+const OPENING = new Set(['(', '（']);
+const CLOSING = new Set([')', '）']);
+
+function isSpace(char: string | undefined): boolean {
+  return char !== undefined && /\s/u.test(char);
+}
+
+/**
+ * Trim a run found in prose to the expression in it: no sentence-ending dot, no unmatched
+ * bracket. One pass from each end (the brackets are counted once), so a run of 20,000
+ * brackets or spaces costs 20,000 steps, not 20,000².
+ */
 function trimRun(run: string): string {
-  let text = run.trim().replace(/[.\s]+$/u, '');
-  const opens = (s: string) => (s.match(/[(（]/gu) ?? []).length;
-  const closes = (s: string) => (s.match(/[)）]/gu) ?? []).length;
-  while (/^[(（]/u.test(text) && opens(text) > closes(text)) text = text.slice(1).trim();
-  while (/[)）]$/u.test(text) && closes(text) > opens(text)) text = text.slice(0, -1).trim();
-  return text;
+  let start = 0;
+  let end = run.length;
+  while (end > start && (isSpace(run[end - 1]) || run[end - 1] === '.')) end--;
+  while (start < end && isSpace(run[start])) start++;
+  let opens = 0;
+  let closes = 0;
+  for (let i = start; i < end; i++) {
+    if (OPENING.has(run[i] ?? '')) opens++;
+    else if (CLOSING.has(run[i] ?? '')) closes++;
+  }
+  while (start < end && OPENING.has(run[start] ?? '') && opens > closes) {
+    opens--;
+    start++;
+    while (start < end && isSpace(run[start])) start++;
+  }
+  while (end > start && CLOSING.has(run[end - 1] ?? '') && closes > opens) {
+    closes--;
+    end--;
+    while (end > start && isSpace(run[end - 1])) end--;
+  }
+  return run.slice(start, end);
 }
 
 /**
@@ -31,35 +59,39 @@ export function findExpression(text: string): string | undefined {
   for (const run of runs) {
     const candidate = trimRun(run);
     if (candidate.length > EXPRESSION_MAX_LENGTH || countNumbers(candidate) < 2 || DATE.test(candidate)) continue;
-    if (!/\d\s*[)）%]?\s*[+\-*/×÷−^(（]/u.test(candidate)) continue;
+    if (!OPERATOR_AFTER_NUMBER.test(candidate)) continue;
     if (!isWellFormedExpression(candidate)) continue;
     if (best === undefined || countNumbers(candidate) > countNumbers(best)) best = candidate;
   }
   return best;
 }
 
+/**
+ * Every pattern starts with a literal word or a single character class and never puts two
+ * quantifiers over whitespace side by side, so each costs time linear in the text.
+ */
 const ENGLISH_OPERATORS: ReadonlyArray<[RegExp, string]> = [
-  [/\b(?:square root of|sqrt)\s*(?:of\s*)?\(?\s*(\d+(?:\.\d+)?)\s*\)?/giu, '$1^0.5'],
-  [/\s*\bsquared\b/giu, '^2'],
-  [/\s*\bcubed\b/giu, '^3'],
+  [/\b(?:square root of|sqrt)(?:\s*of)?\s*(?:\(\s*)?(\d+(?:\.\d+)?)(?:\s*\))?/giu, '$1^0.5'],
+  [/\bsquared\b/giu, '^2'],
+  [/\bcubed\b/giu, '^3'],
   [/\b(?:to the power of|raised to the power of|raised to)\b/giu, '^'],
   [/\bmultiplied by\b|\btimes\b/giu, '*'],
   [/\bdivided by\b/giu, '/'],
   [/\bplus\b/giu, '+'],
   [/\bminus\b/giu, '-'],
   [/(?<=\d)\s*x\s*(?=\d)/giu, ' * '],
-  [/(?<=[+\-*/^]\s*)the\s+/giu, ''],
+  [/([+\-*/^]\s*)the\s+/giu, '$1'],
 ];
 
 const CHINESE_OPERATORS: ReadonlyArray<[RegExp, string]> = [
-  [/(\d+(?:\.\d+)?)的平方根/gu, '$1^0.5'],
+  [/(?<![\d.])(\d+(?:\.\d+)?)的平方根/gu, '$1^0.5'],
   [/的平方/gu, '^2'],
   [/的立方/gu, '^3'],
   [/的(\d+)次方/gu, '^$1'],
-  [/(?<=[\d)]\s*)(?:加上|加)(?=\s*[\d(])/gu, '+'],
-  [/(?<=[\d)]\s*)(?:减去|减)(?=\s*[\d(])/gu, '-'],
-  [/(?<=[\d)]\s*)(?:乘以|乘)(?=\s*[\d(])/gu, '*'],
-  [/(?<=[\d)]\s*)除以(?=\s*[\d(])/gu, '/'],
+  [/([\d)]\s*)(?:加上|加)(?=\s*[\d(])/gu, '$1+'],
+  [/([\d)]\s*)(?:减去|减)(?=\s*[\d(])/gu, '$1-'],
+  [/([\d)]\s*)(?:乘以|乘)(?=\s*[\d(])/gu, '$1*'],
+  [/([\d)]\s*)除以(?=\s*[\d(])/gu, '$1/'],
 ];
 
 /** Operator words as symbols: "12 times 7" → "12 * 7", "12乘以7" → "12*7", "5 squared" → "5^2". */

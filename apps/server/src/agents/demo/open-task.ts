@@ -12,9 +12,18 @@ const CATEGORY_CUES: ReadonlyArray<[Category, RegExp]> = [
   ['explaining', /\b(?:what is|what are|why|how does|how do|explain|describe|difference between)\b|什么是|为什么|怎么|如何|解释|介绍|是什么/iu],
 ];
 
+const CLOSING_PUNCTUATION = new Set(['?', '？', '!', '！', '。', '.']);
+
+/** The text without the punctuation that ends it, scanned from the end (a pattern anchored at `$` retries from every position). */
+function withoutClosingPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && CLOSING_PUNCTUATION.has(text[end - 1] ?? '')) end--;
+  return text.slice(0, end);
+}
+
 /** The subject of the task without a leading request: "Plan a trip to Kyoto" → "a trip to Kyoto". */
 function topicOf(task: string, lang: Lang): string {
-  const trimmed = task.trim().replace(/[?？!！。.]+$/u, '');
+  const trimmed = withoutClosingPunctuation(task.trim());
   const topic =
     lang === 'zh'
       ? trimmed.replace(/^(?:请|请你|帮我|给我|能不能|可以|我想|我要)+/u, '').replace(/^(?:写|规划|计划|安排|解释|介绍)/u, '')

@@ -44,13 +44,22 @@ const UNIT_WINDOW = 40;
 const UPPER_CASE_SYMBOLS = new Set(['C', 'F', 'K']);
 
 const SPELLINGS = unitSpellings().filter(({ spelling }) => !AMBIGUOUS_IN_PROSE.has(spelling));
+/** The spellings by their first character (longest first), so a number's unit is looked up among a handful, not all of them. */
+const SPELLINGS_BY_FIRST: ReadonlyMap<string, typeof SPELLINGS> = (() => {
+  const byFirst = new Map<string, Array<(typeof SPELLINGS)[number]>>();
+  for (const entry of SPELLINGS) {
+    const first = entry.spelling[0] ?? '';
+    byFirst.set(first, [...(byFirst.get(first) ?? []), entry]);
+  }
+  return byFirst;
+})();
 
 /** The unit written at `index` (after optional spaces), longest spelling first. */
 export function unitAt(text: string, index: number): { unit: UnitDefinition; end: number } | undefined {
-  const spaces = /^\s*/u.exec(text.slice(index))?.[0].length ?? 0;
-  const at = index + spaces;
+  let at = index;
+  while (at < text.length && /\s/u.test(text[at] ?? '')) at++;
   const rest = text.slice(at, at + UNIT_WINDOW).toLowerCase();
-  for (const { spelling, unit } of SPELLINGS) {
+  for (const { spelling, unit } of SPELLINGS_BY_FIRST.get(rest[0] ?? '') ?? []) {
     if (!rest.startsWith(spelling)) continue;
     const after = rest[spelling.length] ?? '';
     // A Latin spelling must end at a word boundary ("min" is not the start of "mine").
@@ -154,19 +163,25 @@ export interface UnitMention {
 export function findUnitMentions(text: string): UnitMention[] {
   const lower = text.toLowerCase();
   const found: UnitMention[] = [];
-  const overlaps = (start: number, end: number) => found.some((m) => start < m.end && end > m.start);
+  // Which characters a mention already covers: an overlap test costs the spelling's length, not the number of mentions.
+  const taken = new Uint8Array(text.length);
+  const overlaps = (start: number, end: number) => taken.subarray(start, end).includes(1);
+  const take = (mention: UnitMention) => {
+    taken.fill(1, mention.start, mention.end);
+    found.push(mention);
+  };
   for (const { spelling, unit } of SPELLINGS) {
     const latin = /[a-z]/u.test(spelling);
     for (let at = lower.indexOf(spelling); at >= 0; at = lower.indexOf(spelling, at + 1)) {
       const end = at + spelling.length;
       if (latin && (/[a-z]/u.test(lower[at - 1] ?? '') || /[a-z]/u.test(lower[end] ?? ''))) continue;
-      if (!overlaps(at, end)) found.push({ unit, start: at, end });
+      if (!overlaps(at, end)) take({ unit, start: at, end });
     }
   }
   for (const match of text.matchAll(/(?<![A-Za-z°])([CFK])(?![A-Za-z])/gu)) {
     const at = match.index ?? 0;
     const unit = findUnit(match[1] ?? '');
-    if (unit && !overlaps(at, at + 1)) found.push({ unit, start: at, end: at + 1 });
+    if (unit && !overlaps(at, at + 1)) take({ unit, start: at, end: at + 1 });
   }
   return found.sort((a, b) => a.start - b.start);
 }

@@ -9,11 +9,14 @@ const DISCOUNT_WORDS = ['off', 'discount', 'discounted', 'sale', 'cheaper', 'red
 const INCREASE_WORDS = ['increase', 'increased', 'raise', 'raised', 'more expensive', 'tax', 'tip', 'markup', 'surcharge', 'vat', '涨价', '上涨', '涨了', '增加', '提高', '加价', '税', '小费'];
 const PRICE_WORDS = /(?:costs?|price[sd]?|priced at|sells? for|was|is|原价|售价|价格|标价|卖|定价)\s*[$€£¥]?\s*$/iu;
 
+/** More price changes than anyone writes in one problem: such a text is not read as a chain of discounts (each would be a tool call). */
+const MAX_CHANGES = 6;
+
 /** How the price changes: a percentage off or on, or a Chinese 折 (打8折 = pay 80%). */
 type Change = { kind: 'off' | 'on'; percent: number } | { kind: 'zhe'; percent: number; written: string };
 
 function findChanges(facts: ProblemFacts): Change[] {
-  const zhe = [...facts.text.matchAll(/(\d+(?:\.\d+)?)\s*折/gu)].map((match): Change => {
+  const zhe = [...facts.text.matchAll(/(?<![\d.])(\d+(?:\.\d+)?)\s*折/gu)].map((match): Change => {
     const n = Number(match[1]);
     // 8折 = 80%, 75折 = 75%, 7.5折 = 75%.
     return { kind: 'zhe', percent: n < 10 ? n * 10 : n, written: `${match[1]}折` };
@@ -61,7 +64,7 @@ function describeChange(lang: Lang, change: Change): string {
 export function recognizeDiscount(facts: ProblemFacts): SolvePlan | undefined {
   const changes = findChanges(facts);
   const price = findPrice(facts);
-  if (changes.length === 0 || !price) return undefined;
+  if (changes.length === 0 || changes.length > MAX_CHANGES || !price) return undefined;
   const { lang } = facts;
   const money = (value: number) => (price.currency ? formatMoney(lang, value, price.currency) : answerNumber(value).text);
   const described = listWords(lang, changes.map((change) => describeChange(lang, change)));

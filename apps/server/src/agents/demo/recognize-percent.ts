@@ -22,7 +22,7 @@ function percentOfPair(facts: ProblemFacts): { percent: Quantity; base: Quantity
     const percent = all[i];
     if (!percent?.percent) continue;
     const next = all[i + 1];
-    if (next && !next.percent && /^\s*of\s+[^.?!;,]*$/iu.test(facts.text.slice(percent.end, next.start))) return { percent, base: next };
+    if (next && !next.percent && /^\s*of\s[^.?!;,]*$/iu.test(facts.text.slice(percent.end, next.start))) return { percent, base: next };
     const previous = all[i - 1];
     if (previous && !previous.percent && /^[^，。？！,.?!]{0,6}的\s*$/u.test(facts.text.slice(previous.end, percent.start))) {
       return { percent, base: previous };

@@ -43,19 +43,21 @@ export function changedNumbers(before: string, after: string): Map<string, strin
   return changes;
 }
 
+/** A number not preceded by another digit: only the start of a digit run is tried, so a long run is read once. */
+const N = String.raw`(?<![\d.])(\d+(?:\.\d+)?)`;
 const NOTE_PATTERNS: ReadonlyArray<[RegExp, 'old-new' | 'new-old']> = [
-  [/use\s+(\d+(?:\.\d+)?)\s+instead of\s+(\d+(?:\.\d+)?)/iu, 'new-old'],
-  [/(\d+(?:\.\d+)?)\s+instead of\s+(\d+(?:\.\d+)?)/iu, 'new-old'],
-  [/(?:replace|change)\s+(\d+(?:\.\d+)?)\s+(?:with|to|by)\s+(\d+(?:\.\d+)?)/iu, 'old-new'],
-  [/(\d+(?:\.\d+)?)\s+(?:should be|is actually|is really|means)\s+(\d+(?:\.\d+)?)/iu, 'old-new'],
-  [/(\d+(?:\.\d+)?)\s*(?:->|→|=>)\s*(\d+(?:\.\d+)?)/u, 'old-new'],
-  [/(\d+(?:\.\d+)?),?\s+not\s+(\d+(?:\.\d+)?)/iu, 'new-old'],
-  [/把\s*(\d+(?:\.\d+)?)\s*(?:改成|换成|改为|换为)\s*(\d+(?:\.\d+)?)/u, 'old-new'],
-  [/用\s*(\d+(?:\.\d+)?)\s*(?:代替|替换|替代)\s*(\d+(?:\.\d+)?)/u, 'new-old'],
+  [new RegExp(String.raw`use\s+${N}\s+instead of\s+${N}`, 'iu'), 'new-old'],
+  [new RegExp(String.raw`${N}\s+instead of\s+${N}`, 'iu'), 'new-old'],
+  [new RegExp(String.raw`(?:replace|change)\s+${N}\s+(?:with|to|by)\s+${N}`, 'iu'), 'old-new'],
+  [new RegExp(String.raw`${N}\s+(?:should be|is actually|is really|means)\s+${N}`, 'iu'), 'old-new'],
+  [new RegExp(String.raw`${N}\s*(?:->|→|=>)\s*${N}`, 'u'), 'old-new'],
+  [new RegExp(String.raw`${N},?\s+not\s+${N}`, 'iu'), 'new-old'],
+  [new RegExp(String.raw`把\s*${N}\s*(?:改成|换成|改为|换为)\s*${N}`, 'u'), 'old-new'],
+  [new RegExp(String.raw`用\s*${N}\s*(?:代替|替换|替代)\s*${N}`, 'u'), 'new-old'],
   // "不是12个，是20个": a measure word or short noun may follow each number.
-  [/不是\s*(\d+(?:\.\d+)?)[^\d，,。]{0,3}[，,]?\s*(?:而)?是\s*(\d+(?:\.\d+)?)/u, 'old-new'],
-  [/是\s*(\d+(?:\.\d+)?)[^\d，,。]{0,3}[，,]?\s*不是\s*(\d+(?:\.\d+)?)/u, 'new-old'],
-  [/(\d+(?:\.\d+)?)\s*(?:应该是|应为|改为|改成)\s*(\d+(?:\.\d+)?)/u, 'old-new'],
+  [new RegExp(String.raw`不是\s*${N}[^\d，,。]{0,3}[，,]?\s*(?:而)?是\s*${N}`, 'u'), 'old-new'],
+  [new RegExp(String.raw`是\s*${N}[^\d，,。]{0,3}[，,]?\s*不是\s*${N}`, 'u'), 'new-old'],
+  [new RegExp(String.raw`${N}\s*(?:应该是|应为|改为|改成)\s*${N}`, 'u'), 'old-new'],
 ];
 
 /** Number replacements a correction note asks for: "use 20 instead of 12", "把12改成20". */
@@ -91,7 +93,8 @@ function conversionIn(text: string, lang: Lang): PlannedCall | undefined {
 
 /** The text the user put in quotes (an open task's topic as the thought names it). */
 function quoted(text: string): string | undefined {
-  return /["“]([^"”]+)["”]/u.exec(text)?.[1];
+  // An opening quote ends the search from the one before it, so many unclosed quotes are read once.
+  return /["“]([^"“”]+)["”]/u.exec(text)?.[1];
 }
 
 /** How a corrected thought or action changes the plan (see `Revision`). */

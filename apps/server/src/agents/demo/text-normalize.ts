@@ -41,7 +41,12 @@ const COUNTED_BY = [
   ...'个只本支件条张块元颗粒位名头匹辆台棵朵箱盒袋瓶杯碗次天岁页道题把根片双套份组层排斤克米秒周年倍折成人',
   '公里', '千米', '厘米', '毫米', '公斤', '千克', '小时', '分钟', '个月', '星期', '升', '毫升',
 ];
-const CHINESE_NUMERAL_RUN = new RegExp(`(?<![\\d.])[零〇一二两三四五六七八九十百千万]+(?=${COUNTED_BY.join('|')}|%)`, 'gu');
+const NUMERALS = '零〇一二两三四五六七八九十百千万';
+/**
+ * Only the start of a run of numerals is tried (the lookbehind), so a long run costs one scan:
+ * a later start could only end where the run's start already failed to.
+ */
+const CHINESE_NUMERAL_RUN = new RegExp(`(?<![\\d.${NUMERALS}])[${NUMERALS}]+(?=${COUNTED_BY.join('|')}|%)`, 'gu');
 /** 千米, 千克, 百米 are units, not a thousand metres: a lone 百/千/万 before a unit stays a word. */
 const LONE_MULTIPLIERS = new Set(['百', '千', '万']);
 
@@ -72,11 +77,11 @@ export function normaliseProblemText(text: string): string {
   out = chineseNumeralsToDigits(out);
   out = out
     .replace(/(\d)\s*(?:percent|per cent|pct)\b/giu, '$1%')
-    .replace(/(\d+)个半(小时|钟头)/gu, (_, n: string, unit: string) => `${n}.5${unit}`)
+    .replace(/(?<!\d)(\d+)个半(小时|钟头)/gu, (_, n: string, unit: string) => `${n}.5${unit}`)
     .replace(/半(小时|个小时|个钟头)/gu, '0.5小时')
     .replace(/\bhalf an hour\b/giu, '0.5 hours')
     .replace(/\ban hour and a half\b/giu, '1.5 hours');
   // "1,250,000" → "1250000"; a comma before anything but exactly three digits is punctuation.
-  while (/\d,\d{3}(?!\d)/.test(out)) out = out.replace(/(\d),(\d{3})(?!\d)/u, '$1$2');
-  return out;
+  // One pass: whether a comma groups digits depends only on its neighbours, never on another comma's removal.
+  return out.replace(/(?<=\d),(?=\d{3}(?!\d))/gu, '');
 }
