@@ -5,7 +5,7 @@ import type { Step } from './step.js';
 
 /*
  * Rules the server enforces and every client shows: one definition here, imported by both, so a
- * button the UI offers is never one the server refuses (PROTOCOL.md "Sessions" and "Corrections").
+ * button the UI offers is never one the server refuses (PROTOCOL.md §5 "Sessions" and §7 "Correction semantics").
  */
 
 /** The user's lifecycle requests (`session.pause` / `session.resume` / `session.cancel`). */

@@ -1,7 +1,7 @@
 /**
  * Text is well-formed Unicode: a UTF-16 surrogate that is not half of a pair cannot be stored as
  * UTF-8 without being replaced, so a frame that carries one is refused at the edge rather than
- * altered silently (PROTOCOL "Text"). One pass, constant lookaround: linear in the text.
+ * altered silently (PROTOCOL.md §15 "Text"). One pass, constant lookaround: linear in the text.
  */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENT_MESSAGE_TYPES, ClientMessageSchema, FIELD_LIMITS, parseClientMessage, type ClientMessage } from '../src/index.js';
 import { chars, refusal, text } from './support/frames.js';
 
-/** One valid frame per row of PROTOCOL.md's request table, with every optional field filled in. */
+/** One valid frame per row of the request table of PROTOCOL.md §9 "Client requests", with every optional field filled in. */
 const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
   'session.create': [
     { type: 'session.create', task: 'Plan a 3-day trip to Kyoto' },

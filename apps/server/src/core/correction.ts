@@ -6,7 +6,7 @@ import { checkWellFormed } from './session-input.js';
 import type { CorrectStepInput } from './session-service.js';
 
 /**
- * Check a correction against PROTOCOL.md "Correction semantics", in the documented order
+ * Check a correction against PROTOCOL.md §7 "Correction semantics", in the documented order
  * (the session was found by the caller), and return the step it replaces. Throws a
  * `SessionError` and changes nothing when refused.
  */

@@ -83,7 +83,7 @@ export interface SessionService {
   unsubscribe(sessionId: string, peer: Peer): void;
   /** Detach the peer from every session and from the list (its connection closed). */
   detach(peer: Peer): void;
-  /** Apply a correction as one atomic turn of the session (PROTOCOL.md "Correction semantics"). */
+  /** Apply a correction as one atomic turn of the session (PROTOCOL.md §7 "Correction semantics"). */
   correct(input: CorrectStepInput): CorrectionResult;
   /**
    * Status changes. The resulting `session.status` event goes to every subscriber; the requester

@@ -22,7 +22,7 @@ async function finishedSession(server: DurableServer): Promise<{ sessionId: stri
   return { sessionId, events, texts: creator.eventTexts(sessionId) };
 }
 
-/** Every cursor case of PROTOCOL.md and the README's error table, over a real WebSocket. */
+/** Every cursor case of PROTOCOL.md §8.4 "Resuming from a cursor" and the README's error table, over a real WebSocket. */
 async function expectDocumentedCursorAnswers(server: DurableServer, session: { sessionId: string; events: SessionEvent[]; texts: string[] }) {
   const { sessionId, events, texts } = session;
   const lastSeq = events.length;

@@ -1,6 +1,6 @@
 import type { ClientMessageType, ClientRequest, ServerMessage, ServerMessageType } from '../messages.js';
 
-/** The frame types that answer each request (besides `error`), as PROTOCOL.md's request table lists them. */
+/** The frame types that answer each request (besides `error`), as the request table of PROTOCOL.md §9 "Client requests" lists them. */
 export const ANSWER_TYPES = {
   'session.create': ['session.created'],
   'session.subscribe': ['session.snapshot', 'session.subscribed'],

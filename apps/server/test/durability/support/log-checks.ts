@@ -9,7 +9,7 @@ export const seqsOf = (events: readonly { seq: number }[]): number[] => events.m
 export const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
 /**
- * A session's whole log as PROTOCOL.md promises it: seq 1 … n without gaps or repeats, folding
+ * A session's whole log as PROTOCOL.md §8 "Ordering, delivery and resume" promises it: seq 1 … n without gaps or repeats, folding
  * with the reducer, and every streamed step's content equal to its deltas joined in seq order (both
  * the content `step.completed` announces and the content the fold ends with).
  */
