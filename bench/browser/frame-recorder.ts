@@ -3,16 +3,25 @@
  * helper calls (`__name`) the page does not have.
  *
  * The recorder keeps every animation frame's timestamp and the timeline's row count at that
- * frame. The count is `childElementCount`, O(1), so recording costs the page next to nothing.
+ * frame. The timeline's rows come in blocks (lists of up to a few dozen rows): the count adds up
+ * the blocks' childElementCount, so recording costs the page next to nothing.
  */
+const COUNT_ROWS = `((container) => {
+  let rows = 0;
+  for (const block of container?.children ?? []) rows += block.childElementCount;
+  return rows;
+})`;
+const ROWS_CONTAINER = `document.querySelector('.chain .rows')`;
+
 export const START_RECORDING = `(() => {
-  const timeline = document.querySelector('.timeline');
+  const container = ${ROWS_CONTAINER};
+  const countRows = () => ${COUNT_ROWS}(container);
   const record = { times: [], rows: [], stopped: false };
   window.__benchFrames = record;
   const tick = (time) => {
     if (record.stopped) return;
     record.times.push(time);
-    record.rows.push(timeline ? timeline.childElementCount : 0);
+    record.rows.push(countRows());
     requestAnimationFrame(tick);
   };
   requestAnimationFrame(tick);
@@ -30,8 +39,8 @@ export interface FrameRecord {
   rows: number[];
 }
 
-/** The rows the page's timeline shows now. */
-export const TIMELINE_ROWS = `document.querySelector('.timeline')?.childElementCount ?? 0`;
+/** The rows the page's timeline shows now (an expression). */
+export const TIMELINE_ROWS = `${COUNT_ROWS}(${ROWS_CONTAINER})`;
 
 /**
  * The frames of the stream: from the frame before the chain first grew to the frame it reached

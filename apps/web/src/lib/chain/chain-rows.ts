@@ -26,6 +26,8 @@ export interface ChainLayout {
   path: string[];
   /** True when the path leaves the live chain: the user is looking at an earlier branch. */
   viewingEarlierBranch: boolean;
+  /** The path depth each row begins at (a superseded fold: the depth of the step below it), for `relayoutFrom`. */
+  rowDepths: number[];
 }
 
 function newestChild(state: SessionState, parentKey: string): string | undefined {
@@ -78,33 +80,103 @@ function branchOf(state: SessionState, stepId: string): BranchPosition | undefin
 
 const foldableThought = (step: Step | undefined): boolean => step?.kind === 'thought' && step.status === 'completed';
 
+/**
+ * Turns a displayed path into rows, depth by depth. Its only state is the rows so far and the
+ * run of completed thoughts still open at the end, so a scan can resume at any depth.
+ */
+class RowScanner {
+  #thoughtRun: string[] = [];
+  #runDepth = 0;
+
+  constructor(
+    private readonly state: SessionState,
+    private readonly divergesAt: number,
+    readonly rows: ChainRow[] = [],
+    readonly rowDepths: number[] = [],
+  ) {}
+
+  /** Continue an open run of thoughts that began at `depth` (its rows were taken off the end). */
+  reopenRun(stepIds: string[], depth: number): void {
+    this.#thoughtRun = stepIds;
+    this.#runDepth = depth;
+  }
+
+  visit(stepId: string, depth: number): void {
+    const step = this.state.steps.get(stepId);
+    if (!step) return;
+    const onLiveChain = this.divergesAt === -1 || depth < this.divergesAt;
+    const branch = branchOf(this.state, stepId);
+    if (onLiveChain && foldableThought(step) && !branch) {
+      if (this.#thoughtRun.length === 0) this.#runDepth = depth;
+      this.#thoughtRun.push(stepId);
+      return;
+    }
+    this.endThoughtRun();
+    if (onLiveChain) {
+      const superseded = supersededBy(this.state, step);
+      if (superseded.length) this.#push({ type: 'superseded', key: `superseded:${stepId}`, stepIds: superseded }, depth);
+    }
+    this.#push({ type: 'step', key: stepId, stepId, readOnly: !onLiveChain || step.status === 'invalidated', ...(branch ? { branch } : {}) }, depth);
+  }
+
+  endThoughtRun(): void {
+    const run = this.#thoughtRun;
+    if (run.length >= 2) this.#push({ type: 'thoughts', key: `thoughts:${run[0]}`, stepIds: run }, this.#runDepth);
+    else run.forEach((stepId, i) => this.#push({ type: 'step', key: stepId, stepId, readOnly: false }, this.#runDepth + i));
+    this.#thoughtRun = [];
+  }
+
+  #push(row: ChainRow, depth: number): void {
+    this.rows.push(row);
+    this.rowDepths.push(depth);
+  }
+}
+
 /** The timeline rows for a state and a branch selection. Pure: called on structural changes only. */
 export function layoutChain(state: SessionState, selection: BranchSelection = new Map()): ChainLayout {
   const { path, divergesAt } = displayedPath(state, selection);
-  const rows: ChainRow[] = [];
-  let thoughtRun: string[] = [];
-  const endThoughtRun = () => {
-    if (thoughtRun.length >= 2) rows.push({ type: 'thoughts', key: `thoughts:${thoughtRun[0]}`, stepIds: thoughtRun });
-    else for (const stepId of thoughtRun) rows.push({ type: 'step', key: stepId, stepId, readOnly: false });
-    thoughtRun = [];
-  };
+  const scanner = new RowScanner(state, divergesAt);
+  path.forEach((stepId, depth) => scanner.visit(stepId, depth));
+  scanner.endThoughtRun();
+  return { rows: scanner.rows, path, viewingEarlierBranch: divergesAt !== -1, rowDepths: scanner.rowDepths };
+}
 
-  path.forEach((stepId, depth) => {
-    const step = state.steps.get(stepId);
-    if (!step) return;
-    const onLiveChain = divergesAt === -1 || depth < divergesAt;
-    const branch = branchOf(state, stepId);
-    if (onLiveChain && foldableThought(step) && !branch) {
-      thoughtRun.push(stepId);
-      return;
-    }
-    endThoughtRun();
-    if (onLiveChain) {
-      const superseded = supersededBy(state, step);
-      if (superseded.length) rows.push({ type: 'superseded', key: `superseded:${stepId}`, stepIds: superseded });
-    }
-    rows.push({ type: 'step', key: stepId, stepId, readOnly: !onLiveChain || step.status === 'invalidated', ...(branch ? { branch } : {}) });
-  });
-  endThoughtRun();
-  return { rows, path, viewingEarlierBranch: divergesAt !== -1 };
+/** The index of the first row that begins at `depth` or deeper (rows are in depth order). */
+function firstRowAtOrBelow(rowDepths: readonly number[], depth: number): number {
+  let low = 0;
+  let high = rowDepths.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((rowDepths[middle] ?? 0) < depth) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
+ * The layout of the live chain after it grew, or after its steps from depth `from` on changed
+ * status, laid out again only from there: a long chain costs per frame what its tail changed,
+ * not its length. The rows above keep their objects, so the view leaves them alone.
+ *
+ * Only for the live chain with nothing selected, and `previous` laid out from a prefix of it
+ * (no correction since): a correction or a branch pick calls `layoutChain`.
+ */
+export function relayoutFrom(state: SessionState, previous: ChainLayout, changedFrom: number): ChainLayout {
+  const path = state.chain.slice();
+  const from = Math.min(changedFrom, previous.path.length);
+  let keep = firstRowAtOrBelow(previous.rowDepths, from);
+  const scanner = new RowScanner(state, -1, previous.rows.slice(0, keep), previous.rowDepths.slice(0, keep));
+  // A run of thoughts that ends just above `from` (or spans it) may grow: take it back off and reopen it.
+  const last = scanner.rows[keep - 1];
+  const lastDepth = scanner.rowDepths[keep - 1] ?? 0;
+  if (last?.type === 'thoughts' || (last?.type === 'step' && !last.branch && foldableThought(state.steps.get(last.stepId)))) {
+    const stepIds = last.type === 'thoughts' ? last.stepIds.slice(0, from - lastDepth) : [last.stepId];
+    scanner.rows.pop();
+    scanner.rowDepths.pop();
+    keep--;
+    scanner.reopenRun(stepIds, lastDepth);
+  }
+  for (let depth = from; depth < path.length; depth++) scanner.visit(path[depth] ?? '', depth);
+  scanner.endThoughtRun();
+  return { rows: scanner.rows, path, viewingEarlierBranch: false, rowDepths: scanner.rowDepths };
 }

@@ -3,7 +3,7 @@ export { SessionView, type SessionPhase, type SessionViewOptions } from './sessi
 export { StepView } from './step-view.svelte.js';
 export { CorrectionDraft, formatToolInput, type DraftCheck } from './correction-draft.svelte.js';
 export { AutoScroll } from './auto-scroll.svelte.js';
-export { layoutChain, displayedPath, supersededBy, type ChainRow, type ChainLayout, type BranchPosition, type BranchSelection } from './chain-rows.js';
+export { layoutChain, relayoutFrom, displayedPath, supersededBy, type ChainRow, type ChainLayout, type BranchPosition, type BranchSelection } from './chain-rows.js';
 export { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 export { CHAIN_KEY, provideChain, useChain, type ChainActions, type ChainContext } from './chain-context.js';
 export { displayText, isLongText, isMonospaceKind } from './step-text.js';

@@ -8,8 +8,9 @@ import {
   type SessionSnapshotData,
   type SessionState,
 } from '@interthought/protocol';
-import { layoutChain, type ChainLayout } from './chain-rows.js';
+import { layoutChain, relayoutFrom, type ChainLayout, type ChainRow } from './chain-rows.js';
 import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
+import { rowBlocks } from './row-blocks.js';
 import { StepView } from './step-view.svelte.js';
 
 export type SessionPhase = 'loading' | 'ready' | 'not_found' | 'error';
@@ -21,26 +22,42 @@ export interface SessionViewOptions {
   onDesync?: (error: ReducerError) => void;
 }
 
-const EMPTY_LAYOUT: ChainLayout = { rows: [], path: [], viewingEarlierBranch: false };
+const EMPTY_LAYOUT: ChainLayout = { rows: [], path: [], viewingEarlierBranch: false, rowDepths: [] };
 
-/** Whether an event changes the shape of the timeline (rows), not just the text of one step. */
-function isStructural(event: SessionEvent): boolean {
+/** Lay out from the top: a change that is not the live chain growing at its tail. */
+const FULL_RELAYOUT = -1;
+
+/**
+ * How an event changes the rows of the timeline: not at all (`undefined`), from the path depth
+ * it returns on (the chain grew or a step there completed), or everywhere (`FULL_RELAYOUT`).
+ */
+function rowsChangedFrom(event: SessionEvent, state: SessionState): number | undefined {
   switch (event.type) {
     case 'step.delta':
     case 'session.status':
     case 'session.deleted':
-      return false;
+      return undefined;
     case 'step.started':
+      return event.step.index;
     case 'step.completed':
+      return state.steps.get(event.stepId)?.index ?? FULL_RELAYOUT;
     case 'step.corrected':
     case 'steps.invalidated':
-      return true;
+      return FULL_RELAYOUT;
     default: {
       const unknown: never = event;
       void unknown;
-      return false;
+      return undefined;
     }
   }
+}
+
+/** The earliest of two row changes (`undefined`: none; `FULL_RELAYOUT` wins over any depth). */
+function earliestChange(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  if (a === FULL_RELAYOUT || b === FULL_RELAYOUT) return FULL_RELAYOUT;
+  return Math.min(a, b);
 }
 
 /** The step ids an event touches. */
@@ -93,6 +110,8 @@ export class SessionView {
   loadError = $state.raw<{ code: string; message: string } | null>(null);
   info = $state.raw<SessionInfo | null>(null);
   layout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
+  /** The layout's rows in blocks, as the timeline renders them: unchanged blocks keep their identity. */
+  blocks = $state.raw<(readonly ChainRow[])[]>([]);
   /** The alternative picked at each branch point the user navigated (parent key → step id). */
   selection = $state.raw<ReadonlyMap<string, string>>(new Map());
   /** The session was deleted on the server: what is shown stays, but nothing can change it any more. */
@@ -100,6 +119,12 @@ export class SessionView {
   /** The time of the latest event folded in, for the elapsed-time clock of a finished session. */
   lastActivityAt = $state<string | undefined>(undefined);
 
+  /**
+   * Bumped whenever steps may leave the live chain (a snapshot, a correction, an invalidation),
+   * never for an append: which steps are correctable depends on this, not on the whole layout,
+   * so a new step does not make every card on a long chain re-check itself.
+   */
+  #chainEpoch = $state(0);
   #state: SessionState;
   readonly #views = new Map<string, StepView>();
   #queue: SessionEvent[] = [];
@@ -137,6 +162,7 @@ export class SessionView {
     this.info = { ...this.#state.session };
     this.deleted = this.#state.deleted === true;
     this.lastActivityAt = latestActivity(snapshot) ?? this.lastActivityAt;
+    this.#chainEpoch++;
     this.phase = 'ready';
     this.loadError = null;
     this.#relayout();
@@ -170,7 +196,7 @@ export class SessionView {
       return;
     }
     const touched = new Set<string>();
-    let structural = false;
+    let rowsFrom: number | undefined;
     let statusChanged = false;
     for (const [i, event] of events.entries()) {
       try {
@@ -178,20 +204,20 @@ export class SessionView {
       } catch (error) {
         if (error instanceof ReducerError && error.code === 'SEQ_REPLAYED') continue;
         this.#queue = events.slice(i + 1);
-        this.#sync(touched, structural, statusChanged);
+        this.#sync(touched, rowsFrom, statusChanged);
         if (error instanceof ReducerError) this.#onDesync?.(error);
         else throw error;
         return;
       }
       for (const stepId of touchedSteps(event)) touched.add(stepId);
-      structural ||= isStructural(event);
+      rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(event, this.#state));
       statusChanged ||= event.type === 'session.status' || event.type === 'session.deleted' || event.type === 'step.corrected' || event.type === 'steps.invalidated';
       this.lastActivityAt = event.at;
     }
-    this.#sync(touched, structural, statusChanged);
+    this.#sync(touched, rowsFrom, statusChanged);
   }
 
-  #sync(touched: ReadonlySet<string>, structural: boolean, sessionChanged: boolean): void {
+  #sync(touched: ReadonlySet<string>, rowsFrom: number | undefined, sessionChanged: boolean): void {
     for (const stepId of touched) {
       const step = this.#state.steps.get(stepId);
       if (!step) continue;
@@ -202,12 +228,24 @@ export class SessionView {
     if (sessionChanged) {
       this.info = { ...this.#state.session };
       this.deleted = this.#state.deleted === true;
+      this.#chainEpoch++;
     }
-    if (structural) this.#relayout();
+    if (rowsFrom === undefined) return;
+    // The live chain growing at its tail (the common case, many times a second) re-lays only the tail.
+    if (rowsFrom !== FULL_RELAYOUT && this.selection.size === 0 && !this.layout.viewingEarlierBranch) {
+      this.#setLayout(relayoutFrom(this.#state, this.layout, rowsFrom));
+    } else {
+      this.#relayout();
+    }
   }
 
   #relayout(): void {
-    this.layout = layoutChain(this.#state, this.selection);
+    this.#setLayout(layoutChain(this.#state, this.selection));
+  }
+
+  #setLayout(layout: ChainLayout): void {
+    this.layout = layout;
+    this.blocks = rowBlocks(layout.rows, this.blocks);
   }
 
   /** The view of a step (every step of every branch has one once it is known). */
@@ -222,7 +260,7 @@ export class SessionView {
 
   /** Whether the step may be corrected now (PROTOCOL.md rule 1). Reactive through the fields it reads. */
   canCorrect(view: StepView): boolean {
-    void this.layout;
+    void this.#chainEpoch;
     if (view.status === 'invalidated' || this.info?.status === 'cancelled' || this.deleted) return false;
     return isCorrectable(this.#state, view.stepId);
   }
