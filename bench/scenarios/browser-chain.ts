@@ -62,7 +62,8 @@ async function measure(browser: Browser, target: TargetProcess, context: BenchCo
     kinds: [...KINDS],
   });
   const socket = await BenchSocket.connect(target.wsUrl);
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US' })).newPage();
+  // bypassCSP: the recorder is evaluated as text, which the UI's Content-Security-Policy (no eval) would refuse.
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', bypassCSP: true })).newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   let sessionId: string | undefined;
