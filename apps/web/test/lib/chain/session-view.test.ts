@@ -214,3 +214,40 @@ describe('SessionView: corrections and branches', () => {
     expect(session.layout.path).toEqual([thought, fixed, newObservation]);
   });
 });
+
+describe('SessionView: a growing chain', () => {
+  it('does not make the cards already shown re-check whether they can be corrected when a step is appended', () => {
+    const { log, frames, session } = setup();
+    const first = log.step('thought', 'first');
+    for (const event of log.events) session.enqueue(event);
+    flushSync(() => frames.run());
+    const view = session.view(first)!;
+    const checks = watchRuns(() => void session.canCorrect(view));
+    const sent = log.events.length;
+    log.step('action', 'second');
+    log.step('observation', 'third');
+    for (const event of log.events.slice(sent)) session.enqueue(event);
+    flushSync(() => frames.run());
+    expect(session.layout.path).toHaveLength(3);
+    expect(checks.runs()).toBe(1);
+    checks.stop();
+  });
+
+  it('makes them re-check after a correction, which takes later steps off the chain', () => {
+    const { log, frames, session } = setup();
+    const first = log.step('thought', 'first');
+    const second = log.step('action', 'second');
+    for (const event of log.events) session.enqueue(event);
+    flushSync(() => frames.run());
+    const view = session.view(second)!;
+    expect(session.canCorrect(view)).toBe(true);
+    const checks = watchRuns(() => void session.canCorrect(view));
+    const sent = log.events.length;
+    log.correct(first, 'first, better');
+    for (const event of log.events.slice(sent)) session.enqueue(event);
+    flushSync(() => frames.run());
+    expect(checks.runs()).toBeGreaterThan(1);
+    expect(session.canCorrect(view)).toBe(false);
+    checks.stop();
+  });
+});
