@@ -62,12 +62,15 @@ function tcpSocketOf(socket: WebSocket): RawSocket | undefined {
  * the connection is closed with 4008: the client resumes with `afterSeq` and loses nothing.
  */
 export class BackpressureSender {
-  readonly #queue = new CoalescingQueue();
+  /** Frames waiting for the socket to drain; only while some do (most connections never fall behind). */
+  #queue: CoalescingQueue | undefined;
   readonly #tcp: RawSocket | undefined;
   /** Burst frames are held in the corked socket until the current synchronous run ends (a microtask). */
   #corked = false;
   #waiting = false;
   #pollTimer: NodeJS.Timeout | undefined;
+  /** The 'drain' listener and poll callback, made on the first wait (it must stay the same function to be removed). */
+  #onDrain: (() => void) | undefined;
   #closedSlow = false;
   /**
    * Bytes of bounded bursts (replays, snapshots, answers: frames without a live event) still in
@@ -95,14 +98,16 @@ export class BackpressureSender {
   send(frame: string, event?: SessionEvent, live = event !== undefined): void {
     const socket = this.socket;
     if (socket.readyState !== WebSocket.OPEN) return;
+    const queue = this.#queue;
+    const queued = queue === undefined ? 0 : queue.bytes;
     // What has drained can no longer be part of a burst still waiting.
-    this.#burstAllowance = Math.min(this.#burstAllowance, socket.bufferedAmount + this.#queue.bytes);
+    this.#burstAllowance = Math.min(this.#burstAllowance, socket.bufferedAmount + queued);
     if (!live) {
       if (!this.#inBurst && !this.#startBurst()) return;
       this.#burstAllowance += Buffer.byteLength(frame);
     }
     // The hot path: nothing waits and the socket keeps up.
-    if (this.#queue.isEmpty && socket.bufferedAmount < this.caps.softBytes) {
+    if (queue === undefined && socket.bufferedAmount < this.caps.softBytes) {
       // Live events go out one by one, after any burst held before them: held across a fan-out,
       // a healthy reader's bufferedAmount was seen to climb to the hard cap (backpressure.test.ts,
       // 8 KiB soft cap), and at fixed rates a socket gets one or two per turn, where it saves nothing.
@@ -111,8 +116,9 @@ export class BackpressureSender {
       socket.send(frame);
       return;
     }
-    this.#queue.push(frame, event);
-    const buffered = socket.bufferedAmount + this.#queue.bytes;
+    const waiting = (this.#queue ??= new CoalescingQueue());
+    waiting.push(frame, event);
+    const buffered = socket.bufferedAmount + waiting.bytes;
     if (buffered - this.#burstAllowance > this.caps.hardBytes) {
       this.#closeSlowConsumer(buffered);
       return;
@@ -126,23 +132,21 @@ export class BackpressureSender {
    */
   #startBurst(): boolean {
     if (this.#burstAllowance > this.caps.burstBytes) {
-      this.#closeSlowConsumer(this.socket.bufferedAmount + this.#queue.bytes);
+      this.#closeSlowConsumer(this.socket.bufferedAmount + (this.#queue?.bytes ?? 0));
       return false;
     }
     this.#inBurst = true;
-    queueMicrotask(this.#endBurst);
+    queueMicrotask(() => {
+      this.#inBurst = false;
+    });
     return true;
   }
-
-  readonly #endBurst = (): void => {
-    this.#inBurst = false;
-  };
 
   /** Stop waiting and drop what is queued (the connection closed). */
   dispose(): void {
     this.#uncork();
     this.#stopWaiting();
-    this.#queue.clear();
+    this.#queue = undefined;
   }
 
   /**
@@ -159,41 +163,45 @@ export class BackpressureSender {
     if (this.#corked || this.#tcp === undefined) return;
     this.#corked = true;
     this.#tcp.cork();
-    queueMicrotask(this.#uncork);
+    queueMicrotask(() => this.#uncork());
   }
 
-  readonly #uncork = (): void => {
+  #uncork(): void {
     if (!this.#corked) return;
     this.#corked = false;
     this.#tcp?.uncork();
-  };
+  }
 
   #waitForDrain(): void {
     if (this.#waiting) return;
     this.#waiting = true;
-    this.#tcp?.once('drain', this.#resume);
-    this.#pollTimer = setTimeout(this.#resume, DRAIN_POLL_MS).unref();
+    const onDrain = (this.#onDrain ??= () => this.#resume());
+    this.#tcp?.once('drain', onDrain);
+    this.#pollTimer = setTimeout(onDrain, DRAIN_POLL_MS).unref();
   }
 
   #stopWaiting(): void {
     if (!this.#waiting) return;
     this.#waiting = false;
-    this.#tcp?.off('drain', this.#resume);
+    if (this.#onDrain !== undefined) this.#tcp?.off('drain', this.#onDrain);
     clearTimeout(this.#pollTimer);
     this.#pollTimer = undefined;
   }
 
   /** The socket drained (or the poll came round): send queued frames, in order, while it keeps up. */
-  readonly #resume = (): void => {
+  #resume(): void {
     this.#stopWaiting();
     const socket = this.socket;
+    const queue = this.#queue;
+    if (queue === undefined) return;
     if (socket.readyState !== WebSocket.OPEN) {
-      this.#queue.clear();
+      this.#queue = undefined;
       return;
     }
-    while (!this.#queue.isEmpty && socket.bufferedAmount < this.caps.softBytes) socket.send(this.#queue.shift()!);
-    if (!this.#queue.isEmpty) this.#waitForDrain();
-  };
+    while (!queue.isEmpty && socket.bufferedAmount < this.caps.softBytes) socket.send(queue.shift()!);
+    if (queue.isEmpty) this.#queue = undefined;
+    else this.#waitForDrain();
+  }
 
   #closeSlowConsumer(bufferedBytes: number): void {
     if (this.#closedSlow) return;

@@ -15,16 +15,13 @@ export interface BackpressureOptions {
 /** One WebSocket client as the session core sees it (a `Peer`) plus its per-connection limits. */
 export class Connection implements Peer {
   readonly id = `c_${nanoid(12)}`;
-  /** Sessions this connection is subscribed to (counted against its cap). */
-  readonly subscriptions = new Set<string>();
   /** Sessions this connection created (counted against its cap; never decreases). */
   sessionsCreated = 0;
   /** The client's address key: whose quotas (connections, active sessions, run starts) this connection uses. */
   owner: string | undefined;
-  /** Cleared on each heartbeat ping, set again by the pong. */
-  alive = true;
   readonly limiter: ConnectionRateLimiter;
   readonly #outbound: BackpressureSender;
+  #subscriptions: Set<string> | undefined;
 
   constructor(
     readonly socket: WebSocket,
@@ -33,6 +30,11 @@ export class Connection implements Peer {
   ) {
     this.limiter = new ConnectionRateLimiter(rate);
     this.#outbound = new BackpressureSender(socket, backpressure.caps, backpressure.onSlowConsumer);
+  }
+
+  /** Sessions this connection is subscribed to (counted against its cap); made on first use, as many connections watch none. */
+  get subscriptions(): Set<string> {
+    return (this.#subscriptions ??= new Set());
   }
 
   /**
@@ -60,7 +62,7 @@ export class Connection implements Peer {
 
   /** The core ended a subscription on its own (the session was deleted): it no longer counts against the cap. */
   forget(sessionId: string): void {
-    this.subscriptions.delete(sessionId);
+    this.#subscriptions?.delete(sessionId);
   }
 
   get open(): boolean {

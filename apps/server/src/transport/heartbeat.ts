@@ -1,3 +1,4 @@
+import type { WebSocket } from 'ws';
 import type { Connection } from './connection.js';
 
 /**
@@ -6,21 +7,28 @@ import type { Connection } from './connection.js';
  */
 export class Heartbeat {
   readonly #connections = new Set<Connection>();
+  /** Sockets pinged and not answered yet: a Set the pongs empty, not a flag and a listener per connection. */
+  readonly #unanswered = new Set<WebSocket>();
+  /** One 'pong' listener for every socket (ws calls it with the socket as `this`). */
+  readonly #onPong: (this: WebSocket) => void;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(readonly intervalMs: number) {}
+  constructor(readonly intervalMs: number) {
+    const unanswered = this.#unanswered;
+    this.#onPong = function (this: WebSocket): void {
+      unanswered.delete(this);
+    };
+  }
 
   add(connection: Connection): void {
-    connection.alive = true;
-    connection.socket.on('pong', () => {
-      connection.alive = true;
-    });
+    connection.socket.on('pong', this.#onPong);
     this.#connections.add(connection);
     this.#timer ??= setInterval(() => this.#beat(), this.intervalMs).unref();
   }
 
   delete(connection: Connection): void {
     this.#connections.delete(connection);
+    this.#unanswered.delete(connection.socket);
     if (this.#connections.size === 0) this.stop();
   }
 
@@ -31,12 +39,14 @@ export class Heartbeat {
 
   #beat(): void {
     for (const connection of this.#connections) {
-      if (!connection.alive) {
-        connection.socket.terminate();
+      const socket = connection.socket;
+      if (this.#unanswered.has(socket)) {
+        socket.terminate();
         continue;
       }
-      connection.alive = false;
-      if (connection.open) connection.socket.ping();
+      // One that is not open cannot answer: it is terminated on the next beat if it has not closed by then.
+      this.#unanswered.add(socket);
+      if (connection.open) socket.ping();
     }
   }
 }

@@ -1,3 +1,6 @@
+/** One clock for every limiter (a default closure per instance would cost each connection one). */
+const monotonicNow = (): number => performance.now();
+
 /** A token bucket: `burst` requests at once, refilled at `ratePerSec`. */
 export class TokenBucket {
   #tokens: number;
@@ -6,7 +9,7 @@ export class TokenBucket {
   constructor(
     readonly ratePerSec: number,
     readonly burst: number,
-    private readonly now: () => number = () => performance.now(),
+    private readonly now: () => number = monotonicNow,
   ) {
     this.#tokens = burst;
     this.#refilledAt = now();
@@ -33,7 +36,7 @@ export class RejectionWindow {
   constructor(
     readonly maxRejections: number,
     readonly windowMs: number,
-    private readonly now: () => number = () => performance.now(),
+    private readonly now: () => number = monotonicNow,
   ) {}
 
   /** Record a rejection; true once more than `maxRejections` happened within the window. */
@@ -45,20 +48,26 @@ export class RejectionWindow {
   }
 }
 
-/** The per-connection limiter: a bucket for requests and a window for repeated rejections. */
+/**
+ * The per-connection limiter: a bucket for requests and a window for repeated rejections, made
+ * when first needed (most connections are never refused, many never send a request).
+ */
 export class ConnectionRateLimiter {
-  readonly #bucket: TokenBucket;
-  readonly #rejections: RejectionWindow;
+  readonly #options: { ratePerSec: number; burst: number; now?: () => number };
+  #bucket: TokenBucket | undefined;
+  #rejections: RejectionWindow | undefined;
 
   constructor(options: { ratePerSec: number; burst: number; now?: () => number }) {
-    this.#bucket = new TokenBucket(options.ratePerSec, options.burst, options.now);
-    // As many rejections in 10 s as the burst allows requests: well past any honest client's mistake.
-    this.#rejections = new RejectionWindow(options.burst, 10_000, options.now);
+    this.#options = options;
   }
 
   /** `allow`: run the request; `reject`: answer RATE_LIMITED; `close`: end the connection (abuse). */
   check(): 'allow' | 'reject' | 'close' {
+    const { ratePerSec, burst, now } = this.#options;
+    this.#bucket ??= new TokenBucket(ratePerSec, burst, now);
     if (this.#bucket.take()) return 'allow';
+    // As many rejections in 10 s as the burst allows requests: well past any honest client's mistake.
+    this.#rejections ??= new RejectionWindow(burst, 10_000, now);
     return this.#rejections.record() ? 'close' : 'reject';
   }
 }

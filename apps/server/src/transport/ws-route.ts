@@ -6,9 +6,10 @@ import { Connection } from './connection.js';
 import { handleFrame, type FrameContext } from './frame-handler.js';
 import type { TransportMetrics } from '../metrics/server-metrics.js';
 import { Heartbeat } from './heartbeat.js';
+import { releaseUpgradeLeftovers } from './upgrade-leftovers.js';
 import { sendRestError } from '../http/rest-error.js';
 import { ConnectionsPerAddress, RunStartBudget, addressKey } from './address-quotas.js';
-import type { BriefWarnings } from './brief-warnings.js';
+import { briefError, type BriefWarnings } from './brief-warnings.js';
 import { requireToken } from './origin-and-auth.js';
 
 export const WS_PATH = '/ws';
@@ -74,6 +75,15 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
     limits: serverLimits(config),
   });
 
+  // One object each for every connection, not one per connection.
+  const rate = { ratePerSec: config.ratePerSec, burst: config.rateBurst };
+  const caps = { softBytes: config.softBufferBytes, hardBytes: config.hardBufferBytes, burstBytes: config.burstBudgetBytes };
+  // Takes over from @fastify/websocket's per-socket listener (which holds the request): as the app's errorHandler does.
+  function onSocketError(this: WebSocket, error: Error): void {
+    warnings.warn('websocket-error', { error: briefError(error) }, 'websocket error');
+    if (this.readyState === this.OPEN) this.close(1011, 'internal error');
+  }
+
   app.get(WS_PATH, { websocket: true, onRequest: guards }, (socket: WebSocket, request) => {
     const owner = addressKey(request.ip);
     // Upgrades that passed the check together may overshoot it: the socket is counted only here.
@@ -83,9 +93,9 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
     }
     const connection: Connection = new Connection(
       socket,
-      { ratePerSec: config.ratePerSec, burst: config.rateBurst },
+      rate,
       {
-        caps: { softBytes: config.softBufferBytes, hardBytes: config.hardBufferBytes, burstBytes: config.burstBudgetBytes },
+        caps,
         // Never called while the connection is being built, so `log` (just below) exists by then.
         onSlowConsumer: (bufferedBytes) => {
           metrics.slowConsumerClosed();
@@ -94,6 +104,7 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
       },
     );
     connection.owner = owner;
+    releaseUpgradeLeftovers(socket, onSocketError);
     // Attached before anything else so no frame can arrive unheard.
     socket.on('message', (data, isBinary) => handleFrame(connection, data, isBinary, context));
     socket.on('close', (code) => {
