@@ -10,7 +10,7 @@ const CalculatorInputSchema = z.strictObject({
   expression: z
     .string()
     .max(EXPRESSION_MAX_LENGTH)
-    .describe('An arithmetic expression, e.g. "12 * (3 + 4)", "2^10", "200 * 15%" or "40 - 25%".'),
+    .describe('An arithmetic expression, e.g. "12 * (3 + 4)", "2^10", "200 * 15%", "40 - 25%" or "17 mod 5".'),
 });
 
 export type CalculatorInput = z.infer<typeof CalculatorInputSchema>;
@@ -31,7 +31,7 @@ export const calculatorTool: Tool<CalculatorInput> = {
   description:
     'Evaluate an arithmetic expression exactly. Supports + - * / ^ (also × ÷ −), parentheses, decimals and ' +
     'percentages: "15%" is 0.15, "200 * 15%" is 30, and a percentage right after + or - is relative ' +
-    '("40 - 25%" is 30, "200 + 10%" is 220).',
+    '("40 - 25%" is 30, "200 + 10%" is 220); "a mod b" is the remainder of a ÷ b ("17 mod 5" is 2).',
   inputSchema: CalculatorInputSchema,
   async execute(input, signal) {
     signal.throwIfAborted();

@@ -23,6 +23,8 @@ export interface ChainState {
   pending?: PendingCall;
   lastCall?: PlannedCall;
   lastValue?: StepValue;
+  /** What each plan step produced so far, by step index: later steps of a multi-step plan read them. */
+  values: Array<StepValue | undefined>;
   /** The last value came from a tool run (not from a number the user wrote into an observation). */
   fromTool: boolean;
   /** Every call so far ran as the plan had it and every value came from the tools. */
@@ -35,6 +37,7 @@ export interface ChainState {
   remark?: string;
 }
 
+const WEEKDAY = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/iu;
 const DEMO_TOOLS = new Set(['calculator', 'unit_converter', 'date_calculator']);
 
 function asPlannedCall(tool: string, input: unknown): PlannedCall | undefined {
@@ -67,7 +70,7 @@ function planForCall(lang: Lang, call: PlannedCall): SolvePlan {
 /** The plan with the next step replaced by `call` (a plan of that call alone if the tools differ). */
 function withNextCall(state: ChainState, call: PlannedCall): void {
   const { plan, nextStep } = state;
-  const planned = plan.kind === 'solve' ? plan.steps[nextStep]?.call(state.lastValue) : undefined;
+  const planned = plan.kind === 'solve' ? plan.steps[nextStep]?.call(state.lastValue, state.values) : undefined;
   if (plan.kind === 'solve' && planned?.tool === call.tool) {
     const steps = [...plan.steps];
     steps[nextStep] = { call: () => call };
@@ -75,6 +78,7 @@ function withNextCall(state: ChainState, call: PlannedCall): void {
   } else {
     state.plan = { ...planForCall(state.lang, call), approach: '' };
     state.nextStep = 0;
+    state.values = [];
   }
   state.asPlanned = false;
 }
@@ -89,6 +93,7 @@ function applyRevision(state: ChainState, step: Step): void {
     case 'plan':
       state.plan = revision.plan;
       state.nextStep = 0;
+      state.values = [];
       state.asPlanned = true;
       return;
     case 'keep':
@@ -117,6 +122,7 @@ function readObservationOnly(step: Step): { value: StepValue } | { error: string
     if (typeof result.value === 'number') value.value = result.value;
     if (typeof result.unit === 'string') value.unit = result.unit;
     if (typeof result.date === 'string') value.date = result.date;
+    if (typeof result.weekday === 'string') value.weekday = result.weekday;
     if (value.value !== undefined || value.date !== undefined) return { value };
   }
   const text = step.content;
@@ -125,7 +131,14 @@ function readObservationOnly(step: Step): { value: StepValue } | { error: string
   const numbers = tail.replace(/\d{4}-\d{2}-\d{2}/gu, ' ').replace(/(\d),(?=\d{3}\b)/gu, '$1').match(/-?\d+(?:\.\d+)?/gu) ?? [];
   const number = text.includes('=') ? numbers[0] : numbers[numbers.length - 1];
   if (number === undefined && date === undefined) return { unreadable: text };
-  return { value: { ...(number === undefined ? {} : { value: Number(number) }), ...(date === undefined ? {} : { date }) } };
+  const weekday = date === undefined ? undefined : WEEKDAY.exec(tail)?.[0];
+  return {
+    value: {
+      ...(number === undefined ? {} : { value: Number(number) }),
+      ...(date === undefined ? {} : { date }),
+      ...(weekday === undefined ? {} : { weekday: weekday[0]?.toUpperCase() + weekday.slice(1).toLowerCase() }),
+    },
+  };
 }
 
 function recordToolCall(state: ChainState, step: Step, tools: ToolRegistry): void {
@@ -137,7 +150,7 @@ function recordToolCall(state: ChainState, step: Step, tools: ToolRegistry): voi
   }
   const call = asPlannedCall(tool, checked.input);
   state.pending = { tool, input: checked.input, ...(call ? { call } : {}) };
-  const planned = state.plan.kind === 'solve' ? state.plan.steps[state.nextStep]?.call(state.lastValue) : undefined;
+  const planned = state.plan.kind === 'solve' ? state.plan.steps[state.nextStep]?.call(state.lastValue, state.values) : undefined;
   if (!call || JSON.stringify(planned) !== JSON.stringify(call)) state.asPlanned = false;
 }
 
@@ -146,6 +159,7 @@ function recordObservation(state: ChainState, step: Step): void {
   const tool = step.tool ?? state.pending?.tool ?? '';
   if (state.pending?.call) state.lastCall = state.pending.call;
   state.pending = undefined;
+  const stepIndex = state.nextStep;
   state.nextStep += 1;
   state.failure = undefined;
   if ('error' in reading) {
@@ -154,6 +168,7 @@ function recordObservation(state: ChainState, step: Step): void {
     state.failure = { kind: 'unreadable', text: reading.unreadable };
   } else {
     state.lastValue = reading.value;
+    state.values[stepIndex] = reading.value;
     state.fromTool = step.status !== 'corrected';
     if (!state.fromTool) state.asPlanned = false;
   }
@@ -162,7 +177,7 @@ function recordObservation(state: ChainState, step: Step): void {
 /** Read the chain from its root: the plan from the task, revised by corrected thoughts and actions, and the results so far. */
 export function readChain(task: string, chain: readonly Step[], tools: ToolRegistry): ChainState {
   const lang = languageOf(task);
-  const state: ChainState = { task, lang, plan: analyseTask(task, lang), nextStep: 0, last: 'none', fromTool: false, asPlanned: true };
+  const state: ChainState = { task, lang, plan: analyseTask(task, lang), nextStep: 0, last: 'none', values: [], fromTool: false, asPlanned: true };
   for (const step of chain) {
     state.last = step.kind;
     state.remark = undefined;

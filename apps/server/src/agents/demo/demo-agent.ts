@@ -16,7 +16,7 @@ async function emit(context: AgentRunContext, kind: StepKind, text: string, extr
 
 function nextCall(state: ChainState): PlannedCall | undefined {
   if (state.plan.kind !== 'solve' || state.failure) return undefined;
-  return state.plan.steps[state.nextStep]?.call(state.lastValue);
+  return state.plan.steps[state.nextStep]?.call(state.lastValue, state.values);
 }
 
 /** The action before a tool call: why (first call only), what, and what comes after. */
@@ -48,6 +48,7 @@ function finalAnswer(state: ChainState): string {
 async function observe(context: AgentRunContext, state: ChainState): Promise<void> {
   const pending = state.pending;
   state.pending = undefined;
+  const stepIndex = state.nextStep;
   state.nextStep += 1;
   if (!pending || pending.error !== undefined || pending.input === undefined) {
     const error = pending?.error ?? say(state.lang, 'There is no tool call to run.', '没有可运行的工具调用。');
@@ -62,12 +63,14 @@ async function observe(context: AgentRunContext, state: ChainState): Promise<voi
     state.failure = { kind: 'tool', tool: pending.tool, error: outcome.error };
     return;
   }
-  const output = outcome.result.output as { value?: unknown; unit?: unknown; date?: unknown } | undefined;
+  const output = outcome.result.output as { value?: unknown; unit?: unknown; date?: unknown; weekday?: unknown } | undefined;
   state.lastValue = {
     ...(typeof output?.value === 'number' ? { value: output.value } : {}),
     ...(typeof output?.unit === 'string' ? { unit: output.unit } : {}),
     ...(typeof output?.date === 'string' ? { date: output.date } : {}),
+    ...(typeof output?.weekday === 'string' ? { weekday: output.weekday } : {}),
   };
+  state.values[stepIndex] = state.lastValue;
   state.fromTool = true;
 }
 

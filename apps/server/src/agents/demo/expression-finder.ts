@@ -70,7 +70,15 @@ export function findExpression(text: string): string | undefined {
  * Every pattern starts with a literal word or a single character class and never puts two
  * quantifiers over whitespace side by side, so each costs time linear in the text.
  */
+const N = String.raw`(?<![\d.])(\d+(?:\.\d+)?)`;
 const ENGLISH_OPERATORS: ReadonlyArray<[RegExp, string]> = [
+  [new RegExp(String.raw`\bthe sum of\s+${N}\s+and\s+${N}`, 'giu'), '($1 + $2)'],
+  [new RegExp(String.raw`\bthe product of\s+${N}\s+and\s+${N}`, 'giu'), '($1 * $2)'],
+  [new RegExp(String.raw`\bthe difference between\s+${N}\s+and\s+${N}`, 'giu'), '($1 - $2)'],
+  [new RegExp(String.raw`\bhalf of\s+${N}`, 'giu'), '($1 / 2)'],
+  [new RegExp(String.raw`\b(?:twice|double)\s+${N}`, 'giu'), '(2 * $1)'],
+  [new RegExp(String.raw`\btriple\s+${N}`, 'giu'), '(3 * $1)'],
+  [new RegExp(String.raw`\bcube root of\s+${N}`, 'giu'), '$1^(1/3)'],
   [/\b(?:square root of|sqrt)(?:\s*of)?\s*(?:\(\s*)?(\d+(?:\.\d+)?)(?:\s*\))?/giu, '$1^0.5'],
   [/\bsquared\b/giu, '^2'],
   [/\bcubed\b/giu, '^3'],
@@ -85,6 +93,14 @@ const ENGLISH_OPERATORS: ReadonlyArray<[RegExp, string]> = [
 
 const CHINESE_OPERATORS: ReadonlyArray<[RegExp, string]> = [
   [/(?<![\d.])(\d+(?:\.\d+)?)的平方根/gu, '$1^0.5'],
+  [/(?<![\d.])(\d+(?:\.\d+)?)\s*(?:开平方|开方)/gu, '$1^0.5'],
+  [/根号\s*(\d+(?:\.\d+)?)/gu, '$1^0.5'],
+  [new RegExp(String.raw`${N}\s*(?:与|和|加)\s*${N}的和`, 'gu'), '($1 + $2)'],
+  [new RegExp(String.raw`${N}\s*(?:与|和|减)\s*${N}的差`, 'gu'), '($1 - $2)'],
+  [new RegExp(String.raw`${N}\s*(?:与|和|乘)\s*${N}的积`, 'gu'), '($1 * $2)'],
+  [new RegExp(String.raw`${N}的一半`, 'gu'), '($1 / 2)'],
+  [new RegExp(String.raw`${N}的\s*${N}\s*倍`, 'gu'), '($1 * $2)'],
+  [new RegExp(String.raw`${N}\s*平方(?!根)`, 'gu'), '$1^2'],
   [/的平方/gu, '^2'],
   [/的立方/gu, '^3'],
   [/的(\d+)次方/gu, '^$1'],

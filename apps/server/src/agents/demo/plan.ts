@@ -16,6 +16,8 @@ export interface StepValue {
   unit?: string;
   /** A calendar date, for date_calculator's add_days. */
   date?: string;
+  /** The date's day of the week (English, as the date calculator reports it). */
+  weekday?: string;
 }
 
 /** What the final answer is computed from. */
@@ -28,9 +30,12 @@ export interface Outcome extends StepValue {
   asPlanned: boolean;
 }
 
-/** One tool use of a plan. Later steps build their input from the previous step's value. */
+/**
+ * One tool use of a plan. Later steps build their input from the previous step's value, or from
+ * any earlier step's (`values[i]` is what step i produced on this chain, corrected or not).
+ */
 export interface PlanStep {
-  call(previous: StepValue | undefined): PlannedCall;
+  call(previous: StepValue | undefined, values?: ReadonlyArray<StepValue | undefined>): PlannedCall;
   /** Announces a later step in the first action: "Then I'll convert the result to m/s." */
   preview?: string;
 }
@@ -44,6 +49,8 @@ export interface SolvePlan {
   /** Why these calls, said before the first one is announced. */
   approach: string;
   steps: PlanStep[];
+  /** Task numbers the plan accounts for that its tool calls hold in another form (打8折 runs as 80%). */
+  uses?: number[];
   /** The final answer for an outcome (a number with its unit, in a sentence). */
   answer(outcome: Outcome): string;
 }

@@ -1,7 +1,9 @@
 import type { Lang } from './language.js';
-import { openTaskPlan, unsurePlan } from './open-task.js';
+import { droppedQuantities } from './coverage.js';
+import { openTaskPlan, partialPlanRefusal, unsurePlan } from './open-task.js';
 import type { Plan, SolvePlan } from './plan.js';
 import { readProblem, type ProblemFacts } from './problem-facts.js';
+import type { Quantity } from './quantities.js';
 import { recognizeExpression, recognizeOperatorWords } from './recognize-arithmetic.js';
 import { recognizeConversion } from './recognize-conversion.js';
 import { recognizeDate } from './recognize-date.js';
@@ -30,20 +32,32 @@ const RECOGNISERS: ReadonlyArray<(facts: ProblemFacts) => SolvePlan | undefined>
   recognizeStory,
 ];
 
-/** A plan to compute the answer to `text`, if some recogniser understands it. */
-export function solve(text: string, lang: Lang): SolvePlan | undefined {
-  const facts = readProblem(text, lang);
-  for (const recognise of RECOGNISERS) {
-    const plan = recognise(facts);
-    if (plan) return plan;
+/** What the recognisers made of a text: a plan that uses every number, else the first that leaves some out. */
+function recognise(facts: ProblemFacts): { plan?: SolvePlan; partial?: { plan: SolvePlan; dropped: Quantity[] } } {
+  let partial: { plan: SolvePlan; dropped: Quantity[] } | undefined;
+  for (const recogniser of RECOGNISERS) {
+    const plan = recogniser(facts);
+    if (!plan) continue;
+    const dropped = droppedQuantities(facts, plan);
+    if (dropped.length === 0) return { plan };
+    partial ??= { plan, dropped };
   }
-  return undefined;
+  return partial ? { partial } : {};
 }
 
-/** How the demo agent will answer a task: a solve plan, an honest "unsure" when numbers do not fit a pattern, or an open-task plan. */
+/** A plan to compute the answer to `text` that uses every number in it, if some recogniser understands it. */
+export function solve(text: string, lang: Lang): SolvePlan | undefined {
+  return recognise(readProblem(text, lang)).plan;
+}
+
+/**
+ * How the demo agent will answer a task: a solve plan that uses every number; a refusal that
+ * names what a partial plan would leave out; an honest "unsure" when numbers fit no pattern; or an open-task plan.
+ */
 export function analyseTask(task: string, lang: Lang): Plan {
-  const plan = solve(task, lang);
-  if (plan) return plan;
   const facts = readProblem(task, lang);
+  const { plan, partial } = recognise(facts);
+  if (plan) return plan;
+  if (partial) return partialPlanRefusal(facts, partial.plan, partial.dropped);
   return facts.quantities.length > 0 ? unsurePlan(facts) : openTaskPlan(task, facts);
 }

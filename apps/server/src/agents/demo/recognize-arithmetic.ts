@@ -1,6 +1,7 @@
 import { formatNumber } from '../../tools/number-format.js';
 import { answerNumber } from './answer-format.js';
 import { findExpression, operatorWordsToSymbols, showExpression, toToolExpression } from './expression-finder.js';
+import { splitExpression, operationSteps } from './expression-steps.js';
 import { listWords, say, type Lang } from './language.js';
 import { calculatorStep, type Outcome, type SolvePlan } from './plan.js';
 import type { ProblemFacts } from './problem-facts.js';
@@ -57,8 +58,33 @@ export function recognizeExpression(facts: ProblemFacts): SolvePlan | undefined 
   return expression === undefined ? undefined : expressionPlan(facts.lang, expression);
 }
 
-/** "What is 12 times 7?", "12乘以7加3": operators written as words. */
+/**
+ * An expression said in words with several operations ("the square root of 144 plus 2 cubed"):
+ * one calculator call per operation, so each intermediate result is on the chain to check or correct.
+ */
+function compoundPlan(lang: Lang, expression: string): SolvePlan | undefined {
+  const operations = splitExpression(toToolExpression(expression));
+  if (!operations || operations.length < 2) return undefined;
+  const shown = showExpression(expression);
+  const single = expressionPlan(lang, expression);
+  return {
+    ...single,
+    thought: `${single.thought}${say(lang, ` I'll do it one operation at a time: ${operations.length} calculator calls, each result feeding the next.`, `我一步算一个运算，共${operations.length}次计算，每一步的结果用于下一步。`)}`,
+    approach: say(lang, 'Separate calls keep every intermediate result visible and correctable.', '分步计算，每个中间结果都看得见、改得了。'),
+    steps: operationSteps(lang, operations),
+    answer: (outcome) => {
+      if (outcome.value === undefined) return say(lang, 'I have no number to report.', '我没有得到可以报告的数字。');
+      const { text } = answerNumber(outcome.value);
+      return outcome.asPlanned
+        ? say(lang, `${shown} = ${formatNumber(outcome.value)}, so the answer is ${text}.`, `${shown} = ${formatNumber(outcome.value)}，答案是 ${text}。`)
+        : say(lang, `The answer is ${text}.`, `答案是 ${text}。`);
+    },
+  };
+}
+
+/** "What is 12 times 7?", "12乘以7加3", "the square root of 144 plus 2 cubed": operators written as words. */
 export function recognizeOperatorWords(facts: ProblemFacts): SolvePlan | undefined {
   const expression = findExpression(operatorWordsToSymbols(facts.text));
-  return expression === undefined ? undefined : expressionPlan(facts.lang, expression);
+  if (expression === undefined) return undefined;
+  return compoundPlan(facts.lang, expression) ?? expressionPlan(facts.lang, expression);
 }

@@ -12,29 +12,72 @@ const PRICE_WORDS = /(?:costs?|price[sd]?|priced at|sells? for|was|is|原价|售
 /** More price changes than anyone writes in one problem: such a text is not read as a chain of discounts (each would be a tool call). */
 const MAX_CHANGES = 6;
 
-/** How the price changes: a percentage off or on, or a Chinese 折 (打8折 = pay 80%). */
-type Change = { kind: 'off' | 'on'; percent: number } | { kind: 'zhe'; percent: number; written: string };
+/** How the price changes: a percentage off or on, a Chinese 折 (打8折 = pay 80%), or an amount off or on (再减20元). */
+type Change =
+  | { kind: 'off' | 'on'; percent: number }
+  | { kind: 'zhe'; percent: number; written: string; n: number }
+  | { kind: 'minus' | 'plus'; amount: Quantity };
 
-function findChanges(facts: ProblemFacts): Change[] {
-  const zhe = [...facts.text.matchAll(/(?<![\d.])(\d+(?:\.\d+)?)\s*折/gu)].map((match): Change => {
+/** How far around a percentage its cue word may be ("25% off", "tax is 8%", "打折20%"). */
+const CUE_WINDOW = 24;
+const AMOUNT_OFF_BEFORE = /(?:减|减去|便宜|优惠|少|minus|less|coupon for|coupon of)\s*[$€£¥]?\s*$/iu;
+const AMOUNT_ON_BEFORE = /(?:加|加上|再加|运费|plus|shipping of|fee of)\s*[$€£¥]?\s*$/iu;
+const AMOUNT_OFF_AFTER = /^\s*(?:off\b|coupon\b|discount\b)/iu;
+
+/** The cue word nearest to a percentage: is it taken off or added? */
+function percentKind(facts: ProblemFacts, percent: Quantity, off: boolean, on: boolean): 'off' | 'on' | undefined {
+  if (off !== on) return off ? 'off' : on ? 'on' : undefined;
+  const before = facts.lower.slice(Math.max(0, percent.start - CUE_WINDOW), percent.start);
+  const after = facts.lower.slice(percent.end, percent.end + CUE_WINDOW);
+  const distance = (words: readonly string[]) => {
+    let best = Infinity;
+    for (const word of words) {
+      const b = before.lastIndexOf(word);
+      if (b >= 0) best = Math.min(best, before.length - b);
+      const a = after.indexOf(word);
+      if (a >= 0) best = Math.min(best, a);
+    }
+    return best;
+  };
+  const toOff = distance(DISCOUNT_WORDS);
+  const toOn = distance(INCREASE_WORDS);
+  if (toOff === toOn) return undefined;
+  return toOff < toOn ? 'off' : 'on';
+}
+
+function amountKind(facts: ProblemFacts, amount: Quantity): 'minus' | 'plus' | undefined {
+  const before = facts.text.slice(Math.max(0, amount.start - 12), amount.start);
+  const after = facts.text.slice(amount.end, amount.end + 12);
+  if (AMOUNT_OFF_BEFORE.test(before) || AMOUNT_OFF_AFTER.test(after)) return 'minus';
+  if (AMOUNT_ON_BEFORE.test(before)) return 'plus';
+  return undefined;
+}
+
+/** Every price change, in the order the text gives them. */
+function findChanges(facts: ProblemFacts, price: Quantity | undefined): Array<Change & { at: number }> {
+  const changes: Array<Change & { at: number }> = [...facts.text.matchAll(/(?<![\d.])(\d+(?:\.\d+)?)\s*折/gu)].map((match) => {
     const n = Number(match[1]);
     // 8折 = 80%, 75折 = 75%, 7.5折 = 75%.
-    return { kind: 'zhe', percent: n < 10 ? n * 10 : n, written: `${match[1]}折` };
+    return { kind: 'zhe', percent: n < 10 ? n * 10 : n, written: `${match[1]}折`, n, at: match.index ?? 0 };
   });
-  if (zhe.length > 0) return zhe;
   const off = mentions(facts, DISCOUNT_WORDS);
   const on = mentions(facts, INCREASE_WORDS);
-  if (off === on) return [];
-  return facts.quantities.filter((q) => q.percent).map((q) => ({ kind: off ? 'off' : 'on', percent: q.value }));
+  for (const quantity of facts.quantities) {
+    if (quantity.percent) {
+      const kind = percentKind(facts, quantity, off, on);
+      if (kind) changes.push({ kind, percent: quantity.value, at: quantity.start });
+    } else if (quantity !== price && (quantity.currency || changes.length > 0)) {
+      const kind = amountKind(facts, quantity);
+      if (kind) changes.push({ kind, amount: quantity, at: quantity.start });
+    }
+  }
+  return changes.sort((a, b) => a.at - b.at);
 }
 
 function findPrice(facts: ProblemFacts): Quantity | undefined {
-  const candidates = facts.quantities.filter((q) => !q.percent && !/^\s*折/u.test(facts.text.slice(q.end)));
-  return (
-    candidates.find((q) => q.currency) ??
-    candidates.find((q) => PRICE_WORDS.test(facts.text.slice(Math.max(0, q.start - 12), q.start))) ??
-    (candidates.length === 1 ? candidates[0] : undefined)
-  );
+  const candidates = facts.quantities.filter((q) => !q.percent && !/^\s*折/u.test(facts.text.slice(q.end, q.end + 8)));
+  const byWord = candidates.find((q) => PRICE_WORDS.test(facts.text.slice(Math.max(0, q.start - 12), q.start)));
+  return byWord ?? candidates.find((q) => q.currency && !amountKind(facts, q)) ?? (candidates.length === 1 ? candidates[0] : undefined);
 }
 
 function changeExpression(base: string, change: Change): string {
@@ -45,10 +88,18 @@ function changeExpression(base: string, change: Change): string {
       return `${base} + ${formatNumber(change.percent)}%`;
     case 'zhe':
       return `${base} * ${formatNumber(change.percent)}%`;
+    case 'minus':
+      return `${base} - ${formatNumber(change.amount.value)}`;
+    case 'plus':
+      return `${base} + ${formatNumber(change.amount.value)}`;
   }
 }
 
-function describeChange(lang: Lang, change: Change): string {
+function describeChange(lang: Lang, change: Change, money: (value: number) => string): string {
+  if (!('percent' in change)) {
+    const amount = money(change.amount.value);
+    return change.kind === 'minus' ? say(lang, `${amount} off`, `减${amount}`) : say(lang, `${amount} added`, `加${amount}`);
+  }
   const p = formatNumber(change.percent);
   switch (change.kind) {
     case 'off':
@@ -62,23 +113,23 @@ function describeChange(lang: Lang, change: Change): string {
 
 /** "A shirt costs $40 and is 25% off", "原价40元，打八折", "$50 plus 8% tax", "20% off, then another 10% off". */
 export function recognizeDiscount(facts: ProblemFacts): SolvePlan | undefined {
-  const changes = findChanges(facts);
   const price = findPrice(facts);
+  const changes = findChanges(facts, price);
   if (changes.length === 0 || changes.length > MAX_CHANGES || !price) return undefined;
   const { lang } = facts;
   const money = (value: number) => (price.currency ? formatMoney(lang, value, price.currency) : answerNumber(value).text);
-  const described = listWords(lang, changes.map((change) => describeChange(lang, change)));
+  const described = listWords(lang, changes.map((change) => describeChange(lang, change, money)));
   const steps: PlanStep[] = changes.map((change, i) => ({
     call: (previous) => {
       const base = i === 0 || previous?.value === undefined ? formatNumber(price.value) : formatNumber(previous.value);
       return { tool: 'calculator', input: { expression: changeExpression(base, change) } };
     },
-    preview: say(lang, `Then I'll apply ${describeChange(lang, change)} to that result.`, `然后在这个结果上再${describeChange(lang, change)}。`),
+    preview: say(lang, `Then I'll apply ${describeChange(lang, change, money)} to that result.`, `然后在这个结果上再${describeChange(lang, change, money)}。`),
   }));
   const first = changes[0] as Change;
   const firstExpression = changeExpression(formatNumber(price.value), first).replace('*', '×').replace(' - ', ' − ');
   const rule =
-    first.kind === 'zhe'
+    first.kind !== 'off' && first.kind !== 'on'
       ? ''
       : say(lang, ` (the calculator reads a percentage after ${first.kind === 'off' ? '−' : '+'} as a share of what comes before it)`, '（计算器把加减号后面的百分数当作前面数值的百分比）');
   return {
@@ -91,10 +142,11 @@ export function recognizeDiscount(facts: ProblemFacts): SolvePlan | undefined {
     ),
     approach: say(lang, 'One calculation per price change.', '每次价格变化算一步。'),
     steps,
+    uses: changes.flatMap((change) => (change.kind === 'zhe' ? [change.n] : [])),
     answer: (outcome) => {
       if (outcome.value === undefined) return say(lang, 'I have no price to report.', '我没有得到价格。');
       if (!outcome.asPlanned) return say(lang, `The price is ${money(outcome.value)}.`, `价格是${money(outcome.value)}。`);
-      return first.kind === 'on'
+      return changes.every((change) => change.kind === 'on' || change.kind === 'plus')
         ? say(lang, `With ${described}, the total is ${money(outcome.value)}.`, `${described}后，一共是${money(outcome.value)}。`)
         : say(lang, `After ${described}, the price is ${money(outcome.value)}.`, `${described}后，价格是${money(outcome.value)}。`);
     },

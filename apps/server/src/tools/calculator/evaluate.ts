@@ -70,6 +70,11 @@ function evaluateNode(node: ExpressionNode): number {
           if (divisor === 0) throw new ExpressionError(`Division by zero at position ${node.position}`, node.position);
           return checked(left / divisor, node.position);
         }
+        case 'mod': {
+          const divisor = evaluateNode(node.right);
+          if (divisor === 0) throw new ExpressionError(`Division by zero at position ${node.position}: no remainder of a division by 0`, node.position);
+          return checked(left % divisor, node.position);
+        }
         case '^':
           return power(left, evaluateNode(node.right), node.position);
       }

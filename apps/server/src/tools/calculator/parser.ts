@@ -1,7 +1,7 @@
 import { ExpressionError } from './expression-error.js';
 import type { Token } from './tokenizer.js';
 
-export type BinaryOperator = '+' | '-' | '*' | '/' | '^';
+export type BinaryOperator = '+' | '-' | '*' | '/' | '^' | 'mod';
 
 /** The parsed expression. `position` (1-based) points at the operator, for error messages. */
 export type ExpressionNode =
@@ -16,7 +16,7 @@ export const MAX_NESTING = 200;
 /**
  * Recursive descent, one function per precedence level (lowest first):
  *   expression := term (('+' | '-') term)*
- *   term       := unary (('*' | '/') unary | <implicit '*' before '('> unary)*
+ *   term       := unary (('*' | '/' | 'mod') unary | <implicit '*' before '('> unary)*
  *   unary      := ('-' | '+') unary | power
  *   power      := postfix ('^' unary)?        right-associative: 2^3^2 = 2^(3^2)
  *   postfix    := primary '%'?
@@ -62,7 +62,7 @@ class Parser {
     let left = this.#unary();
     for (;;) {
       const token = this.#peek();
-      if (this.#isOperator(token, '*', '/')) {
+      if (this.#isOperator(token, '*', '/', 'mod')) {
         this.#next();
         left = { kind: 'binary', op: token.op as BinaryOperator, left, right: this.#unary(), position: token.position };
       } else if (token?.type === 'paren' && token.paren === '(') {

@@ -1,6 +1,6 @@
 import type { Token } from './tokenizer.js';
 
-const SHOWN_OPERATORS: Readonly<Record<string, string>> = { '+': '+', '-': '−', '*': '×', '/': '÷' };
+const SHOWN_OPERATORS: Readonly<Record<string, string>> = { '+': '+', '-': '−', '*': '×', '/': '÷', mod: 'mod' };
 
 /** A minus or plus is a sign (not an operator) at the start, after an operator other than %, or after '('. */
 function isSign(previous: Token | undefined): boolean {

@@ -1,6 +1,7 @@
 import { ExpressionError } from './expression-error.js';
 
-export type Operator = '+' | '-' | '*' | '/' | '^' | '%';
+/** `mod` is the remainder of a division (17 mod 5 = 2), written as a word because `%` is a percentage. */
+export type Operator = '+' | '-' | '*' | '/' | '^' | '%' | 'mod';
 
 /** One lexical unit of an expression. `position` is 1-based in the original text. */
 export type Token =
@@ -85,6 +86,9 @@ export function tokenize(expression: string): Token[] {
     } else if (OPERATORS.has(char)) {
       tokens.push({ type: 'operator', op: char as Operator, text: char, position: i + 1 });
       i++;
+    } else if (text.slice(i, i + 3).toLowerCase() === 'mod' && !/[a-z]/iu.test(text[i + 3] ?? '') && !/[a-z]/iu.test(text[i - 1] ?? '')) {
+      tokens.push({ type: 'operator', op: 'mod', text: text.slice(i, i + 3), position: i + 1 });
+      i += 3;
     } else if (char === '(' || char === ')') {
       tokens.push({ type: 'paren', paren: char, text: char, position: i + 1 });
       i++;
