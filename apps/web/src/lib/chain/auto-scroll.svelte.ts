@@ -15,6 +15,8 @@ export class AutoScroll {
   #container: HTMLElement | null = null;
   #content: HTMLElement | null = null;
   #lastTop = 0;
+  /** Looked up once: following asks on every frame of a stream. */
+  #reducedMotion: MediaQueryList | null = null;
 
   /** Watch a scroll container and the content inside it; returns the cleanup. */
   attach(container: HTMLElement, content: HTMLElement): () => void {
@@ -80,7 +82,8 @@ export class AutoScroll {
   #toBottom(behavior: ScrollBehavior): void {
     const c = this.#container;
     if (!c) return;
-    const reduce = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (this.#reducedMotion === null && typeof matchMedia === 'function') this.#reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+    const reduce = this.#reducedMotion?.matches === true;
     c.scrollTo({ top: c.scrollHeight, behavior: reduce ? 'auto' : behavior });
     this.#lastTop = c.scrollTop;
   }
