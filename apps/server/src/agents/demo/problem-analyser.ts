@@ -10,6 +10,8 @@ import { recognizeDate } from './recognize-date.js';
 import { recognizeDiscount } from './recognize-discount.js';
 import { recognizePerEach } from './recognize-per-each.js';
 import { recognizePercentOf, recognizeWhatPercent } from './recognize-percent.js';
+import { recognizePercentChange, recognizeRemainder } from './recognize-asked-quantity.js';
+import { recognizeProportion } from './recognize-proportion.js';
 import { recognizeRate } from './recognize-rate.js';
 import { recognizeAverage, recognizeDifference, recognizeStory } from './recognize-story.js';
 
@@ -21,10 +23,13 @@ const RECOGNISERS: ReadonlyArray<(facts: ProblemFacts) => SolvePlan | undefined>
   recognizeDate,
   recognizeExpression,
   recognizeConversion,
+  recognizeRemainder,
+  recognizePercentChange,
   recognizePercentOf,
   recognizeWhatPercent,
   recognizeDiscount,
   recognizeRate,
+  recognizeProportion,
   recognizeAverage,
   recognizeDifference,
   recognizePerEach,

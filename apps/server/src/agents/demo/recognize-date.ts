@@ -5,6 +5,17 @@ import type { ProblemFacts } from './problem-facts.js';
 const DATE = /(\d{4})\s*(?:-|\/|\.|年)\s*(\d{1,2})\s*(?:-|\/|\.|月)\s*(\d{1,2})\s*日?/gu;
 const BEFORE = /\b(?:before|earlier|ago|prior to)\b|之前|以前|前/iu;
 
+const WEEKDAYS: ReadonlyArray<[string, string]> = [
+  ['Sunday', '星期日'], ['Monday', '星期一'], ['Tuesday', '星期二'], ['Wednesday', '星期三'], ['Thursday', '星期四'], ['Friday', '星期五'], ['Saturday', '星期六'],
+];
+
+/** The day of the week of an ISO date, in English and Chinese (the answer states it whenever it names a date). */
+function weekdayOf(date: string): [string, string] | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/u.exec(date);
+  if (!match) return undefined;
+  return WEEKDAYS[new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))).getUTCDay()];
+}
+
 function iso(match: RegExpMatchArray): string {
   return `${match[1]}-${(match[2] ?? '').padStart(2, '0')}-${(match[3] ?? '').padStart(2, '0')}`;
 }
@@ -47,10 +58,11 @@ function addDaysPlan(lang: Lang, start: string, days: number): SolvePlan {
       const call = outcome.call;
       if (outcome.date === undefined || call?.tool !== 'date_calculator') return say(lang, 'I have no date to report.', '我没有得到日期。');
       const d = call.input.days ?? days;
+      const weekday = weekdayOf(outcome.date);
       return say(
         lang,
-        `${Math.abs(d)} days ${d >= 0 ? 'after' : 'before'} ${call.input.start} is ${outcome.date}.`,
-        `${call.input.start}${d >= 0 ? '之后' : '之前'}${Math.abs(d)}天是${outcome.date}。`,
+        `${Math.abs(d)} days ${d >= 0 ? 'after' : 'before'} ${call.input.start} is ${outcome.date}${weekday ? `, a ${weekday[0]}` : ''}.`,
+        `${call.input.start}${d >= 0 ? '之后' : '之前'}${Math.abs(d)}天是${outcome.date}${weekday ? `，${weekday[1]}` : ''}。`,
       );
     },
   };

@@ -109,11 +109,25 @@ function distanceCovered(facts: ProblemFacts, speed: Speed, time: Quantity): Sol
     `Quantities: speed ${speedText}, time ${quantityText(lang, time)}. Distance is speed × time: ${expression.replace(/\*/gu, '×')}, in ${speed.length.names.en[1]}.`,
     `已知：速度${speedText}，时间${quantityText(lang, time)}。路程 = 速度 × 时间，即 ${expression.replace(/\*/gu, '×')}（单位${speed.length.names.zh}）。`,
   );
-  return plan(lang, thought, [{ call: () => ({ tool: 'calculator', input: { expression } }) }], (outcome) => {
+  const convert = conversionTo(facts, 'length', speed.length, [time, speed.quantity]);
+  const steps: PlanStep[] = [{ call: () => ({ tool: 'calculator', input: { expression } }) }, ...(convert ? [convert] : [])];
+  return plan(lang, thought, steps, (outcome) => {
     if (outcome.value === undefined) return say(lang, 'I have no distance to report.', '我没有得到路程。');
     const distance = formatWithUnit(lang, outcome.value, answerUnit(outcome, speed.length.symbol));
     return say(lang, `The distance is ${distance}.`, `路程是${distance}。`);
   });
+}
+
+/** A unit of `dimension` the question asks for other than `natural` ("in minutes"), and the step that converts into it. */
+function conversionTo(facts: ProblemFacts, dimension: 'time' | 'length', natural: UnitDefinition, exclude: readonly Quantity[]): PlanStep | undefined {
+  const asked = findUnitMentions(facts.text).find(
+    (m) => m.unit.dimension === dimension && m.unit !== natural && !exclude.some((q) => m.start < q.end && m.end > q.start),
+  )?.unit;
+  if (!asked) return undefined;
+  return {
+    call: (previous) => ({ tool: 'unit_converter', input: { value: previous?.value ?? 0, from: natural.symbol, to: asked.symbol } }),
+    preview: say(facts.lang, `Then I'll convert the result from ${natural.symbol} to ${asked.symbol} with the unit converter.`, `然后用单位换算工具把结果从 ${natural.symbol} 换算成 ${asked.symbol}。`),
+  };
 }
 
 function timeTaken(facts: ProblemFacts, distance: Quantity, speed: Speed): SolvePlan {
@@ -125,7 +139,9 @@ function timeTaken(facts: ProblemFacts, distance: Quantity, speed: Speed): Solve
     `Quantities: distance ${quantityText(lang, distance)}, speed ${speedText}. Time is distance ÷ speed: ${expression.replace(/\//gu, '÷')}, in ${speed.time.names.en[1]}.`,
     `已知：路程${quantityText(lang, distance)}，速度${speedText}。时间 = 路程 ÷ 速度，即 ${expression.replace(/\//gu, '÷')}（单位${speed.time.names.zh}）。`,
   );
-  return plan(lang, thought, [{ call: () => ({ tool: 'calculator', input: { expression } }) }], (outcome) => {
+  const convert = conversionTo(facts, 'time', speed.time, [distance, speed.quantity]);
+  const steps: PlanStep[] = [{ call: () => ({ tool: 'calculator', input: { expression } }) }, ...(convert ? [convert] : [])];
+  return plan(lang, thought, steps, (outcome) => {
     if (outcome.value === undefined) return say(lang, 'I have no time to report.', '我没有得到时间。');
     const taken = formatWithUnit(lang, outcome.value, answerUnit(outcome, speed.time.symbol));
     return say(lang, `It takes ${taken}.`, `需要${taken}。`);
