@@ -48,7 +48,7 @@ function percentKind(facts: ProblemFacts, percent: Quantity, off: boolean, on: b
 function amountKind(facts: ProblemFacts, amount: Quantity): 'minus' | 'plus' | undefined {
   const before = facts.text.slice(Math.max(0, amount.start - 12), amount.start);
   const after = facts.text.slice(amount.end, amount.end + 12);
-  if (AMOUNT_OFF_BEFORE.test(before) || AMOUNT_OFF_AFTER.test(after)) return 'minus';
+  if (AMOUNT_OFF_BEFORE.test(before) || AMOUNT_OFF_AFTER.test(after) || /^(?:coupon|discount|voucher)s?$/iu.test(amount.noun ?? '')) return 'minus';
   if (AMOUNT_ON_BEFORE.test(before)) return 'plus';
   return undefined;
 }
