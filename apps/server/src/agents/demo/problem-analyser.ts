@@ -13,6 +13,7 @@ import { recognizePercentOf, recognizeWhatPercent } from './recognize-percent.js
 import { recognizePercentChange, recognizeRemainder } from './recognize-asked-quantity.js';
 import { recognizeProportion } from './recognize-proportion.js';
 import { recognizeRate } from './recognize-rate.js';
+import { recognizeRateLegs } from './recognize-rate-legs.js';
 import { recognizeAverage, recognizeDifference, recognizeStory } from './recognize-story.js';
 
 /**
@@ -28,6 +29,7 @@ const RECOGNISERS: ReadonlyArray<(facts: ProblemFacts) => SolvePlan | undefined>
   recognizePercentOf,
   recognizeWhatPercent,
   recognizeDiscount,
+  recognizeRateLegs,
   recognizeRate,
   recognizeProportion,
   recognizeAverage,

@@ -1,54 +1,15 @@
 import { formatNumber } from '../../tools/number-format.js';
-import { findUnit, type UnitDefinition } from '../../tools/units.js';
+import type { UnitDefinition } from '../../tools/units.js';
 import { formatWithUnit } from './answer-format.js';
 import { say, type Lang } from './language.js';
 import type { Outcome, PlanStep, SolvePlan } from './plan.js';
 import { mentions, type ProblemFacts } from './problem-facts.js';
 import { findUnitMentions, type Quantity } from './quantities.js';
+import { answerUnit, conversionTo, inUnits, naturalSpeedUnit, SPEED_PARTS, speedOf, unit, type Speed } from './rate-units.js';
 
-const SPEED_CUES = ['speed', 'how fast', 'velocity', 'per hour', 'an hour', 'km/h', 'mph', 'm/s', '速度', '多快', '时速', '平均每', '每小时', '每秒', '每分钟'];
-const DISTANCE_CUES = ['how far', 'distance', 'how many km', 'how many kilometres', 'how many kilometers', 'how many miles', 'how many metres', 'how many meters', '多远', '路程', '距离', '多少公里', '多少千米', '多少米', '多少英里', '行驶多少', '走多少', '跑多少', '开多少'];
-const DURATION_CUES = ['how long', 'how much time', 'how many hours', 'how many minutes', '多长时间', '多久', '几小时', '几个小时', '多少小时', '多少分钟', '几分钟', '多少时间'];
-
-/** A speed as length per time, however it was written (72 km/h, 60 km per hour, 每小时60公里). */
-interface Speed {
-  quantity: Quantity;
-  length: UnitDefinition;
-  time: UnitDefinition;
-}
-
-const SPEED_PARTS: Readonly<Record<string, [string, string]>> = { 'km/h': ['km', 'h'], 'm/s': ['m', 's'], mph: ['mi', 'h'] };
-
-function unit(symbol: string): UnitDefinition {
-  const found = findUnit(symbol);
-  if (!found) throw new Error(`The unit table lacks "${symbol}".`);
-  return found;
-}
-
-function speedOf(quantity: Quantity): Speed | undefined {
-  const parts = quantity.unit ? SPEED_PARTS[quantity.unit.symbol] : undefined;
-  if (parts) return { quantity, length: unit(parts[0]), time: unit(parts[1]) };
-  if (quantity.unit?.dimension === 'length' && quantity.per?.unit?.dimension === 'time') {
-    return { quantity, length: quantity.unit, time: quantity.per.unit };
-  }
-  return undefined;
-}
-
-/** The speed unit people would quote for a distance over a time: mph for miles, m/s for metres over seconds, else km/h. */
-function naturalSpeedUnit(length: UnitDefinition, time: UnitDefinition): UnitDefinition {
-  if (length.symbol === 'mi') return unit('mph');
-  if (['m', 'cm', 'mm'].includes(length.symbol) && time.symbol === 's') return unit('m/s');
-  return unit('km/h');
-}
-
-/** `value` written in `to` units: "25 / 60" for 25 min in hours, "5000 / 1000" for 5000 m in km. */
-function inUnits(value: number, from: UnitDefinition, to: UnitDefinition): string {
-  const factor = from.toBase(1) / to.toBase(1);
-  const n = formatNumber(value);
-  if (factor === 1) return n;
-  const inverse = 1 / factor;
-  return Number.isInteger(inverse) ? `(${n} / ${inverse})` : `(${n} * ${formatNumber(factor)})`;
-}
+export const SPEED_CUES = ['speed', 'how fast', 'velocity', 'per hour', 'an hour', 'km/h', 'mph', 'm/s', '速度', '多快', '时速', '平均每', '每小时', '每秒', '每分钟'];
+export const DISTANCE_CUES = ['how far', 'distance', 'how many km', 'how many kilometres', 'how many kilometers', 'how many miles', 'how many metres', 'how many meters', '多远', '路程', '距离', '多少公里', '多少千米', '多少米', '多少英里', '行驶多少', '走多少', '跑多少', '开多少'];
+export const DURATION_CUES = ['how long', 'how much time', 'how many hours', 'how many minutes', '多长时间', '多久', '几小时', '几个小时', '多少小时', '多少分钟', '几分钟', '多少时间'];
 
 function plan(lang: Lang, thought: string, steps: PlanStep[], answer: (outcome: Outcome) => string): SolvePlan {
   const divides = steps[0]?.call(undefined).tool === 'calculator' && /\/(?![^(]*\))/u.test(JSON.stringify(steps[0]?.call(undefined).input));
@@ -66,11 +27,6 @@ function plan(lang: Lang, thought: string, steps: PlanStep[], answer: (outcome: 
 
 function quantityText(lang: Lang, quantity: Quantity): string {
   return formatWithUnit(lang, quantity.value, quantity.unit?.symbol);
-}
-
-/** The final unit: the converter's, when a conversion ran last, else the plan's. */
-function answerUnit(outcome: Outcome, planned: string): string {
-  return outcome.call?.tool === 'unit_converter' ? (outcome.unit ?? findUnit(outcome.call.input.to)?.symbol ?? planned) : planned;
 }
 
 function averageSpeed(facts: ProblemFacts, distance: Quantity, time: Quantity): SolvePlan {
@@ -116,18 +72,6 @@ function distanceCovered(facts: ProblemFacts, speed: Speed, time: Quantity): Sol
     const distance = formatWithUnit(lang, outcome.value, answerUnit(outcome, speed.length.symbol));
     return say(lang, `The distance is ${distance}.`, `路程是${distance}。`);
   });
-}
-
-/** A unit of `dimension` the question asks for other than `natural` ("in minutes"), and the step that converts into it. */
-function conversionTo(facts: ProblemFacts, dimension: 'time' | 'length', natural: UnitDefinition, exclude: readonly Quantity[]): PlanStep | undefined {
-  const asked = findUnitMentions(facts.text).find(
-    (m) => m.unit.dimension === dimension && m.unit !== natural && !exclude.some((q) => m.start < q.end && m.end > q.start),
-  )?.unit;
-  if (!asked) return undefined;
-  return {
-    call: (previous) => ({ tool: 'unit_converter', input: { value: previous?.value ?? 0, from: natural.symbol, to: asked.symbol } }),
-    preview: say(facts.lang, `Then I'll convert the result from ${natural.symbol} to ${asked.symbol} with the unit converter.`, `然后用单位换算工具把结果从 ${natural.symbol} 换算成 ${asked.symbol}。`),
-  };
 }
 
 function timeTaken(facts: ProblemFacts, distance: Quantity, speed: Speed): SolvePlan {

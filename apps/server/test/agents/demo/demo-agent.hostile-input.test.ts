@@ -49,6 +49,9 @@ const HOSTILE: ReadonlyArray<[string, (length: number) => string]> = [
   ['discount words', (n) => fill(n, '打八折', '原价40元')],
   ['story cue words', (n) => fill(n, 'buys 3 ', 'Tom has 5 apples. ')],
   ['minus signs', (n) => fill(n, '-1 ')],
+  ['legs of a trip', (n) => fill(n, '120 km at 60 km/h, then ', '', 'How long does the whole trip take?')],
+  ['legs of a trip in Chinese', (n) => fill(n, '再以每小时45公里行驶90公里，', '先以每小时60公里行驶120公里，', '平均速度是多少？')],
+  ['a trip of two legs padded with "then"', (n) => fill(n, ' then', '120 km at 60 km/h,', ' 90 km at 45 km/h. What is the average speed?')],
 ];
 
 /** The shapes that made patterns backtrack before: every kind of corrected step is tried with these. */

@@ -73,6 +73,15 @@ const TASKS: ReadonlyArray<[string, string]> = [
   ["Sarah had 20 dollars and spent 7. How much is left?", "Sarah now has $13."],
   ["A pizza costs $12.50. How much do 3 pizzas cost?", "The total cost is $37.50."],
   ["The temperature is -5 C. What is it in F?", "-5 °C is 23 °F."],
+  ["A car drives 120 km at 60 km/h, then 90 km at 45 km/h. How long does the whole trip take?", "Altogether it takes 4 hours."],
+  ["A car drives 120 km at 60 km/h, then 90 km at 45 km/h. What is the average speed?", "The average speed over the whole trip is 52.5 km/h."],
+  ["I walk 3 km at 6 km/h and then cycle 10 km at 20 km/h; how many minutes in total?", "Altogether it takes 60 minutes."],
+  ["A bus travels 2 hours at 60 km/h, then 30 minutes at 40 km/h. How far does it go in total?", "Altogether the distance is 140 kilometres."],
+  ["A cyclist rides 30 km in 1.5 hours, then 20 km in 1 hour. What is the average speed in m/s?", "The average speed over the whole trip is about 5.56 m/s."],
+  ["先以每小时60公里行驶120公里，再以每小时45公里行驶90公里，一共用了多少小时？", "一共用了4小时。"],
+  ["先以每小时60公里行驶120公里，再以每小时45公里行驶90公里，平均速度是多少？", "全程的平均速度是每小时52.5公里（52.5 km/h）。"],
+  ["小明先以每小时6公里走了3公里，然后以每小时20公里骑车10公里，一共用了多少分钟？", "一共用了60分钟。"],
+  ["汽车先以每小时80公里行驶2小时，再以每小时60公里行驶1.5小时，一共行驶多少公里？", "全程一共250公里。"],
 ];
 
 /** Tasks whose numbers no plan uses in full: the agent must decline, and its answer must hold no number. */
@@ -81,6 +90,7 @@ const DECLINED = [
   'I have 3 cats and 4 dogs',
   '我有3只猫和4只狗',
   '第3组：2加5等于多少？',
+  'Car A drives 120 km at 60 km/h, car B drives 90 km at 45 km/h. How far apart are they?',
 ];
 
 async function finalAnswer(task: string): Promise<string> {
@@ -114,6 +124,17 @@ describe('demo agent: a table of everyday tasks', () => {
     const sink = await runDemo('What is the square root of 144 plus 2 cubed?');
     expect(sink.steps.filter((step) => step.kind === 'observation').map((step) => step.content)).toEqual(['144^0.5 = 12', '2^3 = 8', '12 + 8 = 20']);
   });
+
+  it('gives each leg of a trip its own tool call, then the totals, and never averages the speeds', async () => {
+    const sink = await runDemo('A car drives 120 km at 60 km/h, then 90 km at 45 km/h. What is the average speed?');
+    expect(sink.steps.filter((step) => step.kind === 'observation').map((step) => step.content)).toEqual([
+      '120 ÷ 60 = 2',
+      '90 ÷ 45 = 2',
+      '2 + 2 = 4',
+      '120 + 90 = 210',
+      '210 ÷ 4 = 52.5',
+    ]);
+  });
 });
 
 describe('demo agent: a correction acts through the whole multi-step chain', () => {
@@ -125,6 +146,10 @@ describe('demo agent: a correction acts through the whole multi-step chain', () 
     ['a percentage change', 'A price went from $80 to $100. What is the percentage change?', '{"expression":"120 - 80"}', 'That is an increase of 50%.'],
     ['a time in another unit', 'How long does it take to cycle 5 km at 12 km/h, in minutes?', '{"expression":"6 / 12"}', 'It takes 30 minutes.'],
     ['a Chinese compound expression', '144开方加上2的立方是多少？', '{"expression":"100 ^ 0.5"}', '答案是 18。'],
+    ['a trip of two legs', 'A car drives 120 km at 60 km/h, then 90 km at 45 km/h. How long does the whole trip take?', '{"expression":"150 / 60"}', 'Altogether it takes 4.5 hours.'],
+    ['an average speed over two legs', 'A car drives 120 km at 60 km/h, then 90 km at 45 km/h. What is the average speed?', '{"expression":"120 / 40"}', 'The average speed over the whole trip is 42 km/h.'],
+    ['two legs answered in minutes', 'I walk 3 km at 6 km/h and then cycle 10 km at 20 km/h; how many minutes in total?', '{"expression":"4.5 / 6"}', 'Altogether it takes 75 minutes.'],
+    ['两段行程的平均速度', '先以每小时60公里行驶120公里，再以每小时45公里行驶90公里，平均速度是多少？', '{"expression":"120 / 40"}', '全程的平均速度是每小时42公里（42 km/h）。'],
   ])('re-runs every later step after the first tool call of %s is corrected', async (_, task, corrected, expected) => {
     const { second } = await runCorrected(task, 'tool_call', () => corrected);
     expect(second.last('final_answer')?.content).toBe(expected);
@@ -135,6 +160,8 @@ describe('demo agent: a correction acts through the whole multi-step chain', () 
     ['a proportion', 'A recipe needs 250 g flour for 4 people. How much for 10 people?', '250', '500', '1250 grams'],
     ['打八折再减20元', '一件衣服原价200元，先打八折，再减20元，现价多少元？', '200元', '300元', '220元'],
     ['a percentage change', 'A price went from $80 to $100. What is the percentage change?', '80', '50', '100%'],
+    ['a trip of two legs', 'A car drives 120 km at 60 km/h, then 90 km at 45 km/h. How long does the whole trip take?', '90 kilometres', '180 kilometres', '6 hours'],
+    ['两段行程', '先以每小时60公里行驶120公里，再以每小时45公里行驶90公里，一共用了多少小时？', '行驶90公里', '行驶180公里', '6小时'],
   ])('re-plans %s from a thought that restates a number', async (_, task, before, after, expected) => {
     const { second } = await runCorrected(task, 'thought', (text) => text.replace(before, after));
     expect(second.last('final_answer')?.content).toContain(expected);
