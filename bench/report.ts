@@ -34,8 +34,10 @@ const SUMMARY_NAMES: Record<string, string> = {
   replay: 'replay',
   sqlite: 'SQLite',
   'stalled-readers': 'stalled p99',
-  'browser-fps': 'browser fps',
-  'browser-gap-p99': 'browser gap p99',
+  'browser-fps-rows': 'browser fps',
+  'browser-gap-p99-rows': 'browser gap p99',
+  'browser-fps-folded': 'browser fps (folded)',
+  'browser-gap-p99-folded': 'browser gap p99 (folded)',
 };
 
 function formatValue(value: number | null, unit: string): string {
