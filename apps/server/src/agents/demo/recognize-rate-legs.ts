@@ -30,6 +30,8 @@ type Part = { given: number; unit: UnitDefinition } | { step: number; unit: Unit
 type Asked = 'time' | 'distance' | 'speed';
 
 function legOf(first: Quantity, second: Quantity): Leg | undefined {
+  // A leg of no distance, speed or time is not a leg of a journey (and 0 km/h has no time to reach anywhere).
+  if (first.value <= 0 || second.value <= 0) return undefined;
   const leg: Leg = {};
   for (const quantity of [first, second]) {
     const speed = speedOf(quantity);
@@ -149,7 +151,7 @@ export function recognizeRateLegs(facts: ProblemFacts): SolvePlan | undefined {
       );
     }
   } catch {
-    // A leg at speed 0 (or a total time of 0) has no time or speed to report.
+    // A step the calculator cannot evaluate has no number to plan the steps after it with.
     return undefined;
   }
 

@@ -4,6 +4,7 @@ import { listWords, say, type Lang } from './language.js';
 import { calculatorStep, type Outcome, type SolvePlan } from './plan.js';
 import { mentions, plainQuantities, type ProblemFacts } from './problem-facts.js';
 import type { Quantity } from './quantities.js';
+import { speedOf } from './rate-units.js';
 
 const GAINS = ['buys', 'bought', 'buy', 'gets', 'got', 'receives', 'received', 'finds', 'found', 'adds', 'added', 'more', 'gains', 'gained', 'earns', 'earned', 'picks', 'picked', 'plus', 'wins', 'won', 'collects', 'collected', 'comes', 'came', 'joins', 'joined', 'arrive', 'arrived',
   '又买了', '买了', '买来', '得到', '收到', '捡到', '多了', '增加', '加上', '来了', '放进', '借来', '送来', '拿来', '摘了', '又有', '赢了', '新买', '添了'];
@@ -26,10 +27,18 @@ function missing(lang: Lang): string {
   return say(lang, 'I have no number to report.', '我没有得到可以报告的数字。');
 }
 
+/** What a number measures, for telling whether numbers can be averaged together: a speed, a length, a plain count. */
+function measuredAs(quantity: Quantity): string {
+  if (speedOf(quantity)) return 'speed';
+  return `${quantity.unit?.dimension ?? ''}/${quantity.per?.unit?.dimension ?? ''}`;
+}
+
 /** "What is the average of 3, 5 and 10?", "3、5、10的平均数是多少？" */
 export function recognizeAverage(facts: ProblemFacts): SolvePlan | undefined {
   const numbers = plainQuantities(facts);
   if (numbers.length < 2 || numbers.length > STORY_MAX_NUMBERS || !mentions(facts, AVERAGE_CUES)) return undefined;
+  // Distances and speeds (or hours and kilometres) have no mean: averaging them would be a confident wrong answer.
+  if (new Set(numbers.map(measuredAs)).size > 1) return undefined;
   const { lang } = facts;
   const values = numbers.map((q) => formatNumber(q.value));
   const expression = `(${values.join(' + ')}) / ${values.length}`;

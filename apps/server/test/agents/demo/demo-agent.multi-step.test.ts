@@ -91,6 +91,7 @@ const DECLINED = [
   '我有3只猫和4只狗',
   '第3组：2加5等于多少？',
   'Car A drives 120 km at 60 km/h, car B drives 90 km at 45 km/h. How far apart are they?',
+  'A car drives 120 km at 60 km/h, then 90 km in 0 hours. What is the average speed?',
 ];
 
 async function finalAnswer(task: string): Promise<string> {
