@@ -1,6 +1,7 @@
 import type { Lang } from './language.js';
 import { droppedQuantities } from './coverage.js';
-import { openTaskPlan, partialPlanRefusal, unsurePlan } from './open-task.js';
+import { partialPlanRefusal, unsurePlan } from './decline-plans.js';
+import { openTaskPlan } from './open-task.js';
 import type { Plan, SolvePlan } from './plan.js';
 import { readProblem, type ProblemFacts } from './problem-facts.js';
 import type { Quantity } from './quantities.js';
