@@ -110,7 +110,7 @@ describe('a long chain in Chromium', { timeout: 120_000 }, () => {
       expect(await focusedStep(page)).toEqual({ id: last, kind: 'final_answer' });
       expect(await inViewport(page, last)).toBe(true);
       expect(await inViewport(page, chain[0]!)).toBe(false);
-      await screenshot(page, '12-long-chain-bottom');
+      await screenshot(page, '16-long-chain-bottom');
 
       // Back up the chain by keyboard to a step far above the bottom, and correct it with e.
       await page.keyboard.press('g');
