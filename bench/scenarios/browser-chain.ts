@@ -33,6 +33,8 @@ interface BrowserChainResult {
   /** The stream had begun before the page showed the lead: its start was not measured. */
   lateStart: boolean;
   stats: FrameStats;
+  /** The page's main thread: CPU time per second while the session streamed (1 = a whole core). */
+  mainThreadCpuShare: number;
   pageErrors: string[];
 }
 
@@ -54,6 +56,8 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 /** What the harness's own connection to the session saw: the lead written, the session completed. */
 interface SessionProgress {
   leadWritten: Promise<void>;
+  /** The first step after the lead started: the paced stream began. */
+  streamStarted: Promise<void>;
   completed: Promise<void>;
   /** Steps started so far. */
   started(): number;
@@ -64,6 +68,8 @@ function followSession(socket: BenchSocket, leadSteps: number, timeoutMs: number
   let started = 0;
   let onLead: () => void = () => undefined;
   let onCompleted: () => void = () => undefined;
+  let onStream: () => void = () => undefined;
+  const streamStarted = new Promise<void>((resolve) => (onStream = resolve));
   const leadWritten = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new BenchFailure(`The firehose did not write its ${leadSteps}-step lead within ${timeoutMs} ms.`)), timeoutMs);
     onLead = () => {
@@ -74,11 +80,14 @@ function followSession(socket: BenchSocket, leadSteps: number, timeoutMs: number
   const completed = new Promise<void>((resolve) => (onCompleted = resolve));
   socket.onDelta = () => undefined;
   socket.onControl = (frame) => {
-    if (frame.type === 'step.started' && ++started === leadSteps) onLead();
     if (frame.type === 'session.status' && frame.status === 'completed') onCompleted();
+    if (frame.type !== 'step.started') return;
+    started++;
+    if (started === leadSteps) onLead();
+    if (started === leadSteps + 1) onStream();
   };
   if (leadSteps === 0) onLead();
-  return { leadWritten, completed, started: () => started };
+  return { leadWritten, streamStarted, completed, started: () => started };
 }
 
 async function measure(browser: Browser, target: TargetProcess, context: BenchContext, scale: BrowserChainScale, variant: Variant): Promise<BrowserChainResult> {
@@ -106,19 +115,32 @@ async function measure(browser: Browser, target: TargetProcess, context: BenchCo
     await page.waitForFunction(`${STEPS_SHOWN} >= ${scale.leadSteps}`, undefined, { timeout: 120_000, polling: 50 });
     const openMs = performance.now() - opening;
     const lateStart = progress.started() > scale.leadSteps + 1;
+    // CPU time of the page's main thread (thread ticks): what keeping up costs, whatever else runs on the machine.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    // Thread time and the renderer's own clock, read together: the page may answer late while busy.
+    const sample = async () => {
+      const { metrics } = await cdp.send('Performance.getMetrics');
+      const read = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? 0;
+      return { cpu: read('ThreadTime'), at: read('Timestamp') };
+    };
     await page.evaluate(START_RECORDING);
     const streamMs = (scale.streamSteps * scale.perStep * 1_000) / scale.rate;
     const timeoutMs = 60_000 + scale.delayMs + streamMs * 4;
+    await within(progress.streamStarted, timeoutMs, 'The stream did not start');
+    const from = await sample();
     await within(progress.completed, timeoutMs, 'The session did not complete');
     // Then the page, asked rarely (an O(1) read) so asking costs it nothing, until it shows every step.
     const finalSteps = scale.leadSteps + scale.streamSteps + 1;
     await page.waitForFunction(`${STEPS_SHOWN} >= ${finalSteps}`, undefined, { timeout: timeoutMs, polling: 200 });
+    const to = await sample();
+    const mainThreadCpuShare = to.at > from.at ? (to.cpu - from.cpu) / (to.at - from.at) : 0;
     // A few more frames, so the last one of the stream has a successor.
     await page.waitForTimeout(100);
     const record = (await page.evaluate(STOP_RECORDING)) as FrameRecord;
     const stats = frameStats(streamWindow(record));
     if (!stats) throw new BenchFailure(`browser-chain (${variant}): the page drew no frame while the chain grew (did the stream reach the page?).`);
-    return { variant, task, openMs, stepsAtStart: record.steps[0] ?? 0, stepsAtEnd: record.steps[record.steps.length - 1] ?? 0, lateStart, stats, pageErrors };
+    return { variant, task, openMs, stepsAtStart: record.steps[0] ?? 0, stepsAtEnd: record.steps[record.steps.length - 1] ?? 0, lateStart, stats, mainThreadCpuShare, pageErrors };
   } finally {
     if (sessionId !== undefined) await socket.request({ type: 'session.cancel', sessionId }).catch(() => undefined);
     socket.close();
@@ -168,6 +190,7 @@ export const browserChainScenario: Scenario = {
         figure(`${label}: frame gap p50`, 'ms', 'lower', none(stats.gapP50Ms), 'no baseline'),
         figure(`${label}: frame gap p99`, 'ms', 'lower', none(stats.gapP99Ms), 'no baseline'),
         figure(`${label}: longest frame gap`, 'ms', 'lower', none(stats.gapMaxMs), 'no baseline'),
+        figure(`${label}: page main-thread CPU while streaming`, '% of a core', 'lower', none(result.mainThreadCpuShare * 100), 'no baseline'),
       );
       targets.push(
         check(`browser-fps-${variant}`, `Browser (${label}): fps at ${scale.rate} deltas/s to ${finalSteps} steps`, stats.fps, { min: MIN_FPS }, fpsText),
