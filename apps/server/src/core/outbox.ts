@@ -202,14 +202,11 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     this.flush();
   };
 
-  /**
-   * The run that queued events has returned: commit them, unless it belongs to the turn's batch
-   * and the burst is small. A backlog is big enough to commit by itself, and its producer waits.
-   */
+  /** The run that queued events has returned: commit them, unless it belongs to the turn's batch and the burst is small. */
   readonly #atRunEnd = (): void => {
     this.#runEndDue = false;
     if (this.#closed || this.#retryTimer !== undefined) return;
-    if (this.#runSpan === 'run' || this.#queue.length >= EARLY_COMMIT_EVENTS || this.backlogged) this.flush();
+    if (this.#runSpan === 'run' || this.#queue.length >= EARLY_COMMIT_EVENTS) this.flush();
     else if (this.#queue.length > 0) this.#immediate ??= setImmediate(this.#commitAtTurnEnd);
   };
 

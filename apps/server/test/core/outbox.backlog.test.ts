@@ -2,8 +2,7 @@ import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createFirehoseAgent } from '../../src/agents/firehose/firehose-agent.js';
-import { CommitWindow, type CommitSpan } from '../../src/core/commit-window.js';
-import { BACKLOG_MARK_DELIVERIES, EARLY_COMMIT_EVENTS, Outbox, type OutboxTarget } from '../../src/core/outbox.js';
+import { BACKLOG_MARK_DELIVERIES, Outbox, type OutboxTarget } from '../../src/core/outbox.js';
 import type { Peer } from '../../src/core/session-service.js';
 import { SessionManager } from '../../src/core/session-manager.js';
 import { ToolRegistry } from '../../src/tools/tool-registry.js';
@@ -14,19 +13,12 @@ function statusEvent(seq: number): SessionEvent {
   return { type: 'session.status', sessionId: 's', seq, at: '2025-01-01T00:00:00.000Z', status: 'running' };
 }
 
-/** A window held in the turn span (a dear disk): runs share the turn's transaction. */
-class TurnSpan extends CommitWindow {
-  override noteRun(): CommitSpan {
-    return 'turn';
-  }
-}
-
-function setup(subscribers: number, commitWindow?: CommitWindow) {
+function setup(subscribers: number) {
   const store = new RecordingStore();
   store.createSession({ info: { sessionId: 's', task: 't', agent: 'a', status: 'running', revision: 0, createdAt: 'x' }, options: {}, lastSeq: 0 });
   const peers = Array.from({ length: subscribers }, (_, index) => store.peer(`p${index}`));
   const target: OutboxTarget = { subscribers: new Map<Peer, number>(peers.map((peer) => [peer, 0])) };
-  const outbox = new Outbox({ store, reportError: () => undefined, retryDelayMs: 1, maxRetryDelayMs: 1, ...(commitWindow ? { commitWindow } : {}) });
+  const outbox = new Outbox({ store, reportError: () => undefined, retryDelayMs: 1, maxRetryDelayMs: 1 });
   return { store, outbox, target, peers };
 }
 
@@ -50,25 +42,6 @@ describe('Outbox: the backlog producers watch', () => {
     await drained;
     expect(sentWhenDrained).toBe(4 * 300);
     expect(store.sentOnlyAfterWritten()).toBe(true);
-    expect(outbox.backlogged).toBe(false);
-  });
-
-  it('commits a backlogged run when it returns even in the turn span, so its producer waits for its own events only', async () => {
-    const subscribers = 25;
-    const { store, outbox, target } = setup(subscribers, new TurnSpan());
-    const eventsToMark = Math.ceil(BACKLOG_MARK_DELIVERIES / subscribers);
-    expect(eventsToMark).toBeLessThan(EARLY_COMMIT_EVENTS);
-    // A small run waits for the turn's transaction.
-    outbox.enqueue({ target, event: statusEvent(1) });
-    await Promise.resolve();
-    expect(store.batches).toBe(0);
-    await turns(1);
-    expect(store.batches).toBe(1);
-    // A run that reaches the mark is committed as it returns (a microtask), not a turn later.
-    for (let seq = 2; seq < 2 + eventsToMark; seq++) outbox.enqueue({ target, event: statusEvent(seq) });
-    expect(outbox.backlogged).toBe(true);
-    await Promise.resolve();
-    expect(store.batches).toBe(2);
     expect(outbox.backlogged).toBe(false);
   });
 
