@@ -55,6 +55,35 @@ describe('ChainTimeline', () => {
     expect(target.querySelector('[data-kind="final_answer"]')?.classList.contains('final')).toBe(true);
   });
 
+  it('keeps every step of a long chain in the page, in blocks, as one list', () => {
+    const harness = createHarness();
+    const { log } = harness;
+    const ids = Array.from({ length: 70 }, (_, i) => log.step(i % 2 === 0 ? 'thought' : 'action', `step ${i}`));
+    harness.deliver();
+    const target = render(harness);
+    expect(steps(target).map((step) => step.id)).toEqual(ids);
+    expect(target.querySelectorAll('ol.timeline')).toHaveLength(3);
+    expect(target.querySelectorAll('[role="list"]')).toHaveLength(1);
+    expect(target.querySelectorAll('[role="listitem"]')).toHaveLength(70);
+    expect(target.querySelector('[role="list"]')?.getAttribute('data-steps')).toBe('70');
+  });
+
+  it('touches only the last block when the chain grows', () => {
+    const harness = createHarness();
+    const { log } = harness;
+    for (let i = 0; i < 40; i++) log.step(i % 2 === 0 ? 'thought' : 'action', `step ${i}`);
+    harness.deliver();
+    const target = render(harness);
+    const before = Array.from(target.querySelectorAll('[data-step-id]'));
+    log.step('thought', 'one more');
+    harness.deliver();
+    flushSync();
+    const after = Array.from(target.querySelectorAll('[data-step-id]'));
+    expect(after).toHaveLength(41);
+    // The cards already shown are the same elements: nothing above the tail was rendered again.
+    expect(after.slice(0, 40).every((element, i) => element === before[i])).toBe(true);
+  });
+
   it('appends streamed text to the card as frames are flushed', () => {
     const harness = createHarness();
     const stepId = harness.log.start('thought');
