@@ -45,6 +45,9 @@ export const CORK_MAX_BYTES = 64 * 1024;
 interface RawSocket extends EventEmitter {
   cork(): void;
   uncork(): void;
+  readonly destroyed: boolean;
+  /** Set by the first write that failed (EPIPE, ECONNRESET), before ws sees the socket close. */
+  readonly writableErrored: Error | null;
 }
 
 /** Without the raw socket, the queue is flushed by polling only and frames are written one by one. */
@@ -97,7 +100,7 @@ export class BackpressureSender {
    */
   send(frame: string, event?: SessionEvent, live = event !== undefined): void {
     const socket = this.socket;
-    if (socket.readyState !== WebSocket.OPEN) return;
+    if (socket.readyState !== WebSocket.OPEN || this.#peerGone()) return;
     const queue = this.#queue;
     const queued = queue === undefined ? 0 : queue.bytes;
     // What has drained can no longer be part of a burst still waiting.
@@ -188,6 +191,17 @@ export class BackpressureSender {
     this.#pollTimer = undefined;
   }
 
+  /**
+   * The peer is gone though ws still says OPEN: a write already failed, and ws learns of it only on
+   * a later tick. Every write until then fails too, each at the cost of an error and its stack, so a
+   * queue flushed into such a socket froze the event loop for seconds (`pnpm chaos`, client kills
+   * behind a replay). Nothing more is written; the close that follows detaches the connection.
+   */
+  #peerGone(): boolean {
+    const tcp = this.#tcp;
+    return tcp !== undefined && (tcp.destroyed || tcp.writableErrored != null);
+  }
+
   /** The socket drained (or the poll came round): send queued frames, in order, while it keeps up. */
   #resume(): void {
     this.#stopWaiting();
@@ -198,8 +212,8 @@ export class BackpressureSender {
       this.#queue = undefined;
       return;
     }
-    while (!queue.isEmpty && socket.bufferedAmount < this.caps.softBytes) socket.send(queue.shift()!);
-    if (queue.isEmpty) this.#queue = undefined;
+    while (!queue.isEmpty && socket.bufferedAmount < this.caps.softBytes && !this.#peerGone()) socket.send(queue.shift()!);
+    if (queue.isEmpty || this.#peerGone()) this.#queue = undefined;
     else this.#waitForDrain();
   }
 

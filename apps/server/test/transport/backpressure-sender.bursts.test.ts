@@ -1,32 +1,10 @@
-import type { AddressInfo } from 'node:net';
 import type { SessionEvent } from '@interthought/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WebSocket, WebSocketServer } from 'ws';
+import { describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { BackpressureSender, CORK_MAX_BYTES, DEFAULT_BUFFER_CAPS } from '../../src/transport/backpressure-sender.js';
+import { useSocketPairs } from '../support/socket-pair.js';
 
-const closers: Array<() => Promise<void>> = [];
-
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-/** A real loopback WebSocket pair: the server side (to send through) and what the client receives. */
-async function socketPair(): Promise<{ server: WebSocket; client: WebSocket; received: string[] }> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
-  const { port } = wss.address() as AddressInfo;
-  const accepted = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
-  const client = new WebSocket(`ws://127.0.0.1:${port}`);
-  const received: string[] = [];
-  client.on('message', (data: Buffer) => received.push(data.toString('utf8')));
-  await new Promise<void>((resolve) => client.once('open', () => resolve()));
-  const server = await accepted;
-  closers.push(async () => {
-    client.terminate();
-    await new Promise<void>((resolve) => wss.close(() => resolve()));
-  });
-  return { server, client, received };
-}
+const socketPair = useSocketPairs();
 
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise<void>((resolve) => setTimeout(resolve, 5));
