@@ -45,9 +45,9 @@ export const CORK_MAX_BYTES = 64 * 1024;
 interface RawSocket extends EventEmitter {
   cork(): void;
   uncork(): void;
+  /** Both set by the first write that failed (EPIPE, ECONNRESET), synchronously, before ws sees the socket close. */
   readonly destroyed: boolean;
-  /** Set by the first write that failed (EPIPE, ECONNRESET), before ws sees the socket close. */
-  readonly writableErrored: Error | null;
+  readonly errored: Error | null;
 }
 
 /** Without the raw socket, the queue is flushed by polling only and frames are written one by one. */
@@ -199,7 +199,7 @@ export class BackpressureSender {
    */
   #peerGone(): boolean {
     const tcp = this.#tcp;
-    return tcp !== undefined && (tcp.destroyed || tcp.writableErrored != null);
+    return tcp !== undefined && (tcp.destroyed || tcp.errored != null);
   }
 
   /** The socket drained (or the poll came round): send queued frames, in order, while it keeps up. */

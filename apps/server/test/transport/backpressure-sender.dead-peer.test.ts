@@ -21,7 +21,7 @@ function countWritesAfterFailure(server: WebSocket): () => number {
   const original = server.send.bind(server);
   let afterFailure = 0;
   server.send = ((...args: Parameters<WebSocket['send']>) => {
-    if (tcp.destroyed || (tcp as unknown as { writableErrored: Error | null }).writableErrored != null) afterFailure += 1;
+    if (tcp.destroyed || tcp.errored != null) afterFailure += 1;
     return original(...args);
   }) as WebSocket['send'];
   return () => afterFailure;
