@@ -258,7 +258,7 @@ export class SessionView {
     return stepIds.map((id) => this.#views.get(id)).filter((view) => view !== undefined);
   }
 
-  /** Whether the step may be corrected now (PROTOCOL.md rule 1). Reactive through the fields it reads. */
+  /** Whether the step may be corrected now (PROTOCOL.md §7.1 "What can be corrected"). Reactive through the fields it reads. */
   canCorrect(view: StepView): boolean {
     void this.#chainEpoch;
     if (view.status === 'invalidated' || this.info?.status === 'cancelled' || this.deleted) return false;

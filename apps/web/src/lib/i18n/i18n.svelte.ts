@@ -30,6 +30,7 @@ export class I18n {
   readonly #store: LocaleStore | null;
   readonly #languages: readonly string[];
   #plurals = new Map<string, Intl.PluralRules>();
+  readonly #numberFormats = new Map<string, Intl.NumberFormat>();
 
   constructor(options: { storage?: LocaleStore | null; languages?: readonly string[] } = {}) {
     this.#store = options.storage ?? null;
@@ -81,7 +82,21 @@ export class I18n {
   }
 
   formatNumber(value: number, options?: Intl.NumberFormatOptions): string {
-    return new Intl.NumberFormat(this.intlLocale, options).format(value);
+    return this.#numberFormat(options).format(value);
+  }
+
+  /**
+   * One formatter per locale and options: building an `Intl.NumberFormat` costs far more than
+   * using one, and a long chain formats a number for every step card it creates.
+   */
+  #numberFormat(options: Intl.NumberFormatOptions | undefined): Intl.NumberFormat {
+    const key = `${this.intlLocale}|${options === undefined ? '' : JSON.stringify(options)}`;
+    let format = this.#numberFormats.get(key);
+    if (format === undefined) {
+      format = new Intl.NumberFormat(this.intlLocale, options);
+      this.#numberFormats.set(key, format);
+    }
+    return format;
   }
 
   /** "3 minutes ago" / "3分钟前", from an ISO timestamp. */
