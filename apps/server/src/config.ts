@@ -59,9 +59,9 @@ export interface Config {
   softBufferBytes: number;
   /**
    * Backpressure hard cap, in bytes (INTERTHOUGHT_HARD_BUFFER_BYTES, default 1 MiB; above the soft
-   * cap). When `bufferedAmount` plus the queue's bytes exceed it, the connection is closed with
-   * 4008 "slow consumer"; the client resumes with `afterSeq` and loses nothing. Keep it well above
-   * the largest snapshot a client loads, or that client is closed on the next event after it.
+   * cap). When the live events waiting (`bufferedAmount` plus the queue's bytes, less the answers,
+   * snapshots and replays still draining, which `burstBudgetBytes` bounds) exceed it, the
+   * connection is closed with 4008 "slow consumer"; the client resumes with `afterSeq` and loses nothing.
    */
   hardBufferBytes: number;
   /**
