@@ -11,6 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { formatFirehoseTask } from '../apps/server/src/agents/firehose/firehose-params.js';
+import { runCommand, UsageError } from './harness/command-line.js';
 import { LoadGenerator } from './harness/load-runner.js';
 import { machineInfo } from './harness/machine.js';
 import { TargetPool } from './harness/target-pool.js';
@@ -40,11 +41,6 @@ const USAGE = `Usage: pnpm bench [--quick | --full | --smoke] [--only=${SCENARIO
 
 /** Where `--cpu-prof` puts the servers' profiles (bench/results is git-ignored). */
 const PROFILE_DIR = `${REPO_ROOT}bench/results/profiles`;
-
-/** A command line the bench cannot run; the message says how to call it. */
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: ScenarioName[]; cpuProf: boolean } {
   const { values } = parseArgs({
@@ -130,17 +126,4 @@ async function main(): Promise<number> {
   return run.scenarios.some((scenario) => scenario.error !== undefined) ? 1 : 0;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`${error.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand(main);

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCommand, UsageError } from '../bench/harness/command-line.js';
 import { ChaosServer } from './chaos-server.js';
 import { runClientKills } from './client-kills.js';
 import { runHostileFrames } from './hostile-frames.js';
@@ -23,10 +24,6 @@ import { StallProbe, type StallReport } from './stall-probe.js';
 import { ChaosTally } from './tally.js';
 
 const USAGE = 'Usage: pnpm chaos [--smoke] [--seed=N] [--only=client-kills,hostile-frames,server-restarts]';
-
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 function readCommandLine(argv: string[]): { mode: ChaosMode; seed: number; phases: Phase[] } {
   const { values } = parseArgs({
@@ -125,17 +122,4 @@ async function main(): Promise<number> {
   return tally.passed ? 0 : 1;
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError || (error instanceof Error && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`${error.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+runCommand(main);
