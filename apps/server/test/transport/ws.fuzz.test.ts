@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
+  ANSWER_TYPES,
   ERROR_CODES,
   ERROR_LIMITS,
   errorFrame,
@@ -34,20 +35,9 @@ const BYSTANDER_TOKEN_DELAY_MS = 50;
 
 const KNOWN_CODES: ReadonlySet<string> = new Set(Object.values(ERROR_CODES));
 /** Frame types that are only ever sent as the answer to a request. */
-const ANSWER_TYPES: ReadonlySet<string> = new Set(['error', 'session.created', 'session.snapshot', 'session.subscribed', 'session.unsubscribed', 'correction.accepted', 'sessions.watching', 'sessions.unwatched']);
-/** What a request that was carried out is answered with (when it is not refused with an `error`). */
-const ANSWER_OF: Record<ClientMessageType, ServerMessageType[]> = {
-  'session.create': ['session.created'],
-  'session.subscribe': ['session.subscribed', 'session.snapshot'],
-  'session.unsubscribe': ['session.unsubscribed'],
-  'step.correct': ['correction.accepted'],
-  'session.pause': ['session.status'],
-  'session.resume': ['session.status'],
-  'session.cancel': ['session.status'],
-  'session.delete': ['session.deleted'],
-  'sessions.watch': ['sessions.watching'],
-  'sessions.unwatch': ['sessions.unwatched'],
-};
+const ANSWER_ONLY_TYPES: ReadonlySet<string> = new Set(['error', 'session.created', 'session.snapshot', 'session.subscribed', 'session.unsubscribed', 'correction.accepted', 'sessions.watching', 'sessions.unwatched']);
+/** What a request that was carried out is answered with (when it is not refused with an `error`): the protocol's own table. */
+const ANSWER_OF: Readonly<Record<ClientMessageType, readonly ServerMessageType[]>> = ANSWER_TYPES;
 
 /**
  * The answers among a connection's frames, as opposed to pushes (hello, a session's events, list
@@ -59,7 +49,7 @@ function answersAmong(frames: readonly ServerMessage[]): ServerMessage[] {
   return frames.filter((frame) => {
     if (frame.type === 'session.created') created.add(frame.session.sessionId);
     if (frame.type === 'session.subscribed' && frame.requestId === undefined && created.delete(frame.sessionId)) return false;
-    return ANSWER_TYPES.has(frame.type) || 'requestId' in frame;
+    return ANSWER_ONLY_TYPES.has(frame.type) || 'requestId' in frame;
   });
 }
 
