@@ -1,13 +1,13 @@
 import type { Socket } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import type { AgentRunContext } from '../../src/agents/agent.js';
 import type { Config } from '../../src/config.js';
 import { SLOW_CONSUMER_CLOSE } from '../../src/transport/backpressure-sender.js';
 import { TestAgent } from '../core/support/test-agents.js';
-import { startServer, type RunningServer } from '../support/server.js';
-import { TestClient } from '../support/ws-client.js';
+import type { RunningServer } from '../support/server.js';
+import { serverPerTest } from '../support/server-per-test.js';
 
 /** A session whose snapshot is about 1.2 MB: 600 deltas of 2 KiB in one thought, then an answer. */
 const DELTAS = 600;
@@ -27,26 +27,11 @@ function bigSessionAgent(): TestAgent {
   });
 }
 
-let server: RunningServer | undefined;
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.terminate();
-  await server?.close();
-  server = undefined;
-});
-
-async function connect(url: string): Promise<TestClient> {
-  const client = await TestClient.connect(url);
-  await client.waitForType('hello');
-  clients.push(client);
-  return client;
-}
+const scope = serverPerTest();
 
 async function serverWithBigSession(): Promise<{ running: RunningServer; sessionId: string; snapshotBytes: number }> {
-  const running = await startServer(CONFIG, { agents: new AgentRegistry('big').register(bigSessionAgent()) });
-  server = running;
-  const creator = await connect(running.wsUrl);
+  const running = await scope.start(CONFIG, { agents: new AgentRegistry('big').register(bigSessionAgent()) });
+  const creator = await scope.connect(running.wsUrl);
   const sessionId = await creator.createSession('a session with a big snapshot', { agent: 'big' });
   await creator.untilFinished(sessionId, 30_000);
   const snapshotBytes = JSON.stringify({ type: 'session.snapshot', ...running.app.sessions.snapshot(sessionId) }).length;
@@ -60,7 +45,7 @@ const serverSockets = (running: RunningServer): WebSocket[] => [...running.app.w
 describe('backpressure: the burst budget against a client that asks for snapshots without reading', () => {
   it('closes the non-reader with 4008 while what the server holds for it stays within the budget', async () => {
     const { running, sessionId, snapshotBytes } = await serverWithBigSession();
-    const hostile = await connect(running.wsUrl);
+    const hostile = await scope.connect(running.wsUrl);
     (hostile.socket as unknown as { _socket: Socket })._socket.pause();
     const held = () => Math.max(0, ...serverSockets(running).map((socket) => socket.bufferedAmount));
     let peak = 0;
@@ -83,7 +68,7 @@ describe('backpressure: the burst budget against a client that asks for snapshot
 
   it('answers a reader that reads every snapshot it asks for, again and again, and never closes it', async () => {
     const { running, sessionId, snapshotBytes } = await serverWithBigSession();
-    const reader = await connect(running.wsUrl);
+    const reader = await scope.connect(running.wsUrl);
     const rounds = Math.ceil((4 * BUDGET) / snapshotBytes);
     for (let round = 0; round < rounds; round++) {
       const answer = await reader.answerTo(reader.send({ type: 'session.subscribe', sessionId }));

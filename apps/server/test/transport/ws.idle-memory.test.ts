@@ -1,23 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { startServer, type RunningServer } from '../support/server.js';
-import { TestClient } from '../support/ws-client.js';
+import { serverPerTest } from '../support/server-per-test.js';
+import type { TestClient } from '../support/ws-client.js';
 
 setFlagsFromString('--expose-gc');
 /** A full collection, from a fresh context where `--expose-gc` has installed `gc`. */
 const collectGarbage = runInNewContext('gc') as () => void;
 
-let server: RunningServer | undefined;
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.terminate();
-  await server?.close();
-  server = undefined;
-});
+const scope = serverPerTest();
 
 async function settleAndCollect(): Promise<void> {
   // A WeakRef's target is kept until the job that last read it ends.
@@ -29,18 +22,15 @@ async function settleAndCollect(): Promise<void> {
 
 describe('an idle connection', () => {
   it('keeps neither the upgrade request nor its response once the WebSocket is open', async () => {
-    server = await startServer();
+    const server = await scope.start();
     const upgrades: WeakRef<IncomingMessage>[] = [];
     const sockets: WebSocket[] = [];
     server.app.websocketServer.on('connection', (socket: WebSocket, request: IncomingMessage) => {
       upgrades.push(new WeakRef(request));
       sockets.push(socket);
     });
-    for (let i = 0; i < 5; i++) {
-      const client = await TestClient.connect(server.wsUrl);
-      await client.waitForType('hello');
-      clients.push(client);
-    }
+    const clients: TestClient[] = [];
+    for (let i = 0; i < 5; i++) clients.push(await scope.connect(server.wsUrl));
     await settleAndCollect();
 
     expect(upgrades).toHaveLength(5);
