@@ -35,3 +35,9 @@ export function mentions(facts: Pick<ProblemFacts, 'lower'>, keywords: readonly 
 export function plainQuantities(facts: ProblemFacts): Quantity[] {
   return facts.quantities.filter((quantity) => !quantity.percent);
 }
+
+/** The two plain numbers of a task that has exactly two, in the order written; otherwise undefined. */
+export function plainPair(facts: ProblemFacts): [Quantity, Quantity] | undefined {
+  const [first, second, ...rest] = plainQuantities(facts);
+  return first && second && rest.length === 0 ? [first, second] : undefined;
+}

@@ -2,7 +2,7 @@ import { formatNumber } from '../../tools/number-format.js';
 import { answerNumber } from './answer-format.js';
 import { say } from './language.js';
 import type { Outcome, SolvePlan } from './plan.js';
-import { mentions, plainQuantities, type ProblemFacts } from './problem-facts.js';
+import { mentions, plainPair, type ProblemFacts } from './problem-facts.js';
 
 const REMAINDER_CUES = ['remainder', 'left over when', '余数', '余几', '余多少'];
 const CHANGE_CUES = ['percentage change', 'percent change', 'by what percent', 'by what percentage', 'what percent did', 'what percentage did', '百分之几', '百分之多少', '变化率', '增长率', '涨幅', '降幅'];
@@ -10,9 +10,9 @@ const FROM_TO = /\bfrom\b[^.?!]*\bto\b|从[^。？！]*(?:到|涨到|降到|增�
 
 /** "What is the remainder when 17 is divided by 5?", "17除以5余数是多少？" */
 export function recognizeRemainder(facts: ProblemFacts): SolvePlan | undefined {
-  const numbers = plainQuantities(facts);
-  const [dividend, divisor] = numbers;
-  if (numbers.length !== 2 || !dividend || !divisor || !mentions(facts, REMAINDER_CUES)) return undefined;
+  const pair = plainPair(facts);
+  if (!pair || !mentions(facts, REMAINDER_CUES)) return undefined;
+  const [dividend, divisor] = pair;
   const { lang } = facts;
   const a = formatNumber(dividend.value);
   const b = formatNumber(divisor.value);
@@ -32,9 +32,9 @@ export function recognizeRemainder(facts: ProblemFacts): SolvePlan | undefined {
 
 /** "A price went from $80 to $100. What is the percentage change?", "从80元涨到100元，涨了百分之几？" */
 export function recognizePercentChange(facts: ProblemFacts): SolvePlan | undefined {
-  const numbers = plainQuantities(facts);
-  const [before, after] = numbers;
-  if (numbers.length !== 2 || !before || !after || before.value === 0 || !mentions(facts, CHANGE_CUES) || !FROM_TO.test(facts.text)) return undefined;
+  const pair = plainPair(facts);
+  if (!pair || pair[0].value === 0 || !mentions(facts, CHANGE_CUES) || !FROM_TO.test(facts.text)) return undefined;
+  const [before, after] = pair;
   const { lang } = facts;
   const o = formatNumber(before.value);
   const n = formatNumber(after.value);

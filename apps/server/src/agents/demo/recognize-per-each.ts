@@ -2,7 +2,7 @@ import { formatNumber } from '../../tools/number-format.js';
 import { formatCount, formatMoney, singular } from './answer-format.js';
 import { say, type Lang } from './language.js';
 import { calculatorStep, type Outcome, type SolvePlan } from './plan.js';
-import { mentions, plainQuantities, type ProblemFacts } from './problem-facts.js';
+import { mentions, plainPair, type ProblemFacts } from './problem-facts.js';
 import type { Quantity } from './quantities.js';
 
 const SHARING_CUES = ['shared', 'share', 'split', 'divided equally', 'divided among', 'divided between', 'equally', 'among', 'each get', 'each gets', 'each receive', 'per person', 'how many each', '平均分', '分给', '分成', '平均每', '每人', '每份', '每组', '每个人', '每个小朋友', '每位'];
@@ -13,9 +13,7 @@ function noRate(lang: Lang): string {
 }
 
 /** "24 apples shared equally among 6 children", "24个苹果平均分给6个小朋友，每人分几个？" */
-function sharing(facts: ProblemFacts, numbers: Quantity[]): SolvePlan | undefined {
-  const [a, b] = numbers;
-  if (!a || !b) return undefined;
+function sharing(facts: ProblemFacts, [a, b]: [Quantity, Quantity]): SolvePlan | undefined {
   // The total is the larger number: it is shared among the smaller one.
   const [total, parts] = a.value >= b.value ? [a, b] : [b, a];
   const { lang } = facts;
@@ -72,10 +70,10 @@ function repeated(facts: ProblemFacts, rate: Quantity, count: Quantity): SolvePl
 
 /** Equal shares (division) and repeated amounts (multiplication). */
 export function recognizePerEach(facts: ProblemFacts): SolvePlan | undefined {
-  const numbers = plainQuantities(facts);
-  if (numbers.length !== 2) return undefined;
-  const [a, b] = numbers as [Quantity, Quantity];
-  if (mentions(facts, SHARING_CUES) && !a.per && !b.per && !a.currency && !b.currency) return sharing(facts, numbers);
+  const pair = plainPair(facts);
+  if (!pair) return undefined;
+  const [a, b] = pair;
+  if (mentions(facts, SHARING_CUES) && !a.per && !b.per && !a.currency && !b.currency) return sharing(facts, pair);
   if (!mentions(facts, TOTAL_QUESTION)) return undefined;
   if (a.per && !b.per) return repeated(facts, a, b);
   if (b.per && !a.per) return repeated(facts, b, a);

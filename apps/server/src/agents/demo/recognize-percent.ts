@@ -2,7 +2,7 @@ import { formatNumber } from '../../tools/number-format.js';
 import { answerNumber, formatMoney } from './answer-format.js';
 import { say, type Lang } from './language.js';
 import { calculatorStep, type Outcome, type SolvePlan } from './plan.js';
-import { mentions, plainQuantities, type ProblemFacts } from './problem-facts.js';
+import { mentions, plainPair, type ProblemFacts } from './problem-facts.js';
 import type { Quantity } from './quantities.js';
 
 /** A value as its quantity was written: money stays money ($36, 36元), anything else a plain number. */
@@ -59,9 +59,9 @@ export function recognizePercentOf(facts: ProblemFacts): SolvePlan | undefined {
 /** "30 is what percent of 120?", "30是120的百分之几？" */
 export function recognizeWhatPercent(facts: ProblemFacts): SolvePlan | undefined {
   if (!mentions(facts, ['what percent', 'what percentage', '百分之几', '百分之多少', '百分比', '占'])) return undefined;
-  const numbers = plainQuantities(facts);
-  const [first, second] = numbers;
-  if (numbers.length !== 2 || !first || !second) return undefined;
+  const pair = plainPair(facts);
+  if (!pair) return undefined;
+  const [first, second] = pair;
   // The whole is the number after "of" (English) or before 的 (Chinese); the part is the other one.
   const secondIsWhole = /\bof\s*$/iu.test(facts.text.slice(first.end, second.start)) || /是|占/u.test(facts.text.slice(first.end, second.start));
   const [part, whole] = secondIsWhole ? [first, second] : [second, first];

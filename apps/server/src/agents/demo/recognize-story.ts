@@ -2,7 +2,7 @@ import { formatNumber } from '../../tools/number-format.js';
 import { answerNumber, formatCount, formatMoney } from './answer-format.js';
 import { listWords, say, type Lang } from './language.js';
 import { calculatorStep, type Outcome, type SolvePlan } from './plan.js';
-import { mentions, plainQuantities, type ProblemFacts } from './problem-facts.js';
+import { mentions, plainPair, plainQuantities, type ProblemFacts } from './problem-facts.js';
 import type { Quantity } from './quantities.js';
 import { speedOf } from './rate-units.js';
 
@@ -62,14 +62,14 @@ export function recognizeAverage(facts: ProblemFacts): SolvePlan | undefined {
 
 /** "Tom has 12 apples and Jerry has 5. How many more does Tom have?", "比…多多少" */
 export function recognizeDifference(facts: ProblemFacts): SolvePlan | undefined {
-  const numbers = plainQuantities(facts);
-  const [a, b] = numbers;
-  if (numbers.length !== 2 || !a || !b || !mentions(facts, DIFFERENCE_CUES)) return undefined;
+  const pair = plainPair(facts);
+  if (!pair || !mentions(facts, DIFFERENCE_CUES)) return undefined;
+  const [a, b] = pair;
   const { lang } = facts;
   const [larger, smaller] = a.value >= b.value ? [a, b] : [b, a];
   const l = formatNumber(larger.value);
   const s = formatNumber(smaller.value);
-  const what = counted(numbers);
+  const what = counted(pair);
   return {
     kind: 'solve',
     lang,
