@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOKEN_STORAGE_KEY, TokenStore, splitToken, takeTokenFromAddress } from '$lib/access/index.js';
+import { MemoryStorage } from '../../helpers/memory-storage.js';
 
 /** A history that records what the address became. */
 function recordingHistory(state: unknown = { kept: true }) {
@@ -11,19 +12,6 @@ function recordingHistory(state: unknown = { kept: true }) {
       calls.push({ state: next, url });
     },
   };
-}
-
-class MemoryStorage {
-  readonly values = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.values.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.values.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.values.delete(key);
-  }
 }
 
 describe('splitToken', () => {

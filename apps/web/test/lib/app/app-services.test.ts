@@ -4,16 +4,7 @@ import { OwnConnections } from '$lib/app/own-connections.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import type { ShortcutAction } from '$lib/keyboard/index.js';
 import { moveStepFocus } from '$lib/session/step-focus.js';
-
-class MemoryStorage {
-  readonly values = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.values.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.values.set(key, value);
-  }
-}
+import { MemoryStorage } from '../../helpers/memory-storage.js';
 
 describe('OwnConnections', () => {
   it('recognises this browser’s connection ids across reloads and tabs', () => {

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { I18n, LOCALE_STORAGE_KEY, detectLocale } from '$lib/i18n/index.js';
 import { MESSAGES } from '$lib/i18n/messages.js';
-
-class MemoryStorage {
-  readonly values = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.values.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.values.set(key, value);
-  }
-}
+import { MemoryStorage } from '../../helpers/memory-storage.js';
 
 describe('detectLocale', () => {
   it('follows the first supported language of the browser', () => {
