@@ -5,6 +5,16 @@ import { CorrectionDraft } from './correction-draft.svelte.js';
 const FRESH_RUNS = 16;
 
 /**
+ * Above this pace a step's text is a blur, not words to follow: new text shows without fading in
+ * and the caret holds still. Each fade and the breathing caret repaint every frame, which at
+ * firehose pace (1,000 deltas/s) cost the page a third of its frames; agents that people read
+ * (LLMs at 20–100 tokens/s, a few hundred characters a second) stay far below it.
+ */
+export const FAST_CHARS_PER_SECOND = 2_000;
+/** The shortest span a pace is judged over, so a step's first frame alone never counts as fast. */
+const PACE_WINDOW_MS = 100;
+
+/**
  * What the UI shows of one step. Each step owns its `$state` fields, so appending a token to
  * one step re-renders that step's card and nothing else. It is only ever written by `sync()`,
  * from the protocol reducer's state: the reducer stays the single definition of a step.
@@ -28,6 +38,10 @@ export class StepView {
    * in on its own, so a new frame never restarts the fade of the words before it.
    */
   freshStarts = $state.raw<readonly number[]>([]);
+  /** The text streams faster than anyone reads (`FAST_CHARS_PER_SECOND`): no fade-in, a still caret. */
+  fast = $state(false);
+  /** When this step's streamed text began arriving, and how much has come since. */
+  #pace: { since: number; chars: number } | undefined;
   /** The open correction editor of this step, if any. */
   draft = $state<CorrectionDraft | null>(null);
 
@@ -47,7 +61,9 @@ export class StepView {
     if (step.content !== this.content) {
       // Text only grows while streaming; anything else (a snapshot, a completion) shows at once.
       const appended = step.status === 'streaming' && step.content.startsWith(this.content);
-      this.freshStarts = appended ? [...this.freshStarts, this.content.length].slice(-FRESH_RUNS) : [];
+      const fast = appended && this.#streamsFast(step.content.length - this.content.length);
+      if (fast !== this.fast) this.fast = fast;
+      this.freshStarts = appended && !fast ? [...this.freshStarts, this.content.length].slice(-FRESH_RUNS) : [];
       this.content = step.content;
     }
     if (step.status !== this.status) {
@@ -60,6 +76,14 @@ export class StepView {
     if (step.startedAt !== this.startedAt) this.startedAt = step.startedAt;
     if (step.completedAt !== this.completedAt) this.completedAt = step.completedAt;
     if (step.status === 'invalidated' && this.draft && !this.draft.pending) this.draft = null;
+  }
+
+  /** Count `chars` more streamed text and judge the step's pace since its text began. */
+  #streamsFast(chars: number): boolean {
+    const now = performance.now();
+    this.#pace ??= { since: now, chars: 0 };
+    this.#pace.chars += chars;
+    return (this.#pace.chars * 1_000) / Math.max(now - this.#pace.since, PACE_WINDOW_MS) > FAST_CHARS_PER_SECOND;
   }
 
   /** Open the correction editor with the current content (or keep the one already open). */

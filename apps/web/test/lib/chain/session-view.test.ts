@@ -130,6 +130,23 @@ describe('SessionView: step views', () => {
     expect(view.freshStarts).toEqual([]);
   });
 
+  it('shows text streaming faster than anyone reads without fading it in, and says so for the caret', () => {
+    const { log, frames, session } = setup();
+    const stepId = log.start('thought');
+    log.delta(stepId, 'Hello ');
+    for (const event of log.events) session.enqueue(event);
+    frames.run();
+    const view = session.view(stepId)!;
+    expect([view.fast, view.freshStarts]).toEqual([false, [0]]);
+    // 5,000 characters within the same instant: thousands a second, a firehose, not a reader's pace.
+    log.delta(stepId, 'x'.repeat(5_000));
+    session.enqueue(log.events[log.events.length - 1]!);
+    frames.run();
+    expect(view.fast).toBe(true);
+    expect(view.freshStarts).toEqual([]);
+    expect(view.content).toHaveLength(5_006);
+  });
+
   it('takes the tool name and structured result from the events', () => {
     const { log, frames, session } = setup();
     const call = log.step('tool_call', '{"expression":"240 * 0.15"}', { tool: 'calculator' });
