@@ -1,5 +1,5 @@
 import { formatNumber } from '../../tools/number-format.js';
-import { answerNumber, formatMoney } from './answer-format.js';
+import { answerNumber, formatCount, formatMoney } from './answer-format.js';
 import { listWords, say, type Lang } from './language.js';
 import type { PlanStep, SolvePlan } from './plan.js';
 import { mentions, type ProblemFacts } from './problem-facts.js';
@@ -74,10 +74,33 @@ function findChanges(facts: ProblemFacts, price: Quantity | undefined): Array<Ch
   return changes.sort((a, b) => a.at - b.at);
 }
 
+/** A number right before 折 is the rate of a 打N折, never a price or a count. */
+function isZheRate(facts: ProblemFacts, quantity: Quantity): boolean {
+  return /^\s*折/u.test(facts.text.slice(quantity.end, quantity.end + 8));
+}
+
 function findPrice(facts: ProblemFacts): Quantity | undefined {
-  const candidates = facts.quantities.filter((q) => !q.percent && !/^\s*折/u.test(facts.text.slice(q.end, q.end + 8)));
+  const candidates = facts.quantities.filter((q) => !q.percent && !isZheRate(facts, q));
   const byWord = candidates.find((q) => PRICE_WORDS.test(facts.text.slice(Math.max(0, q.start - 12), q.start)));
   return byWord ?? candidates.find((q) => q.currency && !amountKind(facts, q)) ?? (candidates.length === 1 ? candidates[0] : undefined);
+}
+
+/**
+ * How many items the price is for ("12 pens" at "$1.25 each", 买8支 at 每支2.5元): the one number
+ * left over once the price and the price changes are read, when it counts things (a noun or a
+ * measure word, or the price is per item). Anything else stays unread, so coverage declines the plan.
+ */
+function findCount(facts: ProblemFacts, price: Quantity, changes: ReadonlyArray<Change & { at: number }>): Quantity | undefined {
+  const amounts = new Set(changes.flatMap((change) => ('amount' in change ? [change.amount] : [])));
+  const left = facts.quantities.filter((q) => q !== price && !q.percent && !amounts.has(q) && !isZheRate(facts, q));
+  const [count, ...rest] = left;
+  if (!count || rest.length > 0 || count.currency || count.unit || count.per || count.value <= 0) return undefined;
+  return count.noun !== undefined || count.measure !== undefined || price.per ? count : undefined;
+}
+
+/** "12 pens", "8支": the count as the answer names it (a Chinese noun read after 8支 may run into the next words). */
+function describeCount(lang: Lang, count: Quantity): string {
+  return lang === 'zh' ? `${formatNumber(count.value)}${count.measure ?? ''}` : formatCount(lang, count.value, count);
 }
 
 function changeExpression(base: string, change: Change): string {
@@ -111,44 +134,70 @@ function describeChange(lang: Lang, change: Change, money: (value: number) => st
   }
 }
 
-/** "A shirt costs $40 and is 25% off", "原价40元，打八折", "$50 plus 8% tax", "20% off, then another 10% off". */
+/**
+ * "A shirt costs $40 and is 25% off", "原价40元，打八折", "$50 plus 8% tax", "20% off, then another 10% off";
+ * with a count, the total comes first: "12 pens at $1.25 each, 15% off" is 12 × 1.25, then 15% off that.
+ */
 export function recognizeDiscount(facts: ProblemFacts): SolvePlan | undefined {
   const price = findPrice(facts);
   const changes = findChanges(facts, price);
   if (changes.length === 0 || changes.length > MAX_CHANGES || !price) return undefined;
   const { lang } = facts;
+  const count = findCount(facts, price, changes);
   const money = (value: number) => (price.currency ? formatMoney(lang, value, price.currency) : answerNumber(value).text);
   const described = listWords(lang, changes.map((change) => describeChange(lang, change, money)));
-  const steps: PlanStep[] = changes.map((change, i) => ({
+  const p = formatNumber(price.value);
+  const totalCall: PlanStep | undefined = count && { call: () => ({ tool: 'calculator', input: { expression: `${formatNumber(count.value)} * ${p}` } }) };
+  // What the first price change applies to when no earlier result is there (coverage reads the calls that way).
+  const startingBase = count ? formatNumber(count.value * price.value) : p;
+  const changeSteps: PlanStep[] = changes.map((change, i) => ({
     call: (previous) => {
-      const base = i === 0 || previous?.value === undefined ? formatNumber(price.value) : formatNumber(previous.value);
+      const base = (i === 0 && !count) || previous?.value === undefined ? startingBase : formatNumber(previous.value);
       return { tool: 'calculator', input: { expression: changeExpression(base, change) } };
     },
     preview: say(lang, `Then I'll apply ${describeChange(lang, change, money)} to that result.`, `然后在这个结果上再${describeChange(lang, change, money)}。`),
   }));
   const first = changes[0] as Change;
-  const firstExpression = changeExpression(formatNumber(price.value), first).replace('*', '×').replace(' - ', ' − ');
+  const firstExpression = count
+    ? `${formatNumber(count.value)} × ${p}`
+    : changeExpression(p, first).replace('*', '×').replace(' - ', ' − ');
   const rule =
-    first.kind !== 'off' && first.kind !== 'on'
+    count || (first.kind !== 'off' && first.kind !== 'on')
       ? ''
       : say(lang, ` (the calculator reads a percentage after ${first.kind === 'off' ? '−' : '+'} as a share of what comes before it)`, '（计算器把加减号后面的百分数当作前面数值的百分比）');
+  const items = count && describeCount(lang, count);
+  const onlyAdded = changes.every((change) => change.kind === 'on' || change.kind === 'plus');
   return {
     kind: 'solve',
     lang,
-    thought: say(
-      lang,
-      `The price is ${money(price.value)} with ${described}. So the first step is ${firstExpression}${rule}.`,
-      `价格是${money(price.value)}，${described}。所以先算 ${firstExpression}${rule}。`,
-    ),
-    approach: say(lang, 'One calculation per price change.', '每次价格变化算一步。'),
-    steps,
+    thought: count
+      ? say(
+          lang,
+          `${items} at ${money(price.value)} each, with ${described}. The price changes apply to the total, so the first step is the count times the price: ${firstExpression}.`,
+          `每${count.measure ?? '份'}${money(price.value)}，买${items}，${described}。价格变化作用在总价上，所以先算数量 × 单价：${firstExpression}。`,
+        )
+      : say(
+          lang,
+          `The price is ${money(price.value)} with ${described}. So the first step is ${firstExpression}${rule}.`,
+          `价格是${money(price.value)}，${described}。所以先算 ${firstExpression}${rule}。`,
+        ),
+    approach: count
+      ? say(lang, 'One calculation for the total, then one per price change.', '先算总价，再每次价格变化算一步。')
+      : say(lang, 'One calculation per price change.', '每次价格变化算一步。'),
+    steps: totalCall ? [totalCall, ...changeSteps] : changeSteps,
     uses: changes.flatMap((change) => (change.kind === 'zhe' ? [change.n] : [])),
     answer: (outcome) => {
       if (outcome.value === undefined) return say(lang, 'I have no price to report.', '我没有得到价格。');
-      if (!outcome.asPlanned) return say(lang, `The price is ${money(outcome.value)}.`, `价格是${money(outcome.value)}。`);
-      return changes.every((change) => change.kind === 'on' || change.kind === 'plus')
-        ? say(lang, `With ${described}, the total is ${money(outcome.value)}.`, `${described}后，一共是${money(outcome.value)}。`)
-        : say(lang, `After ${described}, the price is ${money(outcome.value)}.`, `${described}后，价格是${money(outcome.value)}。`);
+      const amount = money(outcome.value);
+      if (!outcome.asPlanned) return count ? say(lang, `The total is ${amount}.`, `一共是${amount}。`) : say(lang, `The price is ${amount}.`, `价格是${amount}。`);
+      if (count) {
+        return onlyAdded
+          ? say(lang, `With ${described}, ${items} cost ${amount} in total.`, `${described}后，${items}一共是${amount}。`)
+          : say(lang, `After ${described}, ${items} cost ${amount}.`, `${described}后，${items}一共是${amount}。`);
+      }
+      return onlyAdded
+        ? say(lang, `With ${described}, the total is ${amount}.`, `${described}后，一共是${amount}。`)
+        : say(lang, `After ${described}, the price is ${amount}.`, `${described}后，价格是${amount}。`);
     },
   };
 }

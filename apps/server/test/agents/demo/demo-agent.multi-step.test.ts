@@ -78,6 +78,11 @@ const TASKS: ReadonlyArray<[string, string]> = [
   ["I walk 3 km at 6 km/h and then cycle 10 km at 20 km/h; how many minutes in total?", "Altogether it takes 60 minutes."],
   ["A bus travels 2 hours at 60 km/h, then 30 minutes at 40 km/h. How far does it go in total?", "Altogether the distance is 140 kilometres."],
   ["A cyclist rides 30 km in 1.5 hours, then 20 km in 1 hour. What is the average speed in m/s?", "The average speed over the whole trip is about 5.56 m/s."],
+  ["A shop sells pens at $1.25 each. How much do 12 pens cost after a 15% discount?", "After 15% off, 12 pens cost $12.75."],
+  ["How much do 3 notebooks at $4 each cost with 8% tax?", "With 8% added, 3 notebooks cost $12.96 in total."],
+  ["铅笔每支2.5元，买8支打九折，一共多少钱？", "9折（按原价的90%付）后，8支一共是18元。"],
+  ["一本书15元，买4本打八折，要付多少元？", "8折（按原价的80%付）后，4本一共是48元。"],
+  ["每个杯子12元，买5个再加10%的税，一共多少元？", "加10%后，5个一共是66元。"],
   ["先以每小时60公里行驶120公里，再以每小时45公里行驶90公里，一共用了多少小时？", "一共用了4小时。"],
   ["先以每小时60公里行驶120公里，再以每小时45公里行驶90公里，平均速度是多少？", "全程的平均速度是每小时52.5公里（52.5 km/h）。"],
   ["小明先以每小时6公里走了3公里，然后以每小时20公里骑车10公里，一共用了多少分钟？", "一共用了60分钟。"],
@@ -126,6 +131,11 @@ describe('demo agent: a table of everyday tasks', () => {
     expect(sink.steps.filter((step) => step.kind === 'observation').map((step) => step.content)).toEqual(['144^0.5 = 12', '2^3 = 8', '12 + 8 = 20']);
   });
 
+  it('multiplies the count by the unit price first, then applies the discount to that total', async () => {
+    const sink = await runDemo('A shop sells pens at $1.25 each. How much do 12 pens cost after a 15% discount?');
+    expect(sink.steps.filter((step) => step.kind === 'observation').map((step) => step.content)).toEqual(['12 × 1.25 = 15', '15 − 15% = 12.75']);
+  });
+
   it('gives each leg of a trip its own tool call, then the totals, and never averages the speeds', async () => {
     const sink = await runDemo('A car drives 120 km at 60 km/h, then 90 km at 45 km/h. What is the average speed?');
     expect(sink.steps.filter((step) => step.kind === 'observation').map((step) => step.content)).toEqual([
@@ -150,6 +160,8 @@ describe('demo agent: a correction acts through the whole multi-step chain', () 
     ['a trip of two legs', 'A car drives 120 km at 60 km/h, then 90 km at 45 km/h. How long does the whole trip take?', '{"expression":"150 / 60"}', 'Altogether it takes 4.5 hours.'],
     ['an average speed over two legs', 'A car drives 120 km at 60 km/h, then 90 km at 45 km/h. What is the average speed?', '{"expression":"120 / 40"}', 'The average speed over the whole trip is 42 km/h.'],
     ['two legs answered in minutes', 'I walk 3 km at 6 km/h and then cycle 10 km at 20 km/h; how many minutes in total?', '{"expression":"4.5 / 6"}', 'Altogether it takes 75 minutes.'],
+    ['a count times a unit price, then a discount', 'A shop sells pens at $1.25 each. How much do 12 pens cost after a 15% discount?', '{"expression":"20 * 1.25"}', 'The total is $21.25.'],
+    ['买8支再打九折', '铅笔每支2.5元，买8支打九折，一共多少钱？', '{"expression":"10 * 2.5"}', '一共是22.50元。'],
     ['两段行程的平均速度', '先以每小时60公里行驶120公里，再以每小时45公里行驶90公里，平均速度是多少？', '{"expression":"120 / 40"}', '全程的平均速度是每小时42公里（42 km/h）。'],
   ])('re-runs every later step after the first tool call of %s is corrected', async (_, task, corrected, expected) => {
     const { second } = await runCorrected(task, 'tool_call', () => corrected);
@@ -158,6 +170,7 @@ describe('demo agent: a correction acts through the whole multi-step chain', () 
 
   it.each([
     ['a discount then tax', 'If a shirt costs $40 and is 25% off, and tax is 8%, what do I pay?', '$40', '$60', '$48.60'],
+    ['a count of items then tax', 'How much do 3 notebooks at $4 each cost with 8% tax?', '3 notebooks', '5 notebooks', '$21.60'],
     ['a proportion', 'A recipe needs 250 g flour for 4 people. How much for 10 people?', '250', '500', '1250 grams'],
     ['打八折再减20元', '一件衣服原价200元，先打八折，再减20元，现价多少元？', '200元', '300元', '220元'],
     ['a percentage change', 'A price went from $80 to $100. What is the percentage change?', '80', '50', '100%'],
