@@ -16,6 +16,7 @@ import type { CorrectStepInput, CorrectionResult, CreateSessionInput, Peer, Repl
 import { checkOptions, checkTask, notFound } from './session-input.js';
 import { checkStatusRequest } from './status-rules.js';
 import { PausedRunExpiry } from './paused-run-expiry.js';
+import { SessionTable } from './session-table.js';
 import { PeerIndex, serveSubscription } from './subscriptions.js';
 
 export interface SessionManagerDeps {
@@ -61,15 +62,12 @@ export class SessionManager implements SessionService {
   readonly #maxActive: number;
   readonly #maxActivePerOwner: number;
   readonly #pausedRuns: PausedRunExpiry<LiveSession>;
-  readonly #idleCacheSize: number;
   readonly #now: () => Date;
   readonly #newId: () => string;
   readonly #runDeps: RunDeps;
   readonly #reportError: (context: string, error: unknown) => void;
   readonly #outbox: Outbox<LiveSession>;
-  readonly #sessions = new Map<string, LiveSession>();
-  /** Idle sessions still in `#sessions`, least recently idle first. */
-  readonly #idle = new Map<string, LiveSession>();
+  readonly #sessions: SessionTable;
   readonly #peers = new PeerIndex();
   readonly #listWatchers: SessionListWatchers;
   #shutdown: Promise<void> | undefined;
@@ -81,7 +79,7 @@ export class SessionManager implements SessionService {
     this.#maxActive = deps.maxActiveSessions ?? 1000;
     this.#maxActivePerOwner = deps.maxActiveSessionsPerOwner ?? Number.POSITIVE_INFINITY;
     this.#pausedRuns = new PausedRunExpiry(deps.pausedRunTtlMs ?? 15 * 60_000, (session) => this.#expirePausedRun(session));
-    this.#idleCacheSize = deps.idleSessionCacheSize ?? 100;
+    this.#sessions = new SessionTable(deps.idleSessionCacheSize ?? 100);
     this.#now = deps.now ?? (() => new Date());
     this.#newId = deps.newId ?? (() => nanoid());
     this.#runDeps = { tools: deps.tools, newId: this.#newId, defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0 };
@@ -98,9 +96,7 @@ export class SessionManager implements SessionService {
 
   /** Running or paused sessions in memory (what `maxActiveSessions` caps). */
   get activeSessionCount(): number {
-    let count = 0;
-    for (const session of this.#sessions.values()) if (ACTIVE_STATUSES.has(session.status)) count += 1;
-    return count;
+    return this.#sessions.activeCount();
   }
 
   /** Sessions held in memory (running, watched, or cached while idle). */
@@ -128,7 +124,7 @@ export class SessionManager implements SessionService {
     const info: SessionInfo = { sessionId: this.#newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: this.#now().toISOString() };
     this.#store.createSession({ info, options, lastSeq: 0 });
     this.#listWatchers.changed(info);
-    const session = this.#adopt(new LiveSession(stateBeforeFirstEvent(info), options, (entry) => this.#outbox.enqueue(entry), this.#now));
+    const session = this.#sessions.add(new LiveSession(stateBeforeFirstEvent(info), options, (entry) => this.#outbox.enqueue(entry), this.#now));
     session.owner = input.owner;
     session.setStatus('running');
     AgentRun.start(session, agent, this.#runDeps);
@@ -142,10 +138,10 @@ export class SessionManager implements SessionService {
       throw new SessionError('INTERNAL', 'The session\'s latest events could not be written yet; subscribe again shortly.');
     }
     // The flush may have dropped the session as idle; it is current, so it simply comes back.
-    if (this.#sessions.get(session.id) !== session) this.#adopt(session);
+    if (!this.#sessions.holds(session)) this.#sessions.add(session);
     const servedSeq = serveSubscription(session, this.#store, reply, afterSeq);
     this.#peers.add(session, reply.peer, servedSeq);
-    this.#idle.delete(session.id);
+    this.#sessions.inUse(session.id);
   }
 
   unsubscribe(sessionId: string, peer: Peer): void {
@@ -156,12 +152,12 @@ export class SessionManager implements SessionService {
       return;
     }
     this.#peers.remove(session, peer);
-    this.#noteIfIdle(session);
+    this.#sessions.noteIfIdle(session);
   }
 
   detach(peer: Peer): void {
     this.#listWatchers.remove(peer);
-    for (const session of this.#peers.detach(peer)) this.#noteIfIdle(session);
+    for (const session of this.#peers.detach(peer)) this.#sessions.noteIfIdle(session);
   }
 
   watchList(peer: Peer, limit: number): SessionInfo[] {
@@ -195,7 +191,7 @@ export class SessionManager implements SessionService {
     });
     if (reviving) session.setStatus('running');
     AgentRun.start(session, agent, this.#runDeps);
-    this.#idle.delete(session.id);
+    this.#sessions.inUse(session.id);
     return { sessionId: session.id, stepId: target.stepId, newStepId, revision };
   }
 
@@ -225,7 +221,7 @@ export class SessionManager implements SessionService {
     session.finishDanglingHead();
     session.setStatus('running', reply ? { reply } : {});
     AgentRun.start(session, agent, this.#runDeps);
-    this.#idle.delete(session.id);
+    this.#sessions.inUse(session.id);
   }
 
   cancel(sessionId: string, reply?: ReplyTo): void {
@@ -262,8 +258,7 @@ export class SessionManager implements SessionService {
       this.#pausedRuns.disarm(live);
       live.deleted = true;
       watchers = this.#peers.removeSession(live);
-      this.#idle.delete(sessionId);
-      if (this.#sessions.get(sessionId) === live) this.#sessions.delete(sessionId);
+      this.#sessions.remove(live);
     }
     announceDeletion(deletedEvent(sessionId, lastSeq, this.#now().toISOString()), watchers, reply, this.#reportError);
     this.#listWatchers.removed(sessionId);
@@ -330,17 +325,11 @@ export class SessionManager implements SessionService {
         `The server already has ${this.#maxActive} running or paused sessions; cancel one or wait for one to finish.`,
       );
     }
-    if (owner === undefined || this.#activeCountOf(owner) < this.#maxActivePerOwner) return;
+    if (owner === undefined || this.#sessions.activeCount(owner) < this.#maxActivePerOwner) return;
     throw new SessionError(
       'LIMIT_EXCEEDED',
       `You already have ${this.#maxActivePerOwner} running or paused sessions on this server; cancel one or wait for one to finish.`,
     );
-  }
-
-  #activeCountOf(owner: string): number {
-    let count = 0;
-    for (const session of this.#sessions.values()) if (session.owner === owner && ACTIVE_STATUSES.has(session.status)) count += 1;
-    return count;
   }
 
   /** A run paused for the whole TTL: stopped, and the session marked interrupted (resumable), so its slot is free. */
@@ -363,15 +352,10 @@ export class SessionManager implements SessionService {
     if (live !== undefined) return live;
     const loaded = loadSession(this.#store, sessionId);
     if (loaded === undefined) return undefined;
-    const session = this.#adopt(new LiveSession(loaded.state, loaded.options, (entry) => this.#outbox.enqueue(entry), this.#now));
+    const session = this.#sessions.add(new LiveSession(loaded.state, loaded.options, (entry) => this.#outbox.enqueue(entry), this.#now));
     // Stored as running but run by no one here: a run the startup recovery did not see.
     if (session.status === 'running') session.setStatus('interrupted');
-    this.#noteIfIdle(session, { keep: true });
-    return session;
-  }
-
-  #adopt(session: LiveSession): LiveSession {
-    this.#sessions.set(session.id, session);
+    this.#sessions.noteIfIdle(session, { keep: true });
     return session;
   }
 
@@ -389,22 +373,7 @@ export class SessionManager implements SessionService {
           this.#reportError(`updateSession failed for session ${session.id}`, error);
         }
       }
-      this.#noteIfIdle(session);
-    }
-  }
-
-  /**
-   * Keep an idle session in a small cache; beyond it, drop the least recently idle (reloaded on
-   * demand). `keep` spares the session itself, for a caller that is about to use it.
-   */
-  #noteIfIdle(session: LiveSession, { keep = false } = {}): void {
-    if (session.busy || this.#sessions.get(session.id) !== session) return;
-    this.#idle.delete(session.id);
-    this.#idle.set(session.id, session);
-    for (const [id, oldest] of this.#idle) {
-      if (this.#idle.size <= this.#idleCacheSize || (keep && oldest === session)) break;
-      this.#idle.delete(id);
-      if (!oldest.busy && this.#sessions.get(id) === oldest) this.#sessions.delete(id);
+      this.#sessions.noteIfIdle(session);
     }
   }
 }
