@@ -36,13 +36,18 @@ export async function closeAllSockets(server: WebSocketServer, graceMs = SHUTDOW
 }
 
 /**
- * Errors on an established socket. A protocol violation (e.g. a frame over maxPayload) has
+ * An error on an established socket. A protocol violation (e.g. a frame over maxPayload) has
  * already started the close with its code (1009), so it is only logged, briefly: a client can
  * cause these at will. The socket is closed with 1011 only if it is somehow still open.
  */
+export function handleSocketError(warnings: BriefWarnings, socket: WebSocket, error: Error, remoteAddress?: string): void {
+  warnings.warn('websocket-error', { error: briefError(error), ...(remoteAddress === undefined ? {} : { remoteAddress }) }, 'websocket error');
+  if (socket.readyState === WebSocket.OPEN) socket.close(1011, 'internal error');
+}
+
+/** The same handling as @fastify/websocket's `errorHandler` (sockets whose upgrade listener is still attached). */
 export function socketErrorHandler(warnings: BriefWarnings) {
   return function onSocketError(this: unknown, error: Error, socket: WebSocket, request: FastifyRequest, _reply: FastifyReply): void {
-    warnings.warn('websocket-error', { error: briefError(error), remoteAddress: request.ip }, 'websocket error');
-    if (socket.readyState === WebSocket.OPEN) socket.close(1011, 'internal error');
+    handleSocketError(warnings, socket, error, request.ip);
   };
 }

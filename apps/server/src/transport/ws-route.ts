@@ -9,7 +9,8 @@ import { Heartbeat } from './heartbeat.js';
 import { releaseUpgradeLeftovers } from './upgrade-leftovers.js';
 import { sendRestError } from '../http/rest-error.js';
 import { ConnectionsPerAddress, RunStartBudget, addressKey } from './address-quotas.js';
-import { briefError, type BriefWarnings } from './brief-warnings.js';
+import type { BriefWarnings } from './brief-warnings.js';
+import { handleSocketError } from './shutdown.js';
 import { requireToken } from './origin-and-auth.js';
 
 export const WS_PATH = '/ws';
@@ -79,9 +80,9 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
   const rate = { ratePerSec: config.ratePerSec, burst: config.rateBurst };
   const caps = { softBytes: config.softBufferBytes, hardBytes: config.hardBufferBytes, burstBytes: config.burstBudgetBytes };
   // Takes over from @fastify/websocket's per-socket listener (which holds the request): as the app's errorHandler does.
+  // One listener for every socket (no closure per connection): the upgrade's own listener, which holds the request, is replaced by it.
   function onSocketError(this: WebSocket, error: Error): void {
-    warnings.warn('websocket-error', { error: briefError(error) }, 'websocket error');
-    if (this.readyState === this.OPEN) this.close(1011, 'internal error');
+    handleSocketError(warnings, this, error);
   }
 
   app.get(WS_PATH, { websocket: true, onRequest: guards }, (socket: WebSocket, request) => {
