@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import AccessPanel from '$lib/access/AccessPanel.svelte';
 import type { AccessProblem } from '$lib/access/index.js';
-import { buttonNamed, createTestApp, mountWithApp, settle } from '../../helpers/app.js';
+import { buttonNamed, createTestApp, mountWithApp, settle } from '../../support/app.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOKEN_STORAGE_KEY, TokenStore, splitToken, takeTokenFromAddress } from '$lib/access/index.js';
-import { MemoryStorage } from '../../helpers/memory-storage.js';
+import { MemoryStorage } from '../../support/memory-storage.js';
 
 /** A history that records what the address became. */
 function recordingHistory(state: unknown = { kept: true }) {

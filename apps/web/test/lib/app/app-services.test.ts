@@ -4,7 +4,7 @@ import { OwnConnections } from '$lib/app/own-connections.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import type { ShortcutAction } from '$lib/keyboard/index.js';
 import { moveStepFocus } from '$lib/session/step-focus.js';
-import { MemoryStorage } from '../../helpers/memory-storage.js';
+import { MemoryStorage } from '../../support/memory-storage.js';
 
 describe('OwnConnections', () => {
   it('recognises this browser’s connection ids across reloads and tabs', () => {

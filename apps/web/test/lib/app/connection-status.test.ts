@@ -2,7 +2,7 @@ import { InterthoughtClient } from '@interthought/protocol';
 import { WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
-import { ScriptedServer } from '../../helpers/scripted-server.js';
+import { ScriptedServer } from '../../support/scripted-server.js';
 
 let cleanup: Array<() => unknown> = [];
 afterEach(async () => {

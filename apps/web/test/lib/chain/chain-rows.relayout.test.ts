@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { layoutChain, relayoutFrom } from '$lib/chain/chain-rows.js';
 import { SessionView } from '$lib/chain/session-view.svelte.js';
-import { EventLog, ManualFrames } from '../../helpers/session-events.js';
+import { EventLog, ManualFrames } from '../../support/session-events.js';
 
 const stateOf = (log: EventLog) => applyEvents(createSessionState(log.info), log.events);
 

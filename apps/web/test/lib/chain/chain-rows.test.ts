@@ -1,7 +1,7 @@
 import { applyEvents, createSessionState } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { layoutChain, supersededBy } from '$lib/chain/chain-rows.js';
-import { EventLog } from '../../helpers/session-events.js';
+import { EventLog } from '../../support/session-events.js';
 
 const stateOf = (log: EventLog) => applyEvents(createSessionState(log.info), log.events);
 

@@ -2,8 +2,8 @@ import { createSessionState, applyEvents, toSnapshot } from '@interthought/proto
 import { flushSync } from 'svelte';
 import { describe, expect, it, vi } from 'vitest';
 import { SessionView } from '$lib/chain/session-view.svelte.js';
-import { EventLog, ManualFrames } from '../../helpers/session-events.js';
-import { watchRuns } from '../../helpers/watch.svelte.js';
+import { EventLog, ManualFrames } from '../../support/session-events.js';
+import { watchRuns } from '../../support/watch.svelte.js';
 
 function setup() {
   const log = new EventLog();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { I18n, LOCALE_STORAGE_KEY, detectLocale } from '$lib/i18n/index.js';
 import { MESSAGES } from '$lib/i18n/messages.js';
-import { MemoryStorage } from '../../helpers/memory-storage.js';
+import { MemoryStorage } from '../../support/memory-storage.js';
 
 describe('detectLocale', () => {
   it('follows the first supported language of the browser', () => {

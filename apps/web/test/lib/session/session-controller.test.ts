@@ -6,8 +6,8 @@ import { OwnConnections } from '$lib/app/own-connections.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import { SessionController } from '$lib/session/session-controller.svelte.js';
 import { I18n } from '$lib/i18n/index.js';
-import { EventLog, ManualFrames } from '../../helpers/session-events.js';
-import { useConnectedClient, type ScriptedServer } from '../../helpers/scripted-server.js';
+import { EventLog, ManualFrames } from '../../support/session-events.js';
+import { useConnectedClient, type ScriptedServer } from '../../support/scripted-server.js';
 
 let server: ScriptedServer;
 let client: InterthoughtClient;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionController } from '$lib/session/session-controller.svelte.js';
 import SessionHeader from '$lib/session/SessionHeader.svelte';
-import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../helpers/app.js';
-import { EventLog, ManualFrames } from '../../helpers/session-events.js';
+import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../support/app.js';
+import { EventLog, ManualFrames } from '../../support/session-events.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {

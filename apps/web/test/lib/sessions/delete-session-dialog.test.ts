@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import DeleteSessionDialog from '$lib/sessions/DeleteSessionDialog.svelte';
-import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../helpers/app.js';
+import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../support/app.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {

@@ -4,7 +4,7 @@ import { Toaster } from '$lib/app/toaster.svelte.js';
 import { I18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
 import { SessionList } from '$lib/sessions/session-list.svelte.js';
-import { useConnectedClient, type ScriptedServer } from '../../helpers/scripted-server.js';
+import { useConnectedClient, type ScriptedServer } from '../../support/scripted-server.js';
 
 let server: ScriptedServer;
 let client: InterthoughtClient;

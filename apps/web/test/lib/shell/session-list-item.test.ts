@@ -1,7 +1,7 @@
 import type { SessionInfo } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import SessionListItem from '$lib/shell/SessionListItem.svelte';
-import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../helpers/app.js';
+import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../support/app.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {
