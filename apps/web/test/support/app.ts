@@ -11,8 +11,8 @@ import { RailToggle } from '$lib/app/rail-state.svelte.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import { RestApi } from '$lib/api/rest-api.js';
 import { I18N_KEY, I18n } from '$lib/i18n/index.js';
-import { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
-import { SessionList } from '$lib/sessions/session-list.svelte.js';
+import { SessionDeletion } from '$lib/session-list/session-deletion.svelte.js';
+import { SessionList } from '$lib/session-list/session-list.svelte.js';
 import { CLOCK_KEY, Clock } from '$lib/time/clock.svelte.js';
 
 type Request = Omit<ClientRequest, 'id'>;

@@ -3,7 +3,7 @@ import { KeyboardHub } from '$lib/app/keyboard-hub.svelte.js';
 import { OwnConnections } from '$lib/app/own-connections.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import type { ShortcutAction } from '$lib/keyboard/index.js';
-import { moveStepFocus } from '$lib/session/step-focus.js';
+import { moveStepFocus } from '$lib/session-page/step-focus.js';
 import { MemoryStorage } from '../../support/memory-storage.js';
 
 describe('OwnConnections', () => {

@@ -1,6 +1,6 @@
 import type { SessionInfo } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import SessionListItem from '$lib/shell/SessionListItem.svelte';
+import SessionListItem from '$lib/session-list/SessionListItem.svelte';
 import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../support/app.js';
 
 let cleanup: (() => void) | undefined;

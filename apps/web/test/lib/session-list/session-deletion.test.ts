@@ -2,8 +2,8 @@ import type { InterthoughtClient, SessionInfo } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import { I18n } from '$lib/i18n/index.js';
-import { SessionDeletion } from '$lib/sessions/session-deletion.svelte.js';
-import { SessionList } from '$lib/sessions/session-list.svelte.js';
+import { SessionDeletion } from '$lib/session-list/session-deletion.svelte.js';
+import { SessionList } from '$lib/session-list/session-list.svelte.js';
 import { useConnectedClient, type ScriptedServer } from '../../support/scripted-server.js';
 
 let server: ScriptedServer;

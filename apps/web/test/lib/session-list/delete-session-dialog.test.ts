@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import DeleteSessionDialog from '$lib/sessions/DeleteSessionDialog.svelte';
+import DeleteSessionDialog from '$lib/session-list/DeleteSessionDialog.svelte';
 import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../support/app.js';
 
 let cleanup: (() => void) | undefined;

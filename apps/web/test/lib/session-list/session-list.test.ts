@@ -1,7 +1,7 @@
 import { InterthoughtError, type InterthoughtClient, type SessionInfo, type SessionPage } from '@interthought/protocol';
 import type { RestApi } from '$lib/api/rest-api.js';
 import { describe, expect, it } from 'vitest';
-import { SessionList } from '$lib/sessions/session-list.svelte.js';
+import { SessionList } from '$lib/session-list/session-list.svelte.js';
 
 const info = (sessionId: string, createdAt: string, status: SessionInfo['status'] = 'running'): SessionInfo => ({
   sessionId,

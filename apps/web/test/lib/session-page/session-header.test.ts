@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SessionController } from '$lib/session/session-controller.svelte.js';
-import SessionHeader from '$lib/session/SessionHeader.svelte';
+import { SessionController } from '$lib/session-page/session-controller.svelte.js';
+import SessionHeader from '$lib/session-page/SessionHeader.svelte';
 import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../support/app.js';
 import { EventLog, ManualFrames } from '../../support/session-events.js';
 

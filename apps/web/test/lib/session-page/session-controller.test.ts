@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Announcer } from '$lib/app/announcer.svelte.js';
 import { OwnConnections } from '$lib/app/own-connections.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
-import { SessionController } from '$lib/session/session-controller.svelte.js';
+import { SessionController } from '$lib/session-page/session-controller.svelte.js';
 import { I18n } from '$lib/i18n/index.js';
 import { EventLog, ManualFrames } from '../../support/session-events.js';
 import { useConnectedClient, type ScriptedServer } from '../../support/scripted-server.js';
