@@ -1,8 +1,8 @@
 import type { ClientRequest, InterthoughtClient } from '@interthought/protocol';
-import { flushSync, mount, unmount, type Component } from 'svelte';
+import { flushSync, type Component } from 'svelte';
 import { AccessGate } from '$lib/access/access-gate.svelte.js';
 import { TokenStore } from '$lib/access/token-store.js';
-import { APP_KEY, type AppContext } from '$lib/app/app-context.js';
+import { provideApp, type AppContext } from '$lib/app/app-context.js';
 import { Announcer } from '$lib/app/announcer.svelte.js';
 import { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
 import { KeyboardHub } from '$lib/app/keyboard-hub.svelte.js';
@@ -10,10 +10,11 @@ import { OwnConnections } from '$lib/app/own-connections.js';
 import { RailToggle } from '$lib/app/rail-state.svelte.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import { RestApi } from '$lib/api/rest-api.js';
-import { I18N_KEY, I18n } from '$lib/i18n/index.js';
+import { I18n, provideI18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/session-list/session-deletion.svelte.js';
 import { SessionList } from '$lib/session-list/session-list.svelte.js';
-import { CLOCK_KEY, Clock } from '$lib/time/clock.svelte.js';
+import { Clock, provideClock } from '$lib/time/clock.svelte.js';
+import { mountProvided, type Mounted } from './mount-provided.js';
 
 type Request = Omit<ClientRequest, 'id'>;
 
@@ -67,25 +68,13 @@ export function createTestApp(locale: 'en' | 'zh' = 'en'): TestApp {
   return test;
 }
 
-/** Mount a component with the app, i18n and clock contexts (and any extra); returns its container and a cleanup. */
-export function mountWithApp<Props extends Record<string, unknown>>(
-  component: Component<Props>,
-  props: Props,
-  test: TestApp,
-  extra: Array<[symbol, unknown]> = [],
-): { target: HTMLElement; destroy: () => void } {
-  const target = document.createElement('div');
-  document.body.appendChild(target);
-  const context = new Map<symbol, unknown>([[APP_KEY, test.app], [I18N_KEY, test.i18n], [CLOCK_KEY, new Clock()], ...extra]);
-  const instance = mount(component, { target, props, context });
-  flushSync();
-  return {
-    target,
-    destroy: () => {
-      unmount(instance);
-      target.remove();
-    },
-  };
+/** Mount a component with the app, i18n and clock contexts; returns its container and a cleanup. */
+export function mountWithApp<Props extends Record<string, unknown>>(component: Component<Props>, props: Props, test: TestApp): Mounted {
+  return mountProvided(component, props, () => {
+    provideApp(test.app);
+    provideI18n(test.i18n);
+    provideClock(new Clock());
+  });
 }
 
 /** The button whose accessible name (aria-label, else text) matches. */

@@ -1,5 +1,5 @@
 import type { InterthoughtClient } from '@interthought/protocol';
-import { getContext, setContext } from 'svelte';
+import { createContext } from 'svelte';
 import type { AccessGate } from '$lib/access/access-gate.svelte.js';
 import type { RestApi } from '$lib/api/rest-api.js';
 import type { SessionDeletion } from '$lib/session-list/session-deletion.svelte.js';
@@ -32,15 +32,5 @@ export interface RailState {
   toggle(): void;
 }
 
-/** The context key of the app services (exported so tests can mount a component with them). */
-export const APP_KEY = Symbol('interthought.app');
-
-export function provideApp(context: AppContext): AppContext {
-  return setContext(APP_KEY, context);
-}
-
-export function useApp(): AppContext {
-  const context = getContext<AppContext | undefined>(APP_KEY);
-  if (!context) throw new Error('useApp() needs the app services provided by the root layout (provideApp).');
-  return context;
-}
+/** `useApp()` reads the app services that the root layout gave every page with `provideApp()`. */
+export const [useApp, provideApp] = createContext<AppContext>();

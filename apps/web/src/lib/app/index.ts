@@ -1,5 +1,5 @@
 // App-wide services, created once by the root layout and provided through context.
-export { APP_KEY, provideApp, useApp, type AppContext, type RailState } from './app-context.js';
+export { provideApp, useApp, type AppContext, type RailState } from './app-context.js';
 export { createApp, startApp, socketUrl, type CreateAppOptions } from './create-app.js';
 export { Announcer } from './announcer.svelte.js';
 export { ConnectionStatus, type ConnectionDisplay } from './connection-status.svelte.js';

@@ -1,4 +1,4 @@
-import { getContext, setContext } from 'svelte';
+import { createContext } from 'svelte';
 import type { CorrectionDraft } from './correction-draft.svelte.js';
 import type { SessionView } from './session-view.svelte.js';
 import type { StepView } from './step-view.svelte.js';
@@ -16,15 +16,5 @@ export interface ChainContext {
   actions: ChainActions;
 }
 
-/** The context key of the chain (exported so tests can mount a component with it). */
-export const CHAIN_KEY = Symbol('interthought.chain');
-
-export function provideChain(context: ChainContext): ChainContext {
-  return setContext(CHAIN_KEY, context);
-}
-
-export function useChain(): ChainContext {
-  const context = getContext<ChainContext | undefined>(CHAIN_KEY);
-  if (!context) throw new Error('useChain() needs a chain provided by a parent (provideChain).');
-  return context;
-}
+/** `useChain()` reads the chain that a parent (the session page) gave its steps with `provideChain()`. */
+export const [useChain, provideChain] = createContext<ChainContext>();

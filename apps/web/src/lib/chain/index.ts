@@ -5,7 +5,7 @@ export { CorrectionDraft, formatToolInput, type DraftCheck } from './correction-
 export { AutoScroll } from './auto-scroll.svelte.js';
 export { layoutChain, relayoutFrom, displayedPath, supersededBy, type ChainRow, type ChainLayout, type BranchPosition, type BranchSelection } from './chain-rows.js';
 export { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
-export { CHAIN_KEY, provideChain, useChain, type ChainActions, type ChainContext } from './chain-context.js';
+export { provideChain, useChain, type ChainActions, type ChainContext } from './chain-context.js';
 export { displayText, isLongText, isMonospaceKind } from './step-text.js';
 export { default as ChainTimeline } from './ChainTimeline.svelte';
 export { default as StepCard } from './StepCard.svelte';

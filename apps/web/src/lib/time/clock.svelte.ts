@@ -1,4 +1,4 @@
-import { getContext, setContext } from 'svelte';
+import { createContext } from 'svelte';
 
 /**
  * A shared, coarse "now" for relative times and elapsed clocks: one timer for the whole page,
@@ -23,15 +23,5 @@ export class Clock {
   }
 }
 
-/** The context key of the page clock (exported so tests can mount a component with it). */
-export const CLOCK_KEY = Symbol('interthought.clock');
-
-export function provideClock(clock: Clock): Clock {
-  return setContext(CLOCK_KEY, clock);
-}
-
-export function useClock(): Clock {
-  const clock = getContext<Clock | undefined>(CLOCK_KEY);
-  if (!clock) throw new Error('useClock() needs a Clock provided by a parent (provideClock).');
-  return clock;
-}
+/** `useClock()` reads the page clock that the root layout gave every component with `provideClock()`. */
+export const [useClock, provideClock] = createContext<Clock>();

@@ -1,1 +1,1 @@
-export { CLOCK_KEY, Clock, provideClock, useClock } from './clock.svelte.js';
+export { Clock, provideClock, useClock } from './clock.svelte.js';

@@ -1,7 +1,7 @@
 import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import StepCard from '$lib/chain/StepCard.svelte';
-import { createHarness, mountInChain, type Harness } from '../../support/mount.js';
+import { createHarness, mountInChain, type Harness } from '../../support/chain-harness.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {

@@ -1,10 +1,11 @@
-import { flushSync, mount, unmount, type Component } from 'svelte';
-import { CHAIN_KEY, type ChainActions } from '$lib/chain/chain-context.js';
+import { flushSync, type Component } from 'svelte';
+import { provideChain, type ChainActions } from '$lib/chain/chain-context.js';
 import type { CorrectionDraft } from '$lib/chain/correction-draft.svelte.js';
 import { SessionView } from '$lib/chain/session-view.svelte.js';
 import type { StepView } from '$lib/chain/step-view.svelte.js';
-import { I18N_KEY, I18n } from '$lib/i18n/index.js';
-import { CLOCK_KEY, Clock } from '$lib/time/clock.svelte.js';
+import { I18n, provideI18n } from '$lib/i18n/index.js';
+import { Clock, provideClock } from '$lib/time/clock.svelte.js';
+import { mountProvided, type Mounted } from './mount-provided.js';
 import { EventLog, ManualFrames } from './session-events.js';
 
 /** Chain actions that record what the components asked for; `answer` decides each correction's fate. */
@@ -65,25 +66,10 @@ export function createHarness(locale: 'en' | 'zh' = 'en'): Harness {
 }
 
 /** Mount a component with the chain, i18n and clock contexts; returns its container and a cleanup. */
-export function mountInChain<Props extends Record<string, unknown>>(
-  component: Component<Props>,
-  props: Props,
-  harness: Harness,
-): { target: HTMLElement; destroy: () => void } {
-  const target = document.createElement('div');
-  document.body.appendChild(target);
-  const context = new Map<symbol, unknown>([
-    [I18N_KEY, harness.i18n],
-    [CLOCK_KEY, new Clock()],
-    [CHAIN_KEY, { session: harness.session, actions: harness.actions }],
-  ]);
-  const instance = mount(component, { target, props, context });
-  flushSync();
-  return {
-    target,
-    destroy: () => {
-      unmount(instance);
-      target.remove();
-    },
-  };
+export function mountInChain<Props extends Record<string, unknown>>(component: Component<Props>, props: Props, harness: Harness): Mounted {
+  return mountProvided(component, props, () => {
+    provideI18n(harness.i18n);
+    provideClock(new Clock());
+    provideChain({ session: harness.session, actions: harness.actions });
+  });
 }
