@@ -14,18 +14,11 @@ export class RecordingActions implements ChainActions {
   answer: (draft: CorrectionDraft) => Promise<void> = async () => undefined;
 
   async submitCorrection(view: StepView, draft: CorrectionDraft): Promise<void> {
-    const check = draft.check();
-    if (!check.ok) return;
-    this.submitted.push({ stepId: view.stepId, content: check.content, note: draft.noteToSend });
-    draft.pending = true;
-    try {
+    await draft.submit(async (content, note) => {
+      this.submitted.push({ stepId: view.stepId, content, note });
       await this.answer(draft);
       view.closeEditor();
-    } catch (error) {
-      draft.error = { code: (error as { code?: string }).code ?? 'INTERNAL', message: (error as Error).message };
-    } finally {
-      draft.pending = false;
-    }
+    });
   }
 
   isOwnCorrection(by: string | undefined): boolean {

@@ -24,13 +24,21 @@ export interface AccessGateDeps {
  * would otherwise retry for ever, until the user gives a token the server accepts.
  */
 export class AccessGate {
-  problem = $state<AccessProblem | null>(null);
+  #problem = $state<AccessProblem | null>(null);
   /** A pasted token is being checked. */
-  checking = $state(false);
+  #checking = $state(false);
   #recheckTimer: ReturnType<typeof setTimeout> | undefined;
   #stopListening: (() => void) | null = null;
 
   constructor(private readonly deps: AccessGateDeps) {}
+
+  get problem(): AccessProblem | null {
+    return this.#problem;
+  }
+
+  get checking(): boolean {
+    return this.#checking;
+  }
 
   /** Follow the connection: each time it drops (or never opens), find out whether the token is why. */
   start(): void {
@@ -56,17 +64,17 @@ export class AccessGate {
   /** Use `token` from now on: check it, and connect if the server takes it. */
   async submit(token: string): Promise<void> {
     const trimmed = token.trim();
-    if (trimmed === '' || this.checking) return;
+    if (trimmed === '' || this.#checking) return;
     this.deps.tokens.set(trimmed);
-    this.checking = true;
+    this.#checking = true;
     try {
       const answer = await this.deps.check();
       if (trimmed !== this.deps.tokens.token) return;
       if (answer === 'unauthorized') return this.#block();
-      this.problem = null;
+      this.#problem = null;
       this.#reconnect();
     } finally {
-      this.checking = false;
+      this.#checking = false;
     }
   }
 
@@ -82,7 +90,7 @@ export class AccessGate {
 
   #block(): void {
     this.#cancelRecheck();
-    this.problem = this.deps.tokens.token === undefined ? 'missing' : 'refused';
+    this.#problem = this.deps.tokens.token === undefined ? 'missing' : 'refused';
     this.deps.client.close();
   }
 

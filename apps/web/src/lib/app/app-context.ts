@@ -28,7 +28,7 @@ export interface AppContext {
 
 /** Whether the left rail is open; remembered across visits. */
 export interface RailState {
-  open: boolean;
+  readonly open: boolean;
   toggle(): void;
 }
 

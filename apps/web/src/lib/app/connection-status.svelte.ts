@@ -14,25 +14,34 @@ const OFFLINE_AFTER_MS = 900;
  * plain class without runes; this mirrors it, polling `reconnectAt` while it waits to retry.
  */
 export class ConnectionStatus {
-  state = $state<ConnectionState>('closed');
-  retryAt = $state<number | undefined>(undefined);
+  #state = $state<ConnectionState>('closed');
+  /** When the client tries again, while it waits to (epoch ms). */
+  #retryAt = $state<number | undefined>(undefined);
   #timer: ReturnType<typeof setInterval> | null = null;
   readonly #stopListening: () => void;
 
   constructor(private readonly client: Pick<InterthoughtClient, 'state' | 'reconnectAt' | 'onStateChange' | 'reconnectNow' | 'connect'>) {
-    this.state = client.state;
+    this.#state = client.state;
     this.#stopListening = client.onStateChange((state) => this.#update(state));
   }
 
   #update(state: ConnectionState): void {
-    this.state = state;
-    this.retryAt = this.client.reconnectAt;
+    this.#state = state;
+    this.#retryAt = this.client.reconnectAt;
     if (state === 'reconnecting' && this.#timer === null) {
-      this.#timer = setInterval(() => (this.retryAt = this.client.reconnectAt), 250);
+      this.#timer = setInterval(() => (this.#retryAt = this.client.reconnectAt), 250);
     } else if (state !== 'reconnecting' && this.#timer !== null) {
       clearInterval(this.#timer);
       this.#timer = null;
     }
+  }
+
+  get state(): ConnectionState {
+    return this.#state;
+  }
+
+  get retryAt(): number | undefined {
+    return this.#retryAt;
   }
 
   /** The indicator's tone and label at time `now`. */

@@ -8,8 +8,21 @@ export type ShortcutHandler = (action: ShortcutAction) => boolean;
  * overlay here; every other action goes to whichever page registered a handler (the chain).
  */
 export class KeyboardHub {
-  overlayOpen = $state(false);
+  #overlayOpen = $state(false);
   #handler: ShortcutHandler | null = null;
+
+  /** Whether the shortcuts overlay is showing. */
+  get overlayOpen(): boolean {
+    return this.#overlayOpen;
+  }
+
+  openOverlay(): void {
+    this.#overlayOpen = true;
+  }
+
+  closeOverlay(): void {
+    this.#overlayOpen = false;
+  }
 
   /** Become the receiver of chain shortcuts; returns the function that stops receiving. */
   register(handler: ShortcutHandler): () => void {
@@ -21,14 +34,14 @@ export class KeyboardHub {
 
   dispatch(action: ShortcutAction): boolean {
     if (action === 'help') {
-      this.overlayOpen = !this.overlayOpen;
+      this.#overlayOpen = !this.#overlayOpen;
       return true;
     }
-    if (action === 'escape' && this.overlayOpen) {
-      this.overlayOpen = false;
+    if (action === 'escape' && this.#overlayOpen) {
+      this.#overlayOpen = false;
       return true;
     }
-    if (this.overlayOpen) return false;
+    if (this.#overlayOpen) return false;
     return this.#handler?.(action) ?? false;
   }
 }

@@ -4,7 +4,7 @@ const STORAGE_KEY = 'interthought.rail';
 
 /** The left rail's open/closed state: remembered, and closed by default on narrow screens. */
 export class RailToggle implements RailState {
-  open = $state(true);
+  #open = $state(true);
 
   constructor(
     private readonly store: Pick<Storage, 'getItem' | 'setItem'> | null,
@@ -16,13 +16,17 @@ export class RailToggle implements RailState {
     } catch {
       saved = null;
     }
-    this.open = saved === null ? !narrowScreen : saved === 'open';
+    this.#open = saved === null ? !narrowScreen : saved === 'open';
+  }
+
+  get open(): boolean {
+    return this.#open;
   }
 
   toggle(): void {
-    this.open = !this.open;
+    this.#open = !this.#open;
     try {
-      this.store?.setItem(STORAGE_KEY, this.open ? 'open' : 'closed');
+      this.store?.setItem(STORAGE_KEY, this.#open ? 'open' : 'closed');
     } catch {
       // Not remembered, but still toggled.
     }

@@ -9,14 +9,22 @@ const NEAR_BOTTOM_PX = 72;
  * until they scroll back down or jump.
  */
 export class AutoScroll {
-  following = $state(true);
+  #following = $state(true);
   /** Whether newer content is out of view below (what "jump to latest" is for). */
-  awayFromBottom = $state(false);
+  #awayFromBottom = $state(false);
   #container: HTMLElement | null = null;
   #content: HTMLElement | null = null;
   #lastTop = 0;
   /** Looked up once: following asks on every frame of a stream. */
   #reducedMotion: MediaQueryList | null = null;
+
+  get following(): boolean {
+    return this.#following;
+  }
+
+  get awayFromBottom(): boolean {
+    return this.#awayFromBottom;
+  }
 
   /** Watch a scroll container and the content inside it; returns the cleanup. */
   attach(container: HTMLElement, content: HTMLElement): () => void {
@@ -26,7 +34,7 @@ export class AutoScroll {
     const onScroll = () => this.#onScroll();
     const onWheel = (event: WheelEvent) => {
       // A wheel turn upwards is intent even before the position changes (content may be growing).
-      if (event.deltaY < 0 && this.#distanceFromBottom() > 1) this.following = false;
+      if (event.deltaY < 0 && this.#distanceFromBottom() > 1) this.#following = false;
     };
     container.addEventListener('scroll', onScroll, { passive: true });
     container.addEventListener('wheel', onWheel, { passive: true });
@@ -43,19 +51,24 @@ export class AutoScroll {
 
   /** Show the "jump to latest" button: the user stopped following and newer content is out of view. */
   get showJump(): boolean {
-    return !this.following && this.awayFromBottom;
+    return !this.#following && this.#awayFromBottom;
   }
 
   /** The content grew or changed: follow it if the user has not scrolled away. */
   contentChanged(): void {
     // Someone writing a correction keeps their place: the stream must not pull the editor away.
-    if (this.following && !this.#typingInContent()) this.#toBottom('auto');
-    this.awayFromBottom = this.#distanceFromBottom() > NEAR_BOTTOM_PX;
+    if (this.#following && !this.#typingInContent()) this.#toBottom('auto');
+    this.#awayFromBottom = this.#distanceFromBottom() > NEAR_BOTTOM_PX;
+  }
+
+  /** The user went elsewhere (to the top): stay where they are until they come back down or jump. */
+  stopFollowing(): void {
+    this.#following = false;
   }
 
   /** Go to the newest content and keep following it. */
   jumpToLatest(): void {
-    this.following = true;
+    this.#following = true;
     this.#toBottom('smooth');
   }
 
@@ -74,9 +87,9 @@ export class AutoScroll {
     if (!c) return;
     const movedUp = c.scrollTop < this.#lastTop - 2;
     this.#lastTop = c.scrollTop;
-    this.awayFromBottom = this.#distanceFromBottom() > NEAR_BOTTOM_PX;
-    if (!this.awayFromBottom) this.following = true;
-    else if (movedUp) this.following = false;
+    this.#awayFromBottom = this.#distanceFromBottom() > NEAR_BOTTOM_PX;
+    if (!this.#awayFromBottom) this.#following = true;
+    else if (movedUp) this.#following = false;
   }
 
   #toBottom(behavior: ScrollBehavior): void {

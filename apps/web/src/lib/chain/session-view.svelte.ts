@@ -106,18 +106,18 @@ function latestActivity(snapshot: SessionSnapshotData): string | undefined {
  */
 export class SessionView {
   readonly sessionId: string;
-  phase = $state<SessionPhase>('loading');
-  loadError = $state.raw<{ code: string; message: string } | null>(null);
-  info = $state.raw<SessionInfo | null>(null);
-  layout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
+  #phase = $state<SessionPhase>('loading');
+  #loadError = $state.raw<{ code: string; message: string } | null>(null);
+  #info = $state.raw<SessionInfo | null>(null);
+  #layout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
   /** The layout's rows in blocks, as the timeline renders them: unchanged blocks keep their identity. */
-  blocks = $state.raw<(readonly ChainRow[])[]>([]);
+  #blocks = $state.raw<(readonly ChainRow[])[]>([]);
   /** The alternative picked at each branch point the user navigated (parent key → step id). */
-  selection = $state.raw<ReadonlyMap<string, string>>(new Map());
+  #selection = $state.raw<ReadonlyMap<string, string>>(new Map());
   /** The session was deleted on the server: what is shown stays, but nothing can change it any more. */
-  deleted = $state(false);
+  #deleted = $state(false);
   /** The time of the latest event folded in, for the elapsed-time clock of a finished session. */
-  lastActivityAt = $state<string | undefined>(undefined);
+  #lastActivityAt = $state<string | undefined>(undefined);
 
   /**
    * Bumped whenever steps may leave the live chain (a snapshot, a correction, an invalidation),
@@ -137,6 +137,38 @@ export class SessionView {
     this.#schedule = options.schedule ?? animationFrameScheduler;
     this.#onDesync = options.onDesync;
     this.#state = createSessionState();
+  }
+
+  get phase(): SessionPhase {
+    return this.#phase;
+  }
+
+  get loadError(): { code: string; message: string } | null {
+    return this.#loadError;
+  }
+
+  get info(): SessionInfo | null {
+    return this.#info;
+  }
+
+  get layout(): ChainLayout {
+    return this.#layout;
+  }
+
+  get blocks(): readonly (readonly ChainRow[])[] {
+    return this.#blocks;
+  }
+
+  get selection(): ReadonlyMap<string, string> {
+    return this.#selection;
+  }
+
+  get deleted(): boolean {
+    return this.#deleted;
+  }
+
+  get lastActivityAt(): string | undefined {
+    return this.#lastActivityAt;
   }
 
   /** The reducer state (read-only to callers): the truth the views are synced from. */
@@ -159,20 +191,25 @@ export class SessionView {
       if (step) view.sync(step);
     }
     for (const step of this.#state.steps.values()) if (!this.#views.has(step.stepId)) this.#views.set(step.stepId, new StepView(step));
-    this.info = { ...this.#state.session };
-    this.deleted = this.#state.deleted === true;
-    this.lastActivityAt = latestActivity(snapshot) ?? this.lastActivityAt;
+    this.#info = { ...this.#state.session };
+    this.#deleted = this.#state.deleted === true;
+    this.#lastActivityAt = latestActivity(snapshot) ?? this.#lastActivityAt;
     this.#chainEpoch++;
-    this.phase = 'ready';
-    this.loadError = null;
+    this.#phase = 'ready';
+    this.#loadError = null;
     this.#relayout();
     if (this.#queue.length) this.flush();
   }
 
+  /** Show the loading state again while the owner fetches a fresh snapshot (a retry after `fail`). */
+  expectSnapshot(): void {
+    this.#phase = 'loading';
+  }
+
   /** Show that the session could not be loaded (`SESSION_NOT_FOUND` gets its own designed state). */
   fail(code: string, message: string): void {
-    this.phase = code === 'SESSION_NOT_FOUND' ? 'not_found' : 'error';
-    this.loadError = { code, message };
+    this.#phase = code === 'SESSION_NOT_FOUND' ? 'not_found' : 'error';
+    this.#loadError = { code, message };
   }
 
   /** Queue a live event; it is folded in on the next frame together with everything that arrived meanwhile. */
@@ -190,9 +227,9 @@ export class SessionView {
     this.#cancelFrame = null;
     const events = this.#queue;
     this.#queue = [];
-    if (!events.length || this.phase !== 'ready') {
+    if (!events.length || this.#phase !== 'ready') {
       // Before the snapshot there is nothing to fold onto: keep the events for loadSnapshot.
-      if (this.phase !== 'ready') this.#queue = events;
+      if (this.#phase !== 'ready') this.#queue = events;
       return;
     }
     const touched = new Set<string>();
@@ -212,7 +249,7 @@ export class SessionView {
       for (const stepId of touchedSteps(event)) touched.add(stepId);
       rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(event, this.#state));
       statusChanged ||= event.type === 'session.status' || event.type === 'session.deleted' || event.type === 'step.corrected' || event.type === 'steps.invalidated';
-      this.lastActivityAt = event.at;
+      this.#lastActivityAt = event.at;
     }
     this.#sync(touched, rowsFrom, statusChanged);
   }
@@ -226,26 +263,26 @@ export class SessionView {
       else this.#views.set(stepId, new StepView(step));
     }
     if (sessionChanged) {
-      this.info = { ...this.#state.session };
-      this.deleted = this.#state.deleted === true;
+      this.#info = { ...this.#state.session };
+      this.#deleted = this.#state.deleted === true;
       this.#chainEpoch++;
     }
     if (rowsFrom === undefined) return;
     // The live chain growing at its tail (the common case, many times a second) re-lays only the tail.
-    if (rowsFrom !== FULL_RELAYOUT && this.selection.size === 0 && !this.layout.viewingEarlierBranch) {
-      this.#setLayout(relayoutFrom(this.#state, this.layout, rowsFrom));
+    if (rowsFrom !== FULL_RELAYOUT && this.#selection.size === 0 && !this.#layout.viewingEarlierBranch) {
+      this.#setLayout(relayoutFrom(this.#state, this.#layout, rowsFrom));
     } else {
       this.#relayout();
     }
   }
 
   #relayout(): void {
-    this.#setLayout(layoutChain(this.#state, this.selection));
+    this.#setLayout(layoutChain(this.#state, this.#selection));
   }
 
   #setLayout(layout: ChainLayout): void {
-    this.layout = layout;
-    this.blocks = rowBlocks(layout.rows, this.blocks);
+    this.#layout = layout;
+    this.#blocks = rowBlocks(layout.rows, this.#blocks);
   }
 
   /** The view of a step (every step of every branch has one once it is known). */
@@ -261,7 +298,7 @@ export class SessionView {
   /** Whether the step may be corrected now (PROTOCOL.md §7.1 "What can be corrected"). Reactive through the fields it reads. */
   canCorrect(view: StepView): boolean {
     void this.#chainEpoch;
-    if (view.status === 'invalidated' || this.info?.status === 'cancelled' || this.deleted) return false;
+    if (view.status === 'invalidated' || this.#info?.status === 'cancelled' || this.#deleted) return false;
     return isCorrectable(this.#state, view.stepId);
   }
 
@@ -270,7 +307,7 @@ export class SessionView {
     const step = this.#state.steps.get(stepId);
     if (!step) return;
     const parentKey = step.parentId ?? '';
-    const next = new Map(this.selection);
+    const next = new Map(this.#selection);
     if (this.#state.chain[step.index] === stepId) next.delete(parentKey);
     else next.set(parentKey, stepId);
     // Picks below the new one belonged to the branch being left.
@@ -278,14 +315,14 @@ export class SessionView {
       const pickedStep = this.#state.steps.get(picked);
       if (pickedStep && pickedStep.index > step.index) next.delete(key);
     }
-    this.selection = next;
+    this.#selection = next;
     this.#relayout();
   }
 
   /** Leave every earlier branch and show the live chain again. */
   showLiveChain(): void {
-    if (this.selection.size === 0) return;
-    this.selection = new Map();
+    if (this.#selection.size === 0) return;
+    this.#selection = new Map();
     this.#relayout();
   }
 

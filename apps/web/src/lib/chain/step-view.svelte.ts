@@ -26,24 +26,24 @@ export class StepView {
   readonly parentId: string | null;
   readonly correctionOf: string | undefined;
 
-  content = $state('');
-  status = $state<StepStatus>('streaming');
-  tool = $state<string | undefined>(undefined);
-  result = $state.raw<unknown>(undefined);
-  correction = $state.raw<CorrectionInfo | undefined>(undefined);
-  startedAt = $state<string | undefined>(undefined);
-  completedAt = $state<string | undefined>(undefined);
+  #content = $state('');
+  #status = $state<StepStatus>('streaming');
+  #tool = $state<string | undefined>(undefined);
+  #result = $state.raw<unknown>(undefined);
+  #correction = $state.raw<CorrectionInfo | undefined>(undefined);
+  #startedAt = $state<string | undefined>(undefined);
+  #completedAt = $state<string | undefined>(undefined);
   /**
    * Where each of the latest frames' appended text begins, oldest first: each of these runs fades
    * in on its own, so a new frame never restarts the fade of the words before it.
    */
-  freshStarts = $state.raw<readonly number[]>([]);
+  #freshStarts = $state.raw<readonly number[]>([]);
   /** The text streams faster than anyone reads (`FAST_CHARS_PER_SECOND`): no fade-in, a still caret. */
-  fast = $state(false);
+  #fast = $state(false);
   /** When this step's streamed text began arriving, and how much has come since. */
   #pace: { since: number; chars: number } | undefined;
   /** The open correction editor of this step, if any. */
-  draft = $state<CorrectionDraft | null>(null);
+  #draft = $state<CorrectionDraft | null>(null);
 
   constructor(step: Step) {
     this.stepId = step.stepId;
@@ -53,29 +53,69 @@ export class StepView {
     this.correctionOf = step.correctionOf;
     this.sync(step);
     // A step first seen mid-stream fades in its first words too; one loaded complete just shows.
-    this.freshStarts = step.status === 'streaming' && this.content !== '' ? [0] : [];
+    this.#freshStarts = step.status === 'streaming' && this.#content !== '' ? [0] : [];
+  }
+
+  get content(): string {
+    return this.#content;
+  }
+
+  get status(): StepStatus {
+    return this.#status;
+  }
+
+  get tool(): string | undefined {
+    return this.#tool;
+  }
+
+  get result(): unknown {
+    return this.#result;
+  }
+
+  get correction(): CorrectionInfo | undefined {
+    return this.#correction;
+  }
+
+  get startedAt(): string | undefined {
+    return this.#startedAt;
+  }
+
+  get completedAt(): string | undefined {
+    return this.#completedAt;
+  }
+
+  get freshStarts(): readonly number[] {
+    return this.#freshStarts;
+  }
+
+  get fast(): boolean {
+    return this.#fast;
+  }
+
+  get draft(): CorrectionDraft | null {
+    return this.#draft;
   }
 
   /** Copy what changed from the reducer's step. Unchanged fields are not written, so nothing re-renders for them. */
   sync(step: Step): void {
-    if (step.content !== this.content) {
+    if (step.content !== this.#content) {
       // Text only grows while streaming; anything else (a snapshot, a completion) shows at once.
-      const appended = step.status === 'streaming' && step.content.startsWith(this.content);
-      const fast = appended && this.#streamsFast(step.content.length - this.content.length);
-      if (fast !== this.fast) this.fast = fast;
-      this.freshStarts = appended && !fast ? [...this.freshStarts, this.content.length].slice(-FRESH_RUNS) : [];
-      this.content = step.content;
+      const appended = step.status === 'streaming' && step.content.startsWith(this.#content);
+      const fast = appended && this.#streamsFast(step.content.length - this.#content.length);
+      if (fast !== this.#fast) this.#fast = fast;
+      this.#freshStarts = appended && !fast ? [...this.#freshStarts, this.#content.length].slice(-FRESH_RUNS) : [];
+      this.#content = step.content;
     }
-    if (step.status !== this.status) {
-      this.status = step.status;
-      if (step.status !== 'streaming') this.freshStarts = [];
+    if (step.status !== this.#status) {
+      this.#status = step.status;
+      if (step.status !== 'streaming') this.#freshStarts = [];
     }
-    if (step.tool !== this.tool) this.tool = step.tool;
-    if (step.result !== this.result) this.result = step.result;
-    if (step.correction !== this.correction) this.correction = step.correction;
-    if (step.startedAt !== this.startedAt) this.startedAt = step.startedAt;
-    if (step.completedAt !== this.completedAt) this.completedAt = step.completedAt;
-    if (step.status === 'invalidated' && this.draft && !this.draft.pending) this.draft = null;
+    if (step.tool !== this.#tool) this.#tool = step.tool;
+    if (step.result !== this.#result) this.#result = step.result;
+    if (step.correction !== this.#correction) this.#correction = step.correction;
+    if (step.startedAt !== this.#startedAt) this.#startedAt = step.startedAt;
+    if (step.completedAt !== this.#completedAt) this.#completedAt = step.completedAt;
+    if (step.status === 'invalidated' && this.#draft && !this.#draft.pending) this.#draft = null;
   }
 
   /** Count `chars` more streamed text and judge the step's pace since its text began. */
@@ -88,22 +128,22 @@ export class StepView {
 
   /** Open the correction editor with the current content (or keep the one already open). */
   openEditor(): CorrectionDraft {
-    this.draft ??= new CorrectionDraft(this.kind, this.content);
-    return this.draft;
+    this.#draft ??= new CorrectionDraft(this.kind, this.#content);
+    return this.#draft;
   }
 
   closeEditor(): void {
-    this.draft = null;
+    this.#draft = null;
   }
 
   get isStreaming(): boolean {
-    return this.status === 'streaming';
+    return this.#status === 'streaming';
   }
 
   /** How long the step took to stream, when both ends are known. */
   get durationMs(): number | undefined {
-    if (!this.startedAt || !this.completedAt) return undefined;
-    const ms = Date.parse(this.completedAt) - Date.parse(this.startedAt);
+    if (!this.#startedAt || !this.#completedAt) return undefined;
+    const ms = Date.parse(this.#completedAt) - Date.parse(this.#startedAt);
     return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
   }
 }

@@ -26,7 +26,7 @@ function isLocale(value: unknown): value is Locale {
  * `t()` re-renders when the user switches language. The choice is remembered in localStorage.
  */
 export class I18n {
-  locale = $state<Locale>('en');
+  #locale = $state<Locale>('en');
   readonly #store: LocaleStore | null;
   readonly #languages: readonly string[];
   #plurals = new Map<string, Intl.PluralRules>();
@@ -36,18 +36,22 @@ export class I18n {
     this.#store = options.storage ?? null;
     this.#languages = options.languages ?? [];
     const saved = readSafely(this.#store);
-    this.locale = isLocale(saved) ? saved : detectLocale(this.#languages);
+    this.#locale = isLocale(saved) ? saved : detectLocale(this.#languages);
+  }
+
+  get locale(): Locale {
+    return this.#locale;
   }
 
   /** The BCP 47 tag used for Intl formatting: the user's own regional variant when it matches. */
   get intlLocale(): string {
-    const own = this.#languages.find((language) => language.toLowerCase().split('-')[0] === this.locale);
-    return own ?? (this.locale === 'zh' ? 'zh-CN' : 'en-US');
+    const own = this.#languages.find((language) => language.toLowerCase().split('-')[0] === this.#locale);
+    return own ?? (this.#locale === 'zh' ? 'zh-CN' : 'en-US');
   }
 
   /** Switch the UI language and remember the choice. */
   setLocale(locale: Locale): void {
-    this.locale = locale;
+    this.#locale = locale;
     try {
       this.#store?.setItem(LOCALE_STORAGE_KEY, locale);
     } catch {
@@ -62,7 +66,7 @@ export class I18n {
 
   /** The label `key` in the current language, with `{name}` placeholders filled (numbers localised). */
   t(key: MessageKey, params: MessageParams = {}): string {
-    const message: Message = MESSAGES[this.locale][key];
+    const message: Message = MESSAGES[this.#locale][key];
     const template = typeof message === 'string' ? message : this.#pick(message, params.count);
     return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = params[name];
@@ -132,7 +136,7 @@ export class I18n {
     if (hours) parts.push(unit(hours, 'hour'));
     if (minutes) parts.push(unit(minutes, 'minute'));
     if (seconds || parts.length === 0) parts.push(unit(seconds, 'second'));
-    return parts.join(this.locale === 'zh' ? '' : ' ');
+    return parts.join(this.#locale === 'zh' ? '' : ' ');
   }
 
   /** A running clock for the session header: "0:42", "1:05:09". */

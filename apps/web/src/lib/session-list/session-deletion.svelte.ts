@@ -26,51 +26,63 @@ export interface SessionDeletionDeps {
  */
 export class SessionDeletion {
   /** The session the confirmation is open for, if any. */
-  asking = $state.raw<DeletionTarget | null>(null);
+  #asking = $state.raw<DeletionTarget | null>(null);
   /** The `session.delete` request is waiting for its answer. */
-  pending = $state(false);
+  #pending = $state(false);
   /** Why the last attempt failed, shown in the confirmation. */
-  error = $state.raw<ErrorText | null>(null);
+  #error = $state.raw<ErrorText | null>(null);
 
   constructor(private readonly deps: SessionDeletionDeps) {}
 
+  get asking(): DeletionTarget | null {
+    return this.#asking;
+  }
+
+  get pending(): boolean {
+    return this.#pending;
+  }
+
+  get error(): ErrorText | null {
+    return this.#error;
+  }
+
   /** Open the confirmation for `target` (ignored while another deletion is being sent). */
   ask(target: DeletionTarget): void {
-    if (this.pending) return;
-    this.asking = target;
-    this.error = null;
+    if (this.#pending) return;
+    this.#asking = target;
+    this.#error = null;
   }
 
   /** Close the confirmation without deleting (not while the request is on its way). */
   dismiss(): void {
-    if (this.pending) return;
-    this.asking = null;
-    this.error = null;
+    if (this.#pending) return;
+    this.#asking = null;
+    this.#error = null;
   }
 
   /** Delete the session asked about; resolves true when the server confirmed it. */
   async confirm(): Promise<boolean> {
-    const target = this.asking;
-    if (!target || this.pending) return false;
-    this.pending = true;
-    this.error = null;
+    const target = this.#asking;
+    if (!target || this.#pending) return false;
+    this.#pending = true;
+    this.#error = null;
     try {
       await this.deps.client.request({ type: 'session.delete', sessionId: target.sessionId });
     } catch (error) {
       const text = describeError(error, this.deps.i18n);
       if (text.code === 'SESSION_NOT_FOUND') {
         // Already gone (deleted elsewhere): say so, and the rail stops offering it.
-        this.error = { ...text, hint: this.deps.i18n.t('delete.goneHint') };
+        this.#error = { ...text, hint: this.deps.i18n.t('delete.goneHint') };
         this.deps.sessionList.remove(target.sessionId);
       } else {
-        this.error = text;
+        this.#error = text;
       }
       return false;
     } finally {
-      this.pending = false;
+      this.#pending = false;
     }
     this.deps.sessionList.remove(target.sessionId);
-    this.asking = null;
+    this.#asking = null;
     this.deps.toaster.show({ tone: 'info', title: this.deps.i18n.t('delete.done') });
     this.deps.onDeleted?.(target.sessionId);
     return true;

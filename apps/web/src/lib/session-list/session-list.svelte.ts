@@ -10,12 +10,12 @@ import type { RestApi } from '$lib/api/rest-api.js';
  */
 export class SessionList {
   /** The pushed window and the older pages, merged: each session once, newest first. */
-  readonly sessions = $derived.by(() => this.#merge());
-  loaded = $state(false);
-  error = $state<string | null>(null);
+  #sessions = $derived.by(() => this.#merge());
+  #loaded = $state(false);
+  #error = $state<string | null>(null);
   /** Older sessions are being fetched. */
-  loadingOlder = $state(false);
-  olderError = $state<string | null>(null);
+  #loadingOlder = $state(false);
+  #olderError = $state<string | null>(null);
   #window = $state.raw<SessionInfo[]>([]);
   #older = $state.raw<SessionInfo[]>([]);
   /** The cursor of the next older page: undefined before the first, null once there is none. */
@@ -30,6 +30,26 @@ export class SessionList {
     private readonly limit = 50,
   ) {}
 
+  get sessions(): readonly SessionInfo[] {
+    return this.#sessions;
+  }
+
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+
+  get error(): string | null {
+    return this.#error;
+  }
+
+  get loadingOlder(): boolean {
+    return this.#loadingOlder;
+  }
+
+  get olderError(): string | null {
+    return this.#olderError;
+  }
+
   /** Whether older sessions may exist beyond what is shown: the window is full, or a page said so. */
   get canLoadOlder(): boolean {
     if (this.#olderCursor === null) return false;
@@ -41,7 +61,7 @@ export class SessionList {
     this.stop();
     this.#stopWatching = this.client.watchSessions((sessions) => this.#receive(sessions), {
       limit: this.limit,
-      onError: (error) => (this.error = error.message),
+      onError: (error) => (this.#error = error.message),
     });
   }
 
@@ -55,8 +75,8 @@ export class SessionList {
    * moves as sessions come and go, so only the server's cursors leave no gap between pages).
    */
   async loadOlder(): Promise<void> {
-    if (this.loadingOlder || this.#olderCursor === null) return;
-    this.loadingOlder = true;
+    if (this.#loadingOlder || this.#olderCursor === null) return;
+    this.#loadingOlder = true;
     try {
       let cursor = this.#olderCursor;
       if (cursor === undefined) {
@@ -70,11 +90,11 @@ export class SessionList {
         cursor = page.nextCursor;
       }
       this.#olderCursor = cursor ?? null;
-      this.olderError = null;
+      this.#olderError = null;
     } catch (error) {
-      this.olderError = error instanceof Error ? error.message : String(error);
+      this.#olderError = error instanceof Error ? error.message : String(error);
     } finally {
-      this.loadingOlder = false;
+      this.#loadingOlder = false;
     }
   }
 
@@ -96,8 +116,8 @@ export class SessionList {
 
   #receive(sessions: readonly SessionInfo[]): void {
     this.#window = sessions.filter((session) => !this.#gone.has(session.sessionId));
-    this.error = null;
-    this.loaded = true;
+    this.#error = null;
+    this.#loaded = true;
   }
 
   #addOlder(sessions: readonly SessionInfo[]): void {

@@ -29,7 +29,7 @@ type LifecycleCommand = LifecycleRequest;
 export class SessionController implements ChainActions {
   readonly view: SessionView;
   /** The lifecycle command waiting for its answer, to disable the buttons meanwhile. */
-  busy = $state<LifecycleCommand | null>(null);
+  #busy = $state<LifecycleCommand | null>(null);
   #stopFollowing: (() => void) | null = null;
 
   constructor(
@@ -41,6 +41,10 @@ export class SessionController implements ChainActions {
       // An event that does not fit means our state is wrong: start over from a fresh snapshot.
       onDesync: () => this.#follow(),
     });
+  }
+
+  get busy(): LifecycleCommand | null {
+    return this.#busy;
   }
 
   /** Start following the session (a snapshot first, then live events). */
@@ -76,28 +80,25 @@ export class SessionController implements ChainActions {
   }
 
   async submitCorrection(step: StepView, draft: CorrectionDraft): Promise<void> {
-    const checked = draft.check();
-    if (!checked.ok || draft.pending) return;
-    draft.pending = true;
-    draft.error = null;
-    const note = draft.noteToSend;
-    try {
+    // A refusal leaves the editor open with the user's text; the draft shows it inside.
+    await draft.submit(async (content, note) => {
       await this.deps.client.request({
         type: 'step.correct',
         sessionId: this.sessionId,
         stepId: step.stepId,
-        content: checked.content,
+        content,
         ...(note !== undefined ? { note } : {}),
         baseRevision: this.view.info?.revision ?? 0,
       });
       step.closeEditor();
       this.deps.announcer.announce(this.deps.i18n.t('announce.corrected'));
-    } catch (error) {
-      // The editor stays open with the user's text; the refusal is shown inside it.
-      draft.error = errorCodeAndMessage(error);
-    } finally {
-      draft.pending = false;
-    }
+    });
+  }
+
+  /** Load the session again after it failed to load (the error state's Retry). */
+  retry(): void {
+    this.view.expectSnapshot();
+    this.#follow();
   }
 
   pause(): Promise<void> {
@@ -113,15 +114,15 @@ export class SessionController implements ChainActions {
   }
 
   async #lifecycle(command: LifecycleCommand): Promise<void> {
-    if (this.busy) return;
-    this.busy = command;
+    if (this.#busy) return;
+    this.#busy = command;
     try {
       const type = `session.${command}` as const;
       await this.deps.client.request({ type, sessionId: this.sessionId });
     } catch (error) {
       this.#toast(error);
     } finally {
-      this.busy = null;
+      this.#busy = null;
     }
   }
 

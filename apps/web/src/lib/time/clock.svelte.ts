@@ -5,15 +5,20 @@ import { createContext } from 'svelte';
  * and only the labels that read `now` re-render when it ticks.
  */
 export class Clock {
-  now = $state(Date.now());
+  #now = $state(Date.now());
   #timer: ReturnType<typeof setInterval> | null = null;
+
+  /** The time of the latest tick (epoch ms). */
+  get now(): number {
+    return this.#now;
+  }
 
   /** Tick every `intervalMs` until stopped. */
   start(intervalMs = 1000): void {
     this.stop();
-    this.now = Date.now();
+    this.#now = Date.now();
     this.#timer = setInterval(() => {
-      this.now = Date.now();
+      this.#now = Date.now();
     }, intervalMs);
   }
 

@@ -70,7 +70,7 @@ describe('AutoScroll', () => {
     const { element } = scroller({ scrollHeight: 500, clientHeight: 600 });
     const auto = new AutoScroll();
     const detach = auto.attach(element, document.createElement('div'));
-    auto.following = false;
+    auto.stopFollowing();
     auto.contentChanged();
     expect(auto.showJump).toBe(false);
     detach();

@@ -78,8 +78,8 @@ describe('SessionController', () => {
     await until(() => controller.view.phase === 'ready');
     const step = controller.view.view(call)!;
     const draft = step.openEditor();
-    draft.text = '{\n  "expression": "180 / 3"\n}';
-    draft.note = '  three hours, not 2.5  ';
+    draft.setText('{\n  "expression": "180 / 3"\n}');
+    draft.setNote('  three hours, not 2.5  ');
 
     await controller.submitCorrection(step, draft);
     const sent = await server.next('step.correct');
@@ -102,7 +102,7 @@ describe('SessionController', () => {
     controller.start();
     await until(() => controller.view.phase === 'ready');
     const step = controller.view.view(thought)!;
-    step.openEditor().text = 'Divide.';
+    step.openEditor().setText('Divide.');
     await controller.submitCorrection(step, step.draft!);
     flushSync();
     expect(step.draft).toBeNull();
