@@ -8,7 +8,7 @@ import { createOpenAIAgent } from './agents/openai/index.js';
 import type { Config } from './config.js';
 import type { EventStore } from './core/event-store.js';
 import { MemoryEventStore } from './core/memory-event-store.js';
-import { SessionManager } from './core/session-manager.js';
+import { startSessionManager } from './core/session-manager.js';
 import type { SessionService } from './core/session-service.js';
 import { accessPolicy, accessPolicyOf } from './http/access-policy.js';
 import { apiRoutes } from './http/api-routes.js';
@@ -80,9 +80,7 @@ const registriesPlugin = fp(
 
 const sessionsPlugin = fp(
   async (app: FastifyInstance, options: { sessions: SessionService | undefined }) => {
-    const sessions =
-      options.sessions ??
-      new SessionManager({
+    const sessions = options.sessions ?? (await startSessionManager({
         store: app.store,
         agents: app.agents,
         tools: app.tools,
@@ -90,7 +88,7 @@ const sessionsPlugin = fp(
         maxActiveSessions: app.config.maxSessions,
         maxActiveSessionsPerOwner: app.config.maxActiveSessionsPerAddress,
         pausedRunTtlMs: app.config.pausedRunTtlMs,
-      });
+      }));
     app.decorate('sessions', sessions);
     // Registered after the store's hook, and onClose hooks run in reverse: sessions stop before the store closes.
     app.addHook('onClose', async () => sessions.shutdown());
@@ -104,12 +102,6 @@ const metricsPlugin = fp(
   },
   { name: 'metrics', dependencies: ['sessions'] },
 );
-
-/** Running or paused sessions, for /api/health. A replacement service is counted from its newest sessions. */
-function countActiveSessions(sessions: SessionService): number {
-  if (sessions instanceof SessionManager) return sessions.activeSessionCount;
-  return sessions.list({ limit: 100 }).sessions.filter((info) => info.status === 'running' || info.status === 'paused').length;
-}
 
 function serializeRequest(request: FastifyRequest) {
   return { method: request.method, url: redactUrl(request.url), host: request.host, remoteAddress: request.ip };
@@ -158,7 +150,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.register(apiRoutes, {
     prefix: '/api',
     token: config.token,
-    activeSessions: () => countActiveSessions(app.sessions),
+    activeSessions: () => app.sessions.stats.activeSessions,
   });
   app.register(staticUi, { webDir: config.webDir });
   await app.ready();

@@ -52,7 +52,7 @@ export async function stopServer(app: FastifyInstance, store: EventStore, option
     code = 1;
   }
   try {
-    store.close();
+    await store.close();
   } catch (error) {
     app.log.error({ err: error }, 'closing the store failed');
     code = 1;

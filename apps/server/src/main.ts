@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`Interthought could not listen on ${urlHost(config.host)}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
     await app.close();
-    store.close();
+    await store.close();
     process.exit(1);
   }
   const { port } = app.server.address() as AddressInfo;

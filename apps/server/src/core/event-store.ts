@@ -11,39 +11,51 @@ export interface SessionRecord {
 /** A page of the sessions list, newest first: what `GET /api/sessions` answers. */
 export type { SessionPage };
 
+/** One append: events of any sessions, their serialisations, and the summaries they changed. */
+export interface AppendBatch {
+  events: readonly SessionEvent[];
+  /** `frames[i]` is `JSON.stringify(events[i])`: serialised once, for the store and every subscriber alike. */
+  frames: readonly string[];
+  /**
+   * Summaries (status, revision …) changed by these events, written with them: a stored summary
+   * never runs ahead of, nor behind, the log it describes.
+   */
+  summaries?: readonly SessionInfo[];
+}
+
 /**
- * The durable home of sessions and their event logs. Implementations: SQLite (what `main.ts`
- * opens) and in-memory (tests, and `buildApp` given no store). Calls are synchronous so the session core can keep each turn atomic;
- * `appendBatch` is called with every event of a synchronous run, or of a whole turn while
- * transactions are dear (group commit, see `CommitWindow`), and must be durable when it returns, since events are sent to clients only after.
+ * The durable home of sessions and their event logs. Implementations: SQLite (the embedded
+ * default), Redis (cluster mode) and in-memory (tests, and `buildApp` given no store).
+ *
+ * Every call is asynchronous, so a store over the network fits; the session core keeps one
+ * `appendBatch` in flight per outbox and sends events to clients only after it resolved, so an
+ * append must be durable when its promise resolves. A refusal rejects with an error and changes
+ * nothing.
  */
 export interface EventStore {
   /** Record a new session (before its first event). */
-  createSession(record: SessionRecord): void;
-  /** Persist a session's summary (status, revision …) as it changes. */
-  updateSession(info: SessionInfo): void;
-  getSession(sessionId: string): SessionRecord | undefined;
-  /**
-   * Every session whose stored status is `status` (optional, additive). Used at startup to mark
-   * the runs a previous process left `running` as `interrupted` without scanning every session.
-   */
-  listSessionsByStatus?(status: SessionStatus): SessionRecord[];
+  createSession(record: SessionRecord): Promise<void>;
+  /** Persist a session's summary on its own (appends carry the summaries their events change). */
+  updateSession(info: SessionInfo): Promise<void>;
+  getSession(sessionId: string): Promise<SessionRecord | undefined>;
+  /** Every session whose stored status is `status`, oldest first (start-up marks runs a dead process left `running` as `interrupted`). */
+  listSessionsByStatus(status: SessionStatus): Promise<SessionRecord[]>;
   /** Sessions newest first; `before` is a cursor from a previous page. */
-  listSessions(options: { limit: number; before?: string }): SessionPage;
-  deleteSession(sessionId: string): void;
+  listSessions(options: { limit: number; before?: string }): Promise<SessionPage>;
+  /** Remove the session, its events and its snapshot together. Unknown ids are ignored. */
+  deleteSession(sessionId: string): Promise<void>;
   /**
-   * Append events (of any sessions) in one transaction; each session's seqs are contiguous.
-   * `frames[i]`, when given, is `JSON.stringify(events[i])`: events are serialised once, for the
-   * store and every subscriber alike.
+   * Append events (of any sessions) as one atomic write, or nothing; each session's seqs must
+   * continue its stored `lastSeq` one by one. Durable when the promise resolves.
    */
-  appendBatch(events: readonly SessionEvent[], frames?: readonly string[]): void;
+  appendBatch(batch: AppendBatch): Promise<void>;
   /** The session's events with `seq > afterSeq`, in order, at most `limit`. */
-  readEvents(sessionId: string, afterSeq: number, limit?: number): SessionEvent[];
-  /** The same events as `readEvents`, as their JSON strings, so a replay is sent without re-serialising. */
-  readEventFrames?(sessionId: string, afterSeq: number, limit?: number): string[];
+  readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]>;
+  /** The same events as `readEvents`, as the JSON strings they were stored as, so a replay is sent without re-serialising. */
+  readEventFrames(sessionId: string, afterSeq: number, limit?: number): Promise<string[]>;
   /** The lowest seq still kept (retention may trim older ones); undefined when the log is empty. */
-  firstKeptSeq(sessionId: string): number | undefined;
-  /** A stored snapshot to rebuild state from when old events were trimmed (optional). */
-  readSnapshot?(sessionId: string): SessionSnapshotData | undefined;
-  close(): void;
+  firstKeptSeq(sessionId: string): Promise<number | undefined>;
+  /** The state as of the last trimmed event, to rebuild from; undefined while nothing was trimmed. */
+  readSnapshot(sessionId: string): Promise<SessionSnapshotData | undefined>;
+  close(): Promise<void>;
 }

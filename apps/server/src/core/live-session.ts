@@ -9,10 +9,10 @@ import {
   type SessionStatus,
   type Step,
 } from '@interthought/protocol';
-import type { OutboxEntry } from './outbox.js';
+import type { OutboxEntry, OutboxTarget, SummaryTaken } from './outbox.js';
 import { PauseGate } from './pause-gate.js';
 import { SessionError } from './session-error.js';
-import type { Peer, ReplyTo } from './session-service.js';
+import type { Peer, ReplyTo } from './peer.js';
 
 /** The fields every event of a session carries, for its next event. */
 export interface EventBase {
@@ -36,7 +36,7 @@ export const ACTIVE_STATUSES: ReadonlySet<SessionStatus> = new Set(['running', '
  * subscribers, its pause gate and its current run. Every change is an event appended here:
  * folded into the state at once, then queued in the outbox to be written and fanned out.
  */
-export class LiveSession {
+export class LiveSession implements OutboxTarget {
   readonly id: string;
   readonly state: SessionState;
   readonly options: SessionOptions;
@@ -45,10 +45,11 @@ export class LiveSession {
   readonly gate = new PauseGate();
   /** The run allowed to write to this session; any other run is stale and stays silent. */
   run: SessionRun | undefined;
-  /** The summary changed since it was last written with `store.updateSession`. */
-  infoChanged = false;
-  /** Events appended but not yet written by the outbox (a session with some is never evicted). */
-  unwritten = 0;
+  /** The last seq the store holds: events after it are appended here but not written yet (never sent). */
+  #writtenSeq: number;
+  /** Bumped by every change of the summary; the stored summary is as of `#storedSummaryVersion`. */
+  #summaryVersion = 0;
+  #storedSummaryVersion = 0;
   /** Set when the session is deleted: its log is gone, so nothing may be appended any more. */
   deleted = false;
   /** Whose quota of active sessions its run counts against (in memory only: a restart ends every run). */
@@ -62,7 +63,35 @@ export class LiveSession {
     this.options = options;
     this.#enqueue = enqueue;
     this.#now = now;
+    // Built from the store (or before the first event), so all of the state is written.
+    this.#writtenSeq = state.seq;
     if (state.session.status === 'paused') this.gate.close();
+  }
+
+  /** The last seq the store holds; every event up to it has been sent to the subscribers of its time. */
+  get writtenSeq(): number {
+    return this.#writtenSeq;
+  }
+
+  /** Events appended but not yet written (a session with some is never evicted). */
+  get unwritten(): number {
+    return this.state.seq - this.#writtenSeq;
+  }
+
+  /** The summary changed and is not stored yet. */
+  get summaryChanged(): boolean {
+    return this.#summaryVersion !== this.#storedSummaryVersion;
+  }
+
+  /** The summary to store with the next batch, if it changed (`OutboxTarget`). */
+  takeSummary(): SummaryTaken | undefined {
+    return this.summaryChanged ? { info: this.info, version: this.#summaryVersion } : undefined;
+  }
+
+  /** The outbox wrote this session's events up to `lastSeq`, and the summary it took (`OutboxTarget`). */
+  noteWritten(lastSeq: number, summary: SummaryTaken | undefined): void {
+    this.#writtenSeq = Math.max(this.#writtenSeq, lastSeq);
+    if (summary !== undefined && summary.version > this.#storedSummaryVersion) this.#storedSummaryVersion = summary.version;
   }
 
   get status(): SessionStatus {
@@ -92,11 +121,11 @@ export class LiveSession {
       case 'session.status':
         if (event.status === 'paused') this.gate.close();
         else this.gate.open();
-        this.infoChanged = true;
+        this.#summaryVersion += 1;
         break;
       case 'step.corrected':
       case 'steps.invalidated':
-        this.infoChanged = true;
+        this.#summaryVersion += 1;
         break;
       case 'step.started':
       case 'step.delta':
@@ -107,7 +136,6 @@ export class LiveSession {
         void unhandled;
       }
     }
-    this.unwritten += 1;
     this.#enqueue(reply ? { target: this, event, reply } : { target: this, event });
   }
 
@@ -144,6 +172,6 @@ export class LiveSession {
 
   /** Active, running an agent, holding unwritten events or summary, or watched: must stay in memory. */
   get busy(): boolean {
-    return this.run !== undefined || ACTIVE_STATUSES.has(this.status) || this.unwritten > 0 || this.infoChanged || this.subscribers.size > 0;
+    return this.run !== undefined || ACTIVE_STATUSES.has(this.status) || this.unwritten > 0 || this.summaryChanged || this.subscribers.size > 0;
   }
 }

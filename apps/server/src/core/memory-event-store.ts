@@ -8,7 +8,7 @@ import {
   type SessionState,
   type SessionStatus,
 } from '@interthought/protocol';
-import type { EventStore, SessionPage, SessionRecord } from './event-store.js';
+import type { AppendBatch, EventStore, SessionPage, SessionRecord } from './event-store.js';
 import { SessionError } from './session-error.js';
 import { stateBeforeFirstEvent } from './session-loader.js';
 
@@ -54,29 +54,29 @@ export class MemoryEventStore implements EventStore {
     this.#maxEvents = max;
   }
 
-  createSession(record: SessionRecord): void {
+  async createSession(record: SessionRecord): Promise<void> {
     this.#checkOpen();
     const { sessionId } = record.info;
     if (this.#sessions.has(sessionId)) throw new Error(`Session ${sessionId} already exists in the store.`);
     this.#sessions.set(sessionId, { record: copyRecord(record), ordinal: this.#nextOrdinal++, events: [], frames: [], trimmed: undefined });
   }
 
-  updateSession(info: SessionInfo): void {
+  async updateSession(info: SessionInfo): Promise<void> {
     this.#checkOpen();
     const stored = this.#require(info.sessionId);
     stored.record.info = { ...info };
   }
 
-  getSession(sessionId: string): SessionRecord | undefined {
+  async getSession(sessionId: string): Promise<SessionRecord | undefined> {
     const stored = this.#sessions.get(sessionId);
     return stored ? copyRecord(stored.record) : undefined;
   }
 
-  listSessionsByStatus(status: SessionStatus): SessionRecord[] {
+  async listSessionsByStatus(status: SessionStatus): Promise<SessionRecord[]> {
     return [...this.#sessions.values()].filter((stored) => stored.record.info.status === status).map((stored) => copyRecord(stored.record));
   }
 
-  listSessions(options: { limit: number; before?: string }): SessionPage {
+  async listSessions(options: { limit: number; before?: string }): Promise<SessionPage> {
     const limit = Math.max(1, Math.floor(options.limit));
     const before = options.before === undefined ? Number.POSITIVE_INFINITY : Number(options.before);
     if (!Number.isInteger(before) && before !== Number.POSITIVE_INFINITY) {
@@ -90,13 +90,14 @@ export class MemoryEventStore implements EventStore {
     return result;
   }
 
-  deleteSession(sessionId: string): void {
+  async deleteSession(sessionId: string): Promise<void> {
     this.#checkOpen();
     this.#sessions.delete(sessionId);
   }
 
-  appendBatch(events: readonly SessionEvent[], frames?: readonly string[]): void {
+  async appendBatch({ events, frames, summaries = [] }: AppendBatch): Promise<void> {
     this.#checkOpen();
+    for (const info of summaries) this.#require(info.sessionId);
     // Check the whole batch first: it is written entirely or not at all.
     const lastSeqs = new Map<string, number>();
     for (const event of events) {
@@ -113,10 +114,11 @@ export class MemoryEventStore implements EventStore {
       stored.frames.push(frames?.[index]);
       stored.record.lastSeq = event.seq;
     }
+    for (const info of summaries) this.#require(info.sessionId).record.info = { ...info };
     for (const sessionId of lastSeqs.keys()) this.#trim(this.#require(sessionId));
   }
 
-  readEvents(sessionId: string, afterSeq: number, limit?: number): SessionEvent[] {
+  async readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]> {
     const stored = this.#sessions.get(sessionId);
     if (!stored || stored.events.length === 0) return [];
     const first = stored.events[0]!.seq;
@@ -125,7 +127,7 @@ export class MemoryEventStore implements EventStore {
     return stored.events.slice(start, end);
   }
 
-  readEventFrames(sessionId: string, afterSeq: number, limit?: number): string[] {
+  async readEventFrames(sessionId: string, afterSeq: number, limit?: number): Promise<string[]> {
     const stored = this.#sessions.get(sessionId);
     if (!stored || stored.events.length === 0) return [];
     const start = Math.max(0, afterSeq + 1 - stored.events[0]!.seq);
@@ -135,16 +137,16 @@ export class MemoryEventStore implements EventStore {
     return frames;
   }
 
-  firstKeptSeq(sessionId: string): number | undefined {
+  async firstKeptSeq(sessionId: string): Promise<number | undefined> {
     return this.#sessions.get(sessionId)?.events[0]?.seq;
   }
 
-  readSnapshot(sessionId: string): SessionSnapshotData | undefined {
+  async readSnapshot(sessionId: string): Promise<SessionSnapshotData | undefined> {
     const trimmed = this.#sessions.get(sessionId)?.trimmed;
     return trimmed ? toSnapshot(trimmed) : undefined;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     this.#closed = true;
   }
 

@@ -1,14 +1,30 @@
-import type { SessionEvent } from '@interthought/protocol';
+import type { SessionEvent, SessionInfo } from '@interthought/protocol';
 import { CommitWindow, type CommitSpan } from './commit-window.js';
 import type { EventStore } from './event-store.js';
-import type { Peer, ReplyTo } from './session-service.js';
+import { deliverWithReply } from './reply-delivery.js';
+import type { ReplyTo } from './peer.js';
+import type { Peer } from './peer.js';
+
+export { EARLY_COMMIT_EVENTS } from './commit-window.js';
+
+/** A summary handed to the store with a batch, and the version of it that was taken. */
+export interface SummaryTaken {
+  info: SessionInfo;
+  version: number;
+}
 
 /**
  * Where an event goes after it is written: the session's subscribers, each with the last seq
- * it already got from a snapshot or replay (it only gets live events after that).
+ * it already got from a snapshot or replay (it only gets live events after that). The target
+ * owns its written state: it hands over its changed summary for a batch, and is told once
+ * what of it was written.
  */
 export interface OutboxTarget {
   readonly subscribers: ReadonlyMap<Peer, number>;
+  /** The summary to store with the next batch, when it changed since it was last stored. */
+  takeSummary?(): SummaryTaken | undefined;
+  /** The batch holding this target's events up to `lastSeq` (and `summary`, if one was taken) is written. */
+  noteWritten?(lastSeq: number, summary: SummaryTaken | undefined): void;
 }
 
 /** Counters and the commit window's state, for metrics. */
@@ -30,13 +46,20 @@ export interface OutboxEntry<T extends OutboxTarget = OutboxTarget> {
   frame?: string;
 }
 
+/** What a written batch was, reported once, after the targets noted it and before it is sent. */
+export interface WrittenReport<T extends OutboxTarget> {
+  targets: ReadonlySet<T>;
+  /** The summaries stored with the batch (a session created, its status or revision changed). */
+  summaries: readonly SessionInfo[];
+}
+
 export interface OutboxOptions<T extends OutboxTarget> {
   store: EventStore;
-  /** Called after each batch is written, before it is sent (e.g. to persist session summaries). */
-  onWritten?: (targets: ReadonlySet<T>) => void;
+  /** Told of each written batch before it is sent (e.g. to serve subscriptions waiting for it). */
+  onWritten?: (report: WrittenReport<T>) => void;
   /** Where write failures and misbehaving peers are reported; the outbox itself never throws from a tick. */
   reportError: (context: string, error: unknown) => void;
-  /** Chooses per-run or per-turn commits from what transactions cost (one per outbox by default: it measures this outbox's store). */
+  /** The commit policy: when to commit, from what transactions cost (one per outbox by default: it measures this outbox's store). */
   commitWindow?: CommitWindow;
   /** The clock transactions are timed with, in ms. */
   now?: () => number;
@@ -44,16 +67,6 @@ export interface OutboxOptions<T extends OutboxTarget> {
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
 }
-
-/**
- * Once this many events are queued, they are committed as soon as the code queuing them returns
- * (a microtask) even when the window spans the turn. Group commit pays off long before this size,
- * and a bigger batch only makes every event in it wait for the fan-out of all the others: at
- * saturation, ten firehose sessions' bursts of 512 deltas shared one batch and each delta waited
- * ~140 ms (p50) between its emit and its send; committed burst by burst, ~14 ms. A microtask
- * never splits a synchronous run, so a correction's events still share one batch.
- */
-export const EARLY_COMMIT_EVENTS = 256;
 
 /**
  * Deliveries (events × their subscribers) queued before producers are asked to wait. An event's
@@ -71,13 +84,24 @@ export interface Backlog {
   drained(): Promise<void>;
 }
 
+/** Someone waiting for the events queued so far (up to `ticket`) to be written and sent. */
+interface Waiter {
+  ticket: number;
+  settle: (written: boolean) => void;
+  /** A failed write answers it at once (with false) instead of waiting for the retry. */
+  failFast: boolean;
+}
+
 /**
  * Group commit and fan-out. The events a synchronous run queues are written with ONE
  * `store.appendBatch` when it returns (a microtask), or, while transactions are dear (see
  * `CommitWindow`), together with every other run's of the turn on the next `setImmediate`;
  * then each is serialised once and the same string goes to every subscriber of its session.
- * Nothing is sent before it is written: a failed write keeps the batch queued and retries with
- * backoff.
+ *
+ * One append is in flight at a time: what is queued meanwhile is the next batch, written as soon
+ * as the first is (group commit, whatever the store). Nothing is sent before it is written, and
+ * batches are sent in the order they were queued: a failed write puts its batch back in front
+ * of the queue and retries with backoff.
  */
 export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
   readonly #store: EventStore;
@@ -85,23 +109,27 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
   readonly #window: CommitWindow;
   readonly #now: () => number;
   #queue: OutboxEntry<T>[] = [];
-  /** Written events being sent; a flush re-entered from a peer's `send` adds to it, in order. */
+  /** The batch being appended, if any. */
+  #inFlight = false;
+  /** A commit was asked for while a batch was in flight: write the queue as soon as it lands. */
+  #commitWhenLanded = false;
+  /** Written events being sent; a send that queues and flushes again adds to it, in order. */
   #sendQueue: OutboxEntry<T>[] = [];
   #sending = false;
   #immediate: NodeJS.Immediate | undefined;
-  /** A microtask is due at the end of the current synchronous run: the run is counted, and committed unless the turn is. */
+  /** A microtask is due at the end of the current synchronous run: the window decides whether it commits. */
   #runEndDue = false;
-  /** How the current run is committed: at its end, or with the turn (see `CommitWindow.noteRun`). */
-  #runSpan: CommitSpan = 'run';
   #retryTimer: NodeJS.Timeout | undefined;
   #retryDelayMs: number;
   #closed = false;
   #eventsWritten = 0;
   #transactions = 0;
-  /** Deliveries the queued events will cost (each counts its subscribers, at least one). */
-  #queuedDeliveries = 0;
-  /** Settled by the next flush that writes and sends the queue (created only when someone waits). */
-  #drained: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Events ever queued, and ever written and sent: a waiter's ticket is a count of the first. */
+  #queuedTotal = 0;
+  #doneTotal = 0;
+  #waiters: Waiter[] = [];
+  /** Deliveries the queued and in-flight events will cost (each counts its subscribers, at least one). */
+  #pendingDeliveries = 0;
 
   constructor(options: OutboxOptions<T>) {
     this.#store = options.store;
@@ -111,25 +139,17 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     this.#retryDelayMs = options.retryDelayMs ?? 50;
   }
 
-  /** Events queued and not yet written. */
+  /** Events queued or in flight, not yet written. */
   get pending(): number {
-    return this.#queue.length;
+    return this.#queuedTotal - this.#doneTotal;
   }
 
   get backlogged(): boolean {
-    return this.#queuedDeliveries >= BACKLOG_MARK_DELIVERIES;
+    return this.#pendingDeliveries >= BACKLOG_MARK_DELIVERIES;
   }
 
   drained(): Promise<void> {
-    if (this.#queue.length === 0 || this.#closed) return Promise.resolve();
-    if (this.#drained === undefined) {
-      let resolve = (): void => undefined;
-      const promise = new Promise<void>((settle) => {
-        resolve = settle;
-      });
-      this.#drained = { promise, resolve };
-    }
-    return this.#drained.promise;
+    return this.#wait(false).then(() => undefined);
   }
 
   /** What the outbox has done so far, for metrics. */
@@ -145,70 +165,25 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
   enqueue(entry: OutboxEntry<T>): void {
     const startsBatch = this.#queue.length === 0;
     this.#queue.push(entry);
-    this.#queuedDeliveries += Math.max(1, entry.target.subscribers.size);
+    this.#queuedTotal += 1;
+    this.#pendingDeliveries += Math.max(1, entry.target.subscribers.size);
     if (this.#retryTimer !== undefined || this.#closed) return;
-    if (!this.#runEndDue) {
-      this.#runEndDue = true;
-      this.#runSpan = this.#window.noteRun(this.#now(), startsBatch);
-      queueMicrotask(this.#atRunEnd);
-    }
-    if (this.#runSpan === 'turn') this.#immediate ??= setImmediate(this.#commitAtTurnEnd);
+    if (this.#runEndDue) return;
+    this.#runEndDue = true;
+    this.#window.noteRun(this.#now(), startsBatch);
+    queueMicrotask(this.#atRunEnd);
   }
 
   /**
-   * Write everything queued in one batch, then send it. Returns false when the write failed
-   * (the events stay queued and a retry is scheduled). Safe to call at any time, e.g. by
-   * `subscribe`, so that what it serves and the live stream meet without gap or duplicate.
+   * Write everything queued now (after the batch in flight, if any) and send it. Resolves true
+   * once all of it is written and sent, false if a write failed meanwhile (the events stay
+   * queued and are retried). Safe to call at any time.
    */
-  flush(): boolean {
-    if (this.#immediate !== undefined) {
-      clearImmediate(this.#immediate);
-      this.#immediate = undefined;
-    }
-    if (this.#queue.length === 0) return true;
-    const batch = this.#queue;
-    let started: number;
-    try {
-      const frames = batch.map((entry) => (entry.frame ??= JSON.stringify(entry.event)));
-      const events = batch.map((entry) => entry.event);
-      started = this.#now();
-      this.#store.appendBatch(events, frames);
-    } catch (error) {
-      this.#options.reportError('appendBatch failed; the events stay queued and are retried', error);
-      this.#scheduleRetry();
-      return false;
-    }
-    this.#queue = [];
-    this.#queuedDeliveries = 0;
-    this.#eventsWritten += batch.length;
-    this.#transactions += 1;
-    this.#clearRetry();
-    this.#afterWrite(batch);
-    // The summaries' update is a transaction too: a batch costs both.
-    this.#window.noteCommit(batch.length, this.#now() - started);
-    this.#sendInOrder(batch);
-    this.#settleDrained();
-    return true;
+  flush(): Promise<boolean> {
+    const written = this.#wait(true);
+    this.#commit();
+    return written;
   }
-
-  #settleDrained(): void {
-    const drained = this.#drained;
-    this.#drained = undefined;
-    drained?.resolve();
-  }
-
-  readonly #commitAtTurnEnd = (): void => {
-    this.#immediate = undefined;
-    this.flush();
-  };
-
-  /** The run that queued events has returned: commit them, unless it belongs to the turn's batch and the burst is small. */
-  readonly #atRunEnd = (): void => {
-    this.#runEndDue = false;
-    if (this.#closed || this.#retryTimer !== undefined) return;
-    if (this.#runSpan === 'run' || this.#queue.length >= EARLY_COMMIT_EVENTS) this.flush();
-    else if (this.#queue.length > 0) this.#immediate ??= setImmediate(this.#commitAtTurnEnd);
-  };
 
   /** Stop scheduling writes (the owner flushes once more itself). */
   close(): void {
@@ -216,17 +191,118 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     if (this.#immediate !== undefined) clearImmediate(this.#immediate);
     this.#immediate = undefined;
     this.#clearRetry();
-    // Nothing will be written any more: a producer waiting for room must not wait forever.
-    this.#settleDrained();
+    // Nothing will be written on its own any more: a producer waiting for room must not wait
+    // forever. Those waiting for a write keep waiting for the owner's last flush.
+    const writeWaiters = this.#waiters.filter((waiter) => waiter.failFast);
+    for (const waiter of this.#waiters) if (!waiter.failFast) waiter.settle(true);
+    this.#waiters = writeWaiters;
   }
 
-  #afterWrite(batch: readonly OutboxEntry<T>[]): void {
-    if (!this.#options.onWritten) return;
-    try {
-      this.#options.onWritten(new Set(batch.map((entry) => entry.target)));
-    } catch (error) {
-      this.#options.reportError('persisting session summaries failed', error);
+  #wait(failFast: boolean): Promise<boolean> {
+    const ticket = this.#queuedTotal;
+    if (ticket <= this.#doneTotal || (this.#closed && !failFast)) return Promise.resolve(true);
+    return new Promise<boolean>((settle) => this.#waiters.push({ ticket, settle, failFast }));
+  }
+
+  /** The run that queued events has returned: commit them now, or with the turn, as the window says. */
+  readonly #atRunEnd = (): void => {
+    this.#runEndDue = false;
+    if (this.#closed || this.#retryTimer !== undefined || this.#queue.length === 0) return;
+    if (this.#window.commitAtRunEnd(this.#queue.length)) this.#commit();
+    else this.#immediate ??= setImmediate(this.#commitAtTurnEnd);
+  };
+
+  readonly #commitAtTurnEnd = (): void => {
+    this.#immediate = undefined;
+    this.#commit();
+  };
+
+  /** Start appending the queue as one batch, unless one is in flight (then it follows that one). */
+  #commit(): void {
+    if (this.#immediate !== undefined) {
+      clearImmediate(this.#immediate);
+      this.#immediate = undefined;
     }
+    if (this.#queue.length === 0) return;
+    if (this.#inFlight) {
+      this.#commitWhenLanded = true;
+      return;
+    }
+    if (this.#retryTimer !== undefined) {
+      // A commit asked for explicitly goes ahead now instead of waiting out the backoff.
+      clearTimeout(this.#retryTimer);
+      this.#retryTimer = undefined;
+    }
+    const batch = this.#queue;
+    this.#queue = [];
+    this.#inFlight = true;
+    this.#commitWhenLanded = false;
+    void this.#append(batch);
+  }
+
+  async #append(batch: OutboxEntry<T>[]): Promise<void> {
+    const summaries = new Map<T, SummaryTaken>();
+    let started = this.#now();
+    try {
+      const frames = batch.map((entry) => (entry.frame ??= JSON.stringify(entry.event)));
+      const events = batch.map((entry) => entry.event);
+      for (const entry of batch) {
+        if (summaries.has(entry.target)) continue;
+        const summary = entry.target.takeSummary?.();
+        if (summary !== undefined) summaries.set(entry.target, summary);
+      }
+      const infos = [...summaries.values()].map((summary) => summary.info);
+      started = this.#now();
+      await this.#store.appendBatch(infos.length > 0 ? { events, frames, summaries: infos } : { events, frames });
+    } catch (error) {
+      this.#inFlight = false;
+      this.#options.reportError('appendBatch failed; the events stay queued and are retried', error);
+      // Back in front of what queued meanwhile, so the order of every session's events holds.
+      this.#queue = batch.concat(this.#queue);
+      this.#failWaiters();
+      this.#scheduleRetry();
+      return;
+    }
+    this.#inFlight = false;
+    this.#eventsWritten += batch.length;
+    this.#transactions += 1;
+    this.#clearRetry();
+    this.#window.noteCommit(batch.length, this.#now() - started);
+    this.#reportWritten(batch, summaries);
+    this.#sendInOrder(batch);
+    this.#doneTotal += batch.length;
+    this.#settleWaiters(this.#doneTotal, true);
+    if (this.#queue.length > 0 && (this.#commitWhenLanded || this.#closed)) this.#commit();
+  }
+
+  #reportWritten(batch: readonly OutboxEntry<T>[], summaries: ReadonlyMap<T, SummaryTaken>): void {
+    const lastSeqs = new Map<T, number>();
+    for (const entry of batch) lastSeqs.set(entry.target, entry.event.seq);
+    try {
+      for (const [target, lastSeq] of lastSeqs) target.noteWritten?.(lastSeq, summaries.get(target));
+      this.#options.onWritten?.({ targets: new Set(lastSeqs.keys()), summaries: [...summaries.values()].map((summary) => summary.info) });
+    } catch (error) {
+      this.#options.reportError('reacting to a written batch failed', error);
+    }
+  }
+
+  #settleWaiters(doneTicket: number, written: boolean): void {
+    if (this.#waiters.length === 0) return;
+    const still: Waiter[] = [];
+    for (const waiter of this.#waiters) {
+      if (waiter.ticket <= doneTicket) waiter.settle(written);
+      else still.push(waiter);
+    }
+    this.#waiters = still;
+  }
+
+  #failWaiters(): void {
+    const still: Waiter[] = [];
+    for (const waiter of this.#waiters) {
+      if (waiter.failFast) waiter.settle(false);
+      else still.push(waiter);
+    }
+    this.#waiters = still;
   }
 
   #sendInOrder(batch: readonly OutboxEntry<T>[]): void {
@@ -238,38 +314,22 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     } finally {
       this.#sendQueue = [];
       this.#sending = false;
+      // What is owed now is the queue's fan-out (subscriber counts change between enqueue and send).
+      this.#pendingDeliveries = this.#countQueuedDeliveries();
     }
+  }
+
+  /** Deliveries the queue will cost. */
+  #countQueuedDeliveries(): number {
+    let deliveries = 0;
+    for (const entry of this.#queue) deliveries += Math.max(1, entry.target.subscribers.size);
+    return deliveries;
   }
 
   #send(entry: OutboxEntry<T>): void {
     const { target, event, reply } = entry;
-    const requester = reply?.peer;
-    if (target.subscribers.size === 0 && requester === undefined) return;
-    let frame: string;
-    let answer: string;
-    try {
-      frame = entry.frame ?? JSON.stringify(event);
-      answer = reply?.requestId === undefined ? frame : JSON.stringify({ ...event, requestId: reply.requestId });
-    } catch (error) {
-      this.#options.reportError(`event ${event.sessionId}#${event.seq} could not be serialised`, error);
-      return;
-    }
-    for (const [peer, servedSeq] of target.subscribers) {
-      if (event.seq <= servedSeq) continue;
-      if (peer === requester) this.#deliver(peer, answer, answer === frame ? event : undefined);
-      else this.#deliver(peer, frame, event);
-    }
-    if (requester !== undefined && !target.subscribers.has(requester)) this.#deliver(requester, answer, answer === frame ? event : undefined);
-  }
-
-  /** `event` goes along only with its plain serialisation, never with a copy that carries a `requestId`. */
-  #deliver(peer: Peer, frame: string, event: SessionEvent | undefined): void {
-    try {
-      peer.send(frame, event);
-    } catch (error) {
-      // Peer.send must not throw; one that does must not cost the other subscribers their frame.
-      this.#options.reportError(`peer ${peer.id} threw from send`, error);
-    }
+    if (target.subscribers.size === 0 && reply === undefined) return;
+    deliverWithReply(event, entry.frame, target.subscribers, reply, this.#options.reportError);
   }
 
   #scheduleRetry(): void {
@@ -278,7 +338,7 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     this.#retryDelayMs = Math.min(delay * 2, this.#options.maxRetryDelayMs ?? 2_000);
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = undefined;
-      this.flush();
+      this.#commit();
     }, delay);
   }
 

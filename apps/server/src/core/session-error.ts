@@ -14,3 +14,8 @@ export class SessionError extends Error {
     super(message);
   }
 }
+
+/** The refusal for an id that is neither in memory nor in the store. */
+export function notFound(sessionId: string): SessionError {
+  return new SessionError('SESSION_NOT_FOUND', `Session ${String(sessionId)} does not exist. List sessions to find its id.`);
+}

@@ -6,11 +6,6 @@ import { SessionError } from './session-error.js';
  * the protocol schemas; these keep the core safe when it is called directly (REST, tests, scripts).
  */
 
-/** The refusal for an id that is neither in memory nor in the store. */
-export function notFound(sessionId: string): SessionError {
-  return new SessionError('SESSION_NOT_FOUND', `Session ${String(sessionId)} does not exist. List sessions to find its id.`);
-}
-
 /** `BAD_FRAME` for text that could not be stored exactly (a lone UTF-16 surrogate): refused, never altered. */
 export function checkWellFormed(field: string, text: string): void {
   if (isWellFormedText(text)) return;

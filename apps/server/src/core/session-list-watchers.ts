@@ -1,5 +1,5 @@
 import type { SessionInfo, SessionsChanged, SessionsRemoved } from '@interthought/protocol';
-import type { Peer } from './session-service.js';
+import type { Peer } from './peer.js';
 
 /**
  * The peers following the list of sessions (`sessions.watch`) and what they are told: every
@@ -7,12 +7,22 @@ import type { Peer } from './session-service.js';
  * deletion once it is done. Each frame is serialised once for all of them.
  */
 export class SessionListWatchers {
-  readonly #peers = new Set<Peer>();
+  /** Each watcher, with the frames held for it while its first page is being read. */
+  readonly #peers = new Map<Peer, string[] | undefined>();
 
   constructor(private readonly reportError: (context: string, error: unknown) => void) {}
 
-  add(peer: Peer): void {
-    this.#peers.add(peer);
+  /** Follow the list, holding what changes until `release` (the first page is sent in between). */
+  hold(peer: Peer): void {
+    this.#peers.set(peer, []);
+  }
+
+  /** Send what was held, in order, then tell the peer as changes come. */
+  release(peer: Peer): void {
+    const held = this.#peers.get(peer);
+    if (held === undefined) return;
+    this.#peers.set(peer, undefined);
+    for (const frame of held) this.#send(peer, frame);
   }
 
   /** Stop telling `peer` (idempotent). */
@@ -35,14 +45,18 @@ export class SessionListWatchers {
   }
 
   #tell(frame: string): void {
-    for (const peer of this.#peers) {
-      try {
-        if (peer.sendLive) peer.sendLive(frame);
-        else peer.send(frame);
-      } catch (error) {
-        // Peer.send must not throw; one that does must not cost the other watchers their frame.
-        this.reportError(`peer ${peer.id} threw from send`, error);
-      }
+    for (const [peer, held] of this.#peers) {
+      if (held === undefined) this.#send(peer, frame);
+      else held.push(frame);
+    }
+  }
+
+  #send(peer: Peer, frame: string): void {
+    try {
+      peer.sendLive(frame);
+    } catch (error) {
+      // Peer.sendLive must not throw; one that does must not cost the other watchers their frame.
+      this.reportError(`peer ${peer.id} threw from send`, error);
     }
   }
 }

@@ -30,13 +30,14 @@ export function stateBeforeFirstEvent(info: SessionInfo): SessionState {
  * trimmed the events before it), then every later event folded with the protocol reducer.
  * Undefined when the store has no such session; `INTERNAL` when its log cannot be folded.
  */
-export function loadSession(store: EventStore, sessionId: string): LoadedSession | undefined {
-  const record = store.getSession(sessionId);
+export async function loadSession(store: EventStore, sessionId: string): Promise<LoadedSession | undefined> {
+  const record = await store.getSession(sessionId);
   if (record === undefined) return undefined;
-  const snapshot = store.readSnapshot?.(sessionId);
+  const snapshot = await store.readSnapshot(sessionId);
   const state = snapshot ? createSessionState(snapshot) : stateBeforeFirstEvent(record.info);
+  const events = await store.readEvents(sessionId, state.seq);
   try {
-    for (const event of store.readEvents(sessionId, state.seq)) applyEvent(state, event);
+    for (const event of events) applyEvent(state, event);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new SessionError('INTERNAL', `Session ${sessionId} could not be read back from the store: ${why}`);
@@ -47,46 +48,27 @@ export function loadSession(store: EventStore, sessionId: string): LoadedSession
   return { state, options: { ...record.options } };
 }
 
-const RECOVERY_PAGE = 500;
-
-function runningRecords(store: EventStore): SessionRecord[] {
-  if (store.listSessionsByStatus) return store.listSessionsByStatus('running');
-  // Stores without the query: page through every session once, at startup only.
-  const found: SessionRecord[] = [];
-  let before: string | undefined;
-  do {
-    const page = store.listSessions(before === undefined ? { limit: RECOVERY_PAGE } : { limit: RECOVERY_PAGE, before });
-    for (const info of page.sessions) {
-      if (info.status !== 'running') continue;
-      const record = store.getSession(info.sessionId);
-      if (record) found.push(record);
-    }
-    before = page.nextCursor;
-  } while (before !== undefined);
-  return found;
+/** The `session.status interrupted` event and summary of a session whose run died with its process. */
+export function interruptedBy(record: SessionRecord, at: string): { event: SessionEvent; summary: SessionInfo } {
+  const { error: _error, detail: _detail, ...info } = record.info;
+  return {
+    event: { type: 'session.status', sessionId: info.sessionId, seq: record.lastSeq + 1, at, status: 'interrupted' },
+    summary: { ...info, status: 'interrupted' },
+  };
 }
 
 /**
  * Mark sessions whose run was in flight when the previous process stopped as `interrupted`:
- * one `session.status` event each at `lastSeq + 1`, written straight to the store without
- * loading their logs. `skip` names sessions this process is running itself.
+ * one `session.status` event each at `lastSeq + 1`, written straight to the store with its
+ * summary, without loading their logs. `skip` names sessions this process is running itself.
  * Returns the ids marked.
  */
-export function recoverInterrupted(store: EventStore, now: () => Date, skip: (sessionId: string) => boolean): string[] {
-  const records = runningRecords(store).filter((record) => record.info.status === 'running' && !skip(record.info.sessionId));
+export async function recoverInterrupted(store: EventStore, now: () => Date, skip: (sessionId: string) => boolean): Promise<string[]> {
+  const records = (await store.listSessionsByStatus('running')).filter((record) => record.info.status === 'running' && !skip(record.info.sessionId));
   if (records.length === 0) return [];
   const at = now().toISOString();
-  const events: SessionEvent[] = records.map((record) => ({
-    type: 'session.status',
-    sessionId: record.info.sessionId,
-    seq: record.lastSeq + 1,
-    at,
-    status: 'interrupted',
-  }));
-  store.appendBatch(events);
-  for (const record of records) {
-    const { error: _error, detail: _detail, ...info } = record.info;
-    store.updateSession({ ...info, status: 'interrupted' });
-  }
+  const marks = records.map((record) => interruptedBy(record, at));
+  const events = marks.map((mark) => mark.event);
+  await store.appendBatch({ events, frames: events.map((event) => JSON.stringify(event)), summaries: marks.map((mark) => mark.summary) });
   return records.map((record) => record.info.sessionId);
 }

@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import { toSnapshot, type SessionInfo, type SessionSnapshotData } from '@interthought/protocol';
+import { toSnapshot, type CorrectionAccepted, type SessionCreated, type SessionInfo, type SessionsWatching, type SessionSnapshotData } from '@interthought/protocol';
 import type { Agent } from '../agents/agent.js';
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -7,17 +7,18 @@ import { AgentRun, type RunDeps } from './agent-run.js';
 import { appendCorrection, checkCorrection } from './correction.js';
 import type { EventStore, SessionPage } from './event-store.js';
 import { ACTIVE_STATUSES, LiveSession } from './live-session.js';
-import { Outbox, type OutboxStats } from './outbox.js';
+import { Outbox } from './outbox.js';
 import { announceDeletion, deletedEvent } from './session-deletion.js';
-import { SessionError } from './session-error.js';
+import { SessionError, notFound } from './session-error.js';
 import { SessionListWatchers } from './session-list-watchers.js';
 import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from './session-loader.js';
-import type { CorrectStepInput, CorrectionResult, CreateSessionInput, Peer, ReplyTo, SessionService } from './session-service.js';
-import { checkOptions, checkTask, notFound } from './session-input.js';
+import type { Peer, ReplyTo } from './peer.js';
+import type { CorrectStepInput, CorrectionResult, CreateSessionInput, SessionCoreStats, SessionService } from './session-service.js';
+import { checkOptions, checkTask } from './session-input.js';
 import { checkStatusRequest } from './status-rules.js';
 import { PausedRunExpiry } from './paused-run-expiry.js';
 import { SessionTable } from './session-table.js';
-import { PeerIndex, serveSubscription } from './subscriptions.js';
+import { Subscriptions } from './subscriptions.js';
 
 export interface SessionManagerDeps {
   store: EventStore;
@@ -54,8 +55,8 @@ function reportToConsole(context: string, error: unknown): void {
  * again beyond a small cache.
  */
 export class SessionManager implements SessionService {
-  /** Sessions this process marked `interrupted` at startup (their run died with the previous process). */
-  readonly recoveredSessionIds: readonly string[];
+  /** Settles once the sessions a previous process left running are marked interrupted; every command waits for it. */
+  readonly ready: Promise<void>;
   readonly #store: EventStore;
   readonly #agents: AgentRegistry;
   readonly #tools: ToolRegistry;
@@ -68,8 +69,11 @@ export class SessionManager implements SessionService {
   readonly #reportError: (context: string, error: unknown) => void;
   readonly #outbox: Outbox<LiveSession>;
   readonly #sessions: SessionTable;
-  readonly #peers = new PeerIndex();
+  readonly #subscriptions: Subscriptions;
   readonly #listWatchers: SessionListWatchers;
+  /** Loads from the store in progress, so two requests for one stored session share one `LiveSession`. */
+  readonly #loading = new Map<string, Promise<LiveSession | undefined>>();
+  #recovered: readonly string[] = [];
   #shutdown: Promise<void> | undefined;
 
   constructor(deps: SessionManagerDeps) {
@@ -85,13 +89,24 @@ export class SessionManager implements SessionService {
     this.#runDeps = { tools: deps.tools, newId: this.#newId, defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0 };
     this.#reportError = deps.reportError ?? reportToConsole;
     this.#listWatchers = new SessionListWatchers(this.#reportError);
+    this.#subscriptions = new Subscriptions(deps.store);
     this.#outbox = new Outbox<LiveSession>({
       store: deps.store,
       reportError: this.#reportError,
-      onWritten: (sessions) => this.#afterWrite(sessions),
+      onWritten: ({ targets, summaries }) => this.#afterWrite(targets, summaries),
     });
     this.#runDeps.backlog = this.#outbox;
-    this.recoveredSessionIds = recoverInterrupted(deps.store, this.#now, (id) => this.#sessions.has(id));
+    this.ready = recoverInterrupted(deps.store, this.#now, (id) => this.#sessions.has(id)).then(
+      (ids) => {
+        this.#recovered = ids;
+      },
+      (error: unknown) => this.#reportError('marking the runs of a previous process interrupted failed', error),
+    );
+  }
+
+  /** Sessions this process marked `interrupted` at startup (their run died with the previous process); complete once `ready` settled. */
+  get recoveredSessionIds(): readonly string[] {
+    return this.#recovered;
   }
 
   /** Running or paused sessions in memory (what `maxActiveSessions` caps). */
@@ -99,85 +114,95 @@ export class SessionManager implements SessionService {
     return this.#sessions.activeCount();
   }
 
-  /** Sessions held in memory (running, watched, or cached while idle). */
-  get sessionsInMemory(): number {
-    return this.#sessions.size;
+  get stats(): SessionCoreStats {
+    return { activeSessions: this.#sessions.activeCount(), sessionsInMemory: this.#sessions.size, commits: this.#outbox.stats };
   }
 
-  /** What the outbox has written, and how it commits now. */
-  get commitStats(): OutboxStats {
-    return this.#outbox.stats;
-  }
-
-  /** How many sessions a peer watches (for per-connection caps). */
   subscriptionCount(peer: Peer): number {
-    return this.#peers.countFor(peer);
+    return this.#subscriptions.countFor(peer);
   }
 
-  create(input: CreateSessionInput): SessionInfo {
-    this.#checkOpen();
+  isSubscribed(peer: Peer, sessionId: string): boolean {
+    return this.#subscriptions.watches(peer, sessionId);
+  }
+
+  async create(input: CreateSessionInput, reply?: ReplyTo): Promise<SessionInfo> {
+    await this.#open();
     const task = checkTask(input.task);
     const options = checkOptions(input.options);
     const agentName = input.agent ?? this.#agents.defaultName;
     const agent = this.#requireAgent(agentName);
     this.#checkCapacity(input.owner);
     const info: SessionInfo = { sessionId: this.#newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: this.#now().toISOString() };
-    this.#store.createSession({ info, options, lastSeq: 0 });
+    await this.#store.createSession({ info, options, lastSeq: 0 });
+    // From here on the turn is synchronous: the answer and the subscription precede every event.
     this.#listWatchers.changed(info);
-    const session = this.#sessions.add(new LiveSession(stateBeforeFirstEvent(info), options, (entry) => this.#outbox.enqueue(entry), this.#now));
+    const session = this.#sessions.add(this.#live(stateBeforeFirstEvent(info), options));
     session.owner = input.owner;
+    if (reply !== undefined) {
+      const created: SessionCreated = { type: 'session.created', session: session.info };
+      if (reply.requestId !== undefined) created.requestId = reply.requestId;
+      reply.peer.send(JSON.stringify(created));
+      this.#subscriptions.openFromStart(session, reply.peer);
+    }
     session.setStatus('running');
     AgentRun.start(session, agent, this.#runDeps);
     return session.info;
   }
 
-  subscribe(sessionId: string, reply: ReplyTo, afterSeq?: number): void {
-    const session = this.#require(sessionId);
-    // Everything the state holds must be written (and sent to earlier subscribers) before it is served.
-    if (!this.#outbox.flush()) {
-      throw new SessionError('INTERNAL', 'The session\'s latest events could not be written yet; subscribe again shortly.');
-    }
-    // The flush may have dropped the session as idle; it is current, so it simply comes back.
-    if (!this.#sessions.holds(session)) this.#sessions.add(session);
-    const servedSeq = serveSubscription(session, this.#store, reply, afterSeq);
-    this.#peers.add(session, reply.peer, servedSeq);
+  async subscribe(sessionId: string, reply: ReplyTo, afterSeq?: number): Promise<void> {
+    const session = await this.#require(sessionId);
+    await this.#subscriptions.open(session, reply, afterSeq);
     this.#sessions.inUse(session.id);
   }
 
-  unsubscribe(sessionId: string, peer: Peer): void {
+  async unsubscribe(sessionId: string, peer: Peer): Promise<void> {
     const session = this.#sessions.get(sessionId);
     if (session === undefined) {
       // Not in memory means nobody watches it; only its existence needs checking.
-      if (this.#store.getSession(sessionId) === undefined) throw notFound(sessionId);
+      if ((await this.#store.getSession(sessionId)) === undefined) throw notFound(sessionId);
       return;
     }
-    this.#peers.remove(session, peer);
+    this.#subscriptions.remove(session, peer);
     this.#sessions.noteIfIdle(session);
   }
 
   detach(peer: Peer): void {
     this.#listWatchers.remove(peer);
-    for (const session of this.#peers.detach(peer)) this.#sessions.noteIfIdle(session);
+    for (const session of this.#subscriptions.detach(peer)) this.#sessions.noteIfIdle(session);
   }
 
-  watchList(peer: Peer, limit: number): SessionInfo[] {
-    const { sessions } = this.list({ limit });
-    this.#listWatchers.add(peer);
-    return sessions;
+  async watchList(reply: ReplyTo, limit: number): Promise<SessionInfo[]> {
+    const { peer } = reply;
+    // Registered before the page is read, with its changes held: one stored meanwhile reaches
+    // the peer after the page, so the page never overwrites something newer.
+    this.#listWatchers.hold(peer);
+    let page: SessionPage;
+    try {
+      page = await this.list({ limit });
+    } catch (error) {
+      this.#listWatchers.remove(peer);
+      throw error;
+    }
+    const watching: SessionsWatching = { type: 'sessions.watching', sessions: page.sessions };
+    if (reply.requestId !== undefined) watching.requestId = reply.requestId;
+    peer.send(JSON.stringify(watching));
+    this.#listWatchers.release(peer);
+    return page.sessions;
   }
 
   unwatchList(peer: Peer): void {
     this.#listWatchers.remove(peer);
   }
 
-  correct(input: CorrectStepInput): CorrectionResult {
-    this.#checkOpen();
-    const session = this.#require(input.sessionId);
+  async correct(input: CorrectStepInput, reply?: ReplyTo): Promise<CorrectionResult> {
+    await this.#open();
+    const session = await this.#require(input.sessionId);
+    // From here on the turn is synchronous: checked and applied against the same state, as a whole.
     const target = checkCorrection(session, input, this.#tools);
     const agent = this.#requireAgent(session.state.session.agent);
     const reviving = !ACTIVE_STATUSES.has(session.status);
     if (reviving) this.#checkCapacity(input.owner);
-    // From here on nothing can refuse: the turn is applied as a whole.
     session.run?.abort('a step was corrected');
     this.#pausedRuns.disarm(session);
     if (reviving) session.owner = input.owner;
@@ -189,23 +214,30 @@ export class SessionManager implements SessionService {
       ...(input.note === undefined ? {} : { note: input.note }),
       ...(input.by === undefined ? {} : { by: input.by }),
     });
+    const result: CorrectionResult = { sessionId: session.id, stepId: target.stepId, newStepId, revision };
+    if (reply !== undefined) {
+      // Its events are sent only once written, after this turn: the answer always comes first.
+      const accepted: CorrectionAccepted = { type: 'correction.accepted', ...result };
+      if (reply.requestId !== undefined) accepted.requestId = reply.requestId;
+      reply.peer.send(JSON.stringify(accepted));
+    }
     if (reviving) session.setStatus('running');
     AgentRun.start(session, agent, this.#runDeps);
     this.#sessions.inUse(session.id);
-    return { sessionId: session.id, stepId: target.stepId, newStepId, revision };
+    return result;
   }
 
-  pause(sessionId: string, reply?: ReplyTo): void {
-    this.#checkOpen();
-    const session = this.#require(sessionId);
+  async pause(sessionId: string, reply?: ReplyTo): Promise<void> {
+    await this.#open();
+    const session = await this.#require(sessionId);
     checkStatusRequest(sessionId, 'pause', session.status);
     session.setStatus('paused', reply ? { reply } : {});
     this.#pausedRuns.arm(session);
   }
 
-  resume(sessionId: string, reply?: ReplyTo): void {
-    this.#checkOpen();
-    const session = this.#require(sessionId);
+  async resume(sessionId: string, reply?: ReplyTo): Promise<void> {
+    await this.#open();
+    const session = await this.#require(sessionId);
     checkStatusRequest(sessionId, 'resume', session.status);
     this.#pausedRuns.disarm(session);
     if (session.run !== undefined) {
@@ -224,9 +256,9 @@ export class SessionManager implements SessionService {
     this.#sessions.inUse(session.id);
   }
 
-  cancel(sessionId: string, reply?: ReplyTo): void {
-    this.#checkOpen();
-    const session = this.#require(sessionId);
+  async cancel(sessionId: string, reply?: ReplyTo): Promise<void> {
+    await this.#open();
+    const session = await this.#require(sessionId);
     checkStatusRequest(sessionId, 'cancel', session.status);
     this.#pausedRuns.disarm(session);
     session.run?.abort('the session was cancelled');
@@ -234,45 +266,53 @@ export class SessionManager implements SessionService {
   }
 
   /**
-   * Durable first, then announced: pending events are written and sent, the store deletes the
-   * session, and only then do its watchers get `session.deleted`, after everything else they got.
+   * Durable first, then announced: the session stops taking events, what it has is written and
+   * sent, the store deletes it, and only then do its watchers get `session.deleted`, after
+   * everything else they got.
    */
-  delete(sessionId: string, reply?: ReplyTo): void {
-    this.#checkOpen();
-    const live = typeof sessionId === 'string' ? this.#sessions.get(sessionId) : undefined;
+  async delete(sessionId: string, reply?: ReplyTo): Promise<void> {
+    await this.#open();
+    if (typeof sessionId !== 'string') throw notFound(sessionId);
+    const live = this.#sessions.get(sessionId) ?? (await this.#loading.get(sessionId));
     // A session not in memory has no watchers, no run and nothing unwritten: its record is enough.
-    const lastSeq = live?.state.seq ?? this.#store.getSession(sessionId)?.lastSeq;
-    if (lastSeq === undefined) throw notFound(sessionId);
-    if (live !== undefined && !this.#outbox.flush()) {
-      throw new SessionError('INTERNAL', 'The session\'s latest events could not be written yet, so it was not deleted; try again shortly.');
+    const lastSeq = live?.state.seq ?? (await this.#store.getSession(sessionId))?.lastSeq;
+    if (lastSeq === undefined || live?.deleted === true) throw notFound(sessionId);
+    if (live !== undefined) {
+      // Nothing may be appended from now on: a run's last words would be written to a deleted log.
+      live.deleted = true;
+      live.run?.abort('the session was deleted');
+      this.#pausedRuns.disarm(live);
+      if (!(await this.#outbox.flush())) {
+        live.deleted = false;
+        throw new SessionError('INTERNAL', "The session's latest events could not be written yet, so it was not deleted; try again shortly.");
+      }
     }
     try {
-      this.#store.deleteSession(sessionId);
+      await this.#store.deleteSession(sessionId);
     } catch (error) {
+      if (live !== undefined) live.deleted = false;
       this.#reportError(`deleteSession failed for session ${sessionId}`, error);
       throw new SessionError('INTERNAL', `Session ${sessionId} could not be deleted from the store; it is unchanged. Try again.`);
     }
-    let watchers: Peer[] = [];
+    let watchers = new Map<Peer, number>();
     if (live !== undefined) {
-      live.run?.abort('the session was deleted');
-      this.#pausedRuns.disarm(live);
-      live.deleted = true;
-      watchers = this.#peers.removeSession(live);
+      watchers = this.#subscriptions.removeSession(live);
       this.#sessions.remove(live);
     }
-    announceDeletion(deletedEvent(sessionId, lastSeq, this.#now().toISOString()), watchers, reply, this.#reportError);
+    announceDeletion(deletedEvent(sessionId, live?.state.seq ?? lastSeq, this.#now().toISOString()), watchers, reply, this.#reportError);
     this.#listWatchers.removed(sessionId);
   }
 
   /** Typed as the snapshot fields (the contract's `Omit` of a loose zod type erases them). */
-  snapshot(sessionId: string): SessionSnapshotData | undefined {
-    const session = this.#find(sessionId);
+  async snapshot(sessionId: string): Promise<SessionSnapshotData | undefined> {
+    const session = await this.#find(sessionId);
     return session ? toSnapshot(session.state) : undefined;
   }
 
-  list(options: { limit: number; before?: string }): SessionPage {
-    // Summaries are written after their events; flushing first makes the list current.
-    this.#outbox.flush();
+  async list(options: { limit: number; before?: string }): Promise<SessionPage> {
+    await this.ready;
+    // Summaries are written with their events; writing what is queued makes the list current.
+    await this.#outbox.flush();
     return this.#store.listSessions(options);
   }
 
@@ -282,6 +322,7 @@ export class SessionManager implements SessionService {
   }
 
   async #stop(): Promise<void> {
+    await this.ready;
     this.#pausedRuns.stop();
     const settling: Promise<void>[] = [];
     for (const session of this.#sessions.values()) {
@@ -290,7 +331,7 @@ export class SessionManager implements SessionService {
       settling.push(run.settled);
       run.abort('the server is shutting down');
     }
-    this.#outbox.flush();
+    await this.#outbox.flush();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
@@ -298,8 +339,15 @@ export class SessionManager implements SessionService {
     });
     await Promise.race([Promise.allSettled(settling), grace]);
     clearTimeout(timer);
-    this.#outbox.flush();
+    await this.#outbox.flush();
     this.#outbox.close();
+  }
+
+  /** Wait for start-up recovery, and refuse once shutting down. */
+  async #open(): Promise<void> {
+    this.#checkOpen();
+    await this.ready;
+    this.#checkOpen();
   }
 
   #checkOpen(): void {
@@ -339,41 +387,56 @@ export class SessionManager implements SessionService {
     session.setStatus('interrupted', { detail: 'Paused for too long: the run was stopped to free its slot. Resume to continue.' });
   }
 
-  #require(sessionId: string): LiveSession {
-    const session = this.#find(sessionId);
+  async #require(sessionId: string): Promise<LiveSession> {
+    const session = await this.#find(sessionId);
     if (session === undefined) throw notFound(sessionId);
     return session;
   }
 
+  #live(state: LiveSession['state'], options: LiveSession['options']): LiveSession {
+    return new LiveSession(state, options, (entry) => this.#outbox.enqueue(entry), this.#now);
+  }
+
   /** The live session, or the stored one loaded into memory the first time it is touched. */
-  #find(sessionId: string): LiveSession | undefined {
+  async #find(sessionId: string): Promise<LiveSession | undefined> {
     if (typeof sessionId !== 'string') return undefined;
     const live = this.#sessions.get(sessionId);
     if (live !== undefined) return live;
-    const loaded = loadSession(this.#store, sessionId);
+    await this.ready;
+    let loading = this.#loading.get(sessionId);
+    if (loading === undefined) {
+      loading = this.#load(sessionId).finally(() => this.#loading.delete(sessionId));
+      this.#loading.set(sessionId, loading);
+    }
+    return loading;
+  }
+
+  async #load(sessionId: string): Promise<LiveSession | undefined> {
+    const loaded = await loadSession(this.#store, sessionId);
+    // Created or loaded by another request meanwhile: that one is the session.
+    const current = this.#sessions.get(sessionId);
+    if (current !== undefined) return current;
     if (loaded === undefined) return undefined;
-    const session = this.#sessions.add(new LiveSession(loaded.state, loaded.options, (entry) => this.#outbox.enqueue(entry), this.#now));
+    const session = this.#sessions.add(this.#live(loaded.state, loaded.options));
     // Stored as running but run by no one here: a run the startup recovery did not see.
     if (session.status === 'running') session.setStatus('interrupted');
     this.#sessions.noteIfIdle(session, { keep: true });
     return session;
   }
 
-  /** After a batch is written: persist the summaries it changed (after their events, so they never run ahead of the log). */
-  #afterWrite(sessions: ReadonlySet<LiveSession>): void {
+  /** A batch was written (its sessions noted it themselves): serve the subscriptions waiting for it, tell the list, let idle sessions go. */
+  #afterWrite(sessions: ReadonlySet<LiveSession>, summaries: readonly SessionInfo[]): void {
+    for (const info of summaries) this.#listWatchers.changed(info);
     for (const session of sessions) {
-      session.unwritten = 0;
-      if (session.infoChanged) {
-        try {
-          this.#store.updateSession(session.info);
-          session.infoChanged = false;
-          this.#listWatchers.changed(session.info);
-        } catch (error) {
-          // Left marked: the next batch of this session writes the summary again.
-          this.#reportError(`updateSession failed for session ${session.id}`, error);
-        }
-      }
+      this.#subscriptions.written(session);
       this.#sessions.noteIfIdle(session);
     }
   }
+}
+
+/** A session core whose start-up recovery is done: what a server starts with. */
+export async function startSessionManager(deps: SessionManagerDeps): Promise<SessionManager> {
+  const manager = new SessionManager(deps);
+  await manager.ready;
+  return manager;
 }

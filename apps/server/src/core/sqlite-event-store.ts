@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
-import type { EventStore, SessionPage, SessionRecord } from './event-store.js';
+import type { AppendBatch, EventStore, SessionPage, SessionRecord } from './event-store.js';
 import { schemaVersion } from './sqlite/migrations.js';
 import { openDatabase, type OpenedDatabase, type SynchronousMode } from './sqlite/open-database.js';
 import type { ProcessLock } from './sqlite/process-lock.js';
@@ -65,7 +65,9 @@ function serialiseEvent(event: SessionEvent): string {
 
 /**
  * The durable `EventStore`: one SQLite file in WAL mode, used by this process alone. Open it with
- * `openSqliteEventStore`. Every call is synchronous; `appendBatch` is one transaction.
+ * `openSqliteEventStore`. SQLite answers synchronously, so every promise here is already settled
+ * when it is returned: the asynchronous interface costs the embedded path one microtask, no I/O
+ * wait. `appendBatch` is one transaction.
  */
 export class SqliteEventStore implements EventStore {
   /** The absolute path of the database file, or `:memory:`. */
@@ -74,7 +76,11 @@ export class SqliteEventStore implements EventStore {
   private readonly statements: Statements;
   private readonly lock: ProcessLock | undefined;
   private readonly retention: Retention | undefined;
-  private readonly writeBatch: (events: readonly SessionEvent[], frames: readonly string[] | undefined) => Map<string, number>;
+  private readonly writeBatch: (
+    events: readonly SessionEvent[],
+    frames: readonly string[] | undefined,
+    summaries: readonly SessionInfo[],
+  ) => Map<string, number>;
   private closed = false;
 
   constructor(opened: OpenedDatabase, options: SqliteEventStoreOptions = {}) {
@@ -84,12 +90,17 @@ export class SqliteEventStore implements EventStore {
     this.statements = prepareStatements(this.db);
     const keep = options.retainEventsPerSession;
     this.retention = keep === undefined ? undefined : new Retention(this.db, this.statements, keep);
-    this.writeBatch = this.db.transaction((events: readonly SessionEvent[], frames: readonly string[] | undefined) =>
-      this.insertBatch(events, frames),
-    );
+    // Events and the summaries they changed share one transaction: one fsync, and a stored
+    // summary never runs ahead of (or behind) its log.
+    this.writeBatch = this.db.transaction((events: readonly SessionEvent[], frames: readonly string[] | undefined, summaries: readonly SessionInfo[]) => {
+      const lastSeqs = this.insertBatch(events, frames);
+      const at = new Date().toISOString();
+      for (const info of summaries) this.writeSummary(info, at);
+      return lastSeqs;
+    });
   }
 
-  createSession(record: SessionRecord): void {
+  async createSession(record: SessionRecord): Promise<void> {
     this.ensureOpen();
     const { sessionId } = record.info;
     if (this.statements.lastSeq.get(sessionId)) {
@@ -98,20 +109,19 @@ export class SqliteEventStore implements EventStore {
     this.statements.insertSession.run(recordToInsert(record, new Date().toISOString()));
   }
 
-  updateSession(info: SessionInfo): void {
+  async updateSession(info: SessionInfo): Promise<void> {
     this.ensureOpen();
-    const { changes } = this.statements.updateSession.run(infoToUpdate(info, new Date().toISOString()));
-    if (changes === 0) throw this.notFound(info.sessionId);
+    this.writeSummary(info, new Date().toISOString());
   }
 
-  getSession(sessionId: string): SessionRecord | undefined {
+  async getSession(sessionId: string): Promise<SessionRecord | undefined> {
     this.ensureOpen();
     const row = this.statements.getSession.get(sessionId);
     return row ? rowToRecord(row) : undefined;
   }
 
   /** Newest first, by (createdAt, sessionId): a cursor stays valid while sessions come and go. */
-  listSessions(options: { limit: number; before?: string }): SessionPage {
+  async listSessions(options: { limit: number; before?: string }): Promise<SessionPage> {
     this.ensureOpen();
     checkLimit(options.limit, 'The sessions');
     // One row more than asked says whether a next page exists.
@@ -127,13 +137,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Every session with this status, oldest first (start-up marks in-flight ones `interrupted`). */
-  listSessionsByStatus(status: SessionStatus): SessionRecord[] {
+  async listSessionsByStatus(status: SessionStatus): Promise<SessionRecord[]> {
     this.ensureOpen();
     return this.statements.listByStatus.all(status).map(rowToRecord);
   }
 
   /** Remove the session, its events and its snapshot together. Unknown ids are ignored. */
-  deleteSession(sessionId: string): void {
+  async deleteSession(sessionId: string): Promise<void> {
     this.ensureOpen();
     this.db.transaction(() => {
       this.statements.deleteEvents.run(sessionId);
@@ -147,28 +157,32 @@ export class SqliteEventStore implements EventStore {
    * Write the batch in one transaction, or nothing: it is refused whole if an event's session is
    * unknown or its seqs do not continue the stored `lastSeq` one by one. Durable on return.
    */
-  appendBatch(events: readonly SessionEvent[], frames?: readonly string[]): void {
+  async appendBatch({ events, frames, summaries = [] }: AppendBatch): Promise<void> {
     this.ensureOpen();
-    if (events.length === 0) return;
-    const lastSeqs = this.writeBatch(events, frames?.length === events.length ? frames : undefined);
+    if (events.length === 0 && summaries.length === 0) return;
+    const lastSeqs = this.writeBatch(events, frames.length === events.length ? frames : undefined, summaries);
     this.retention?.afterAppend(lastSeqs);
   }
 
-  readEvents(sessionId: string, afterSeq: number, limit?: number): SessionEvent[] {
-    return this.readEventFrames(sessionId, afterSeq, limit).map((json) => JSON.parse(json) as SessionEvent);
+  async readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]> {
+    return this.readFramesNow(sessionId, afterSeq, limit).map((json) => JSON.parse(json) as SessionEvent);
   }
 
   /**
    * The same events as `readEvents`, as the JSON strings they were stored as: a replay can send
    * them without parsing and re-serialising.
    */
-  readEventFrames(sessionId: string, afterSeq: number, limit?: number): string[] {
+  async readEventFrames(sessionId: string, afterSeq: number, limit?: number): Promise<string[]> {
+    return this.readFramesNow(sessionId, afterSeq, limit);
+  }
+
+  private readFramesNow(sessionId: string, afterSeq: number, limit?: number): string[] {
     this.ensureOpen();
     if (limit !== undefined) checkLimit(limit, 'The events');
     return this.statements.readEvents.all(sessionId, afterSeq, NO_SEQ_LIMIT, limit ?? -1).map((row) => row.json);
   }
 
-  firstKeptSeq(sessionId: string): number | undefined {
+  async firstKeptSeq(sessionId: string): Promise<number | undefined> {
     this.ensureOpen();
     return this.statements.firstKeptSeq.get(sessionId)?.seq ?? undefined;
   }
@@ -177,7 +191,7 @@ export class SqliteEventStore implements EventStore {
    * The state as of the last trimmed event; undefined until retention first trims the session.
    * Typed as the reducer's snapshot data, which fits the interface's wider return type.
    */
-  readSnapshot(sessionId: string): SessionSnapshotData | undefined {
+  async readSnapshot(sessionId: string): Promise<SessionSnapshotData | undefined> {
     this.ensureOpen();
     const row = this.statements.readSnapshot.get(sessionId);
     return row ? (JSON.parse(row.json) as SessionSnapshotData) : undefined;
@@ -200,7 +214,12 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Close the file and release it for the next server. Idempotent. */
-  close(): void {
+  async close(): Promise<void> {
+    this.closeNow();
+  }
+
+  /** Close synchronously (process exit paths that cannot await). Idempotent. */
+  closeNow(): void {
     if (this.closed) return;
     this.closed = true;
     try {
@@ -229,6 +248,11 @@ export class SqliteEventStore implements EventStore {
     for (const row of rows) this.statements.insertEvent.run(...row);
     for (const [sessionId, lastSeq] of lastSeqs) this.statements.setLastSeq.run(lastSeq, sessionId);
     return lastSeqs;
+  }
+
+  private writeSummary(info: SessionInfo, at: string): void {
+    const { changes } = this.statements.updateSession.run(infoToUpdate(info, at));
+    if (changes === 0) throw this.notFound(info.sessionId);
   }
 
   private storedLastSeq(sessionId: string): number {

@@ -1,8 +1,8 @@
 import { toSnapshot, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
 import type { EventStore } from './event-store.js';
 import type { LiveSession } from './live-session.js';
-import { SessionError } from './session-error.js';
-import type { Peer, ReplyTo } from './session-service.js';
+import type { Peer, ReplyTo } from './peer.js';
+import { SessionError, notFound } from './session-error.js';
 
 function checkCursor(session: LiveSession, afterSeq: number): void {
   const lastSeq = session.state.seq;
@@ -13,51 +13,123 @@ function checkCursor(session: LiveSession, afterSeq: number): void {
   );
 }
 
-/** Stored events as JSON strings: as stored when the store keeps them so, else serialised here. */
-function readFrames(store: EventStore, sessionId: string, afterSeq: number): string[] {
-  if (store.readEventFrames) return store.readEventFrames(sessionId, afterSeq);
-  return store.readEvents(sessionId, afterSeq).map((event) => JSON.stringify(event));
+/** What a subscriber gets before the live stream, the seq it covers, and who gets it. */
+interface Opening {
+  reply: ReplyTo;
+  /** The frames to send, in order (a snapshot, or `session.subscribed` and the replayed events). */
+  frames: string[];
+  /** The last seq they cover: live events after it follow. */
+  coveredSeq: number;
+  /** Answers the subscribe request: served, or refused (the session was deleted meanwhile). */
+  settle: (refusal?: SessionError) => void;
 }
 
-function sendSnapshot(session: LiveSession, reply: ReplyTo): void {
+function snapshotOpening(session: LiveSession, reply: ReplyTo): Omit<Opening, 'settle'> {
+  // Serialised now: the state moves on while the opening waits for its events to be written.
   const frame: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(session.state) };
   if (reply.requestId !== undefined) frame.requestId = reply.requestId;
-  reply.peer.send(JSON.stringify(frame));
+  return { reply, frames: [JSON.stringify(frame)], coveredSeq: session.state.seq };
+}
+
+function replayOpening(session: LiveSession, reply: ReplyTo, afterSeq: number, events: readonly string[]): Omit<Opening, 'settle'> {
+  const coveredSeq = afterSeq + events.length;
+  const subscribed: SessionSubscribed = { type: 'session.subscribed', sessionId: session.id, afterSeq, lastSeq: coveredSeq };
+  if (reply.requestId !== undefined) subscribed.requestId = reply.requestId;
+  return { reply, frames: [JSON.stringify(subscribed), ...events], coveredSeq };
 }
 
 /**
- * Send what a subscriber needs before the live stream, and return the last seq it covers:
- * a snapshot without `afterSeq`; with it, `session.subscribed` and every stored event after it,
- * or a snapshot when the store no longer keeps them all. The outbox must be flushed first, so
- * the store holds every event of the state.
+ * Every subscription of every session, and the openings waiting to be served. A subscriber gets a
+ * snapshot, or `session.subscribed` and a replay of the stored events after its cursor, then the
+ * live stream, with nothing missed or doubled: an opening is sent, and its peer attached, in the
+ * same synchronous step in which every event it covers is written, and before any later event
+ * is sent. Events are sent only once written, so an opening that covers events still in flight
+ * waits for the outbox to report their write (`written`).
  */
-export function serveSubscription(session: LiveSession, store: EventStore, reply: ReplyTo, afterSeq?: number): number {
-  const lastSeq = session.state.seq;
-  if (afterSeq === undefined) {
-    sendSnapshot(session, reply);
-    return lastSeq;
-  }
-  checkCursor(session, afterSeq);
-  const firstKept = store.firstKeptSeq(session.id);
-  const kept = afterSeq === lastSeq || (firstKept !== undefined && afterSeq >= firstKept - 1);
-  const events = kept && afterSeq < lastSeq ? readFrames(store, session.id, afterSeq) : [];
-  // A store that returns fewer events than the state holds cannot be replayed faithfully.
-  if (!kept || events.length !== lastSeq - afterSeq) {
-    sendSnapshot(session, reply);
-    return lastSeq;
-  }
-  const subscribed: SessionSubscribed = { type: 'session.subscribed', sessionId: session.id, afterSeq, lastSeq };
-  if (reply.requestId !== undefined) subscribed.requestId = reply.requestId;
-  reply.peer.send(JSON.stringify(subscribed));
-  for (const frame of events) reply.peer.send(frame);
-  return lastSeq;
-}
-
-/** Which sessions each peer watches, so a closed connection can be detached from all of them. */
-export class PeerIndex {
+export class Subscriptions {
   readonly #sessionsByPeer = new Map<Peer, Set<LiveSession>>();
+  /** Openings whose covered events are not all written yet, by session. */
+  readonly #waiting = new Map<LiveSession, Opening[]>();
 
-  add(session: LiveSession, peer: Peer, servedSeq: number): void {
+  constructor(private readonly store: EventStore) {}
+
+  /**
+   * Serve `reply.peer` an opening and attach it to the session's live events. Without `afterSeq`:
+   * a snapshot. With it: the stored events after it (read from the store while the session goes
+   * on), or a snapshot when retention no longer keeps them all. `BAD_CURSOR` for a bad cursor.
+   */
+  async open(session: LiveSession, reply: ReplyTo, afterSeq?: number): Promise<void> {
+    if (afterSeq === undefined) return this.#serve(session, snapshotOpening(session, reply));
+    checkCursor(session, afterSeq);
+    const events: string[] = [];
+    let cursor = afterSeq;
+    // What is written may grow while the store answers: read until the replay meets it.
+    while (cursor < session.writtenSeq) {
+      const firstKept = await this.store.firstKeptSeq(session.id);
+      if (firstKept === undefined || cursor < firstKept - 1) return this.#serveSnapshot(session, reply);
+      const more = await this.store.readEventFrames(session.id, cursor, session.writtenSeq - cursor);
+      if (session.deleted) throw notFound(session.id);
+      // A store that returns fewer events than it holds cannot be replayed faithfully.
+      if (more.length === 0) return this.#serveSnapshot(session, reply);
+      for (const frame of more) events.push(frame);
+      cursor += more.length;
+    }
+    return this.#serve(session, replayOpening(session, reply, afterSeq, events));
+  }
+
+  /** A session with no event yet, to its creator: `session.subscribed` at seq 0, attached before anything is written. */
+  openFromStart(session: LiveSession, peer: Peer): void {
+    this.#send(session, replayOpening(session, { peer }, 0, []));
+  }
+
+  #serveSnapshot(session: LiveSession, reply: ReplyTo): Promise<void> {
+    if (session.deleted) throw notFound(session.id);
+    return this.#serve(session, snapshotOpening(session, reply));
+  }
+
+  /** Send the opening now if everything it covers is written, else when the outbox reports it. */
+  #serve(session: LiveSession, opening: Omit<Opening, 'settle'>): Promise<void> {
+    if (opening.coveredSeq <= session.writtenSeq) {
+      this.#send(session, opening);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      let waiting = this.#waiting.get(session);
+      if (waiting === undefined) this.#waiting.set(session, (waiting = []));
+      waiting.push({ ...opening, settle: (refusal) => (refusal === undefined ? resolve() : reject(refusal)) });
+    });
+  }
+
+  #send(session: LiveSession, opening: Omit<Opening, 'settle'>): void {
+    for (const frame of opening.frames) opening.reply.peer.send(frame);
+    this.#attach(session, opening.reply.peer, opening.coveredSeq);
+  }
+
+  /** The outbox wrote events of `session`: serve the openings they complete, before those events are sent. */
+  written(session: LiveSession): void {
+    const waiting = this.#waiting.get(session);
+    if (waiting === undefined) return;
+    const still = waiting.filter((opening) => opening.coveredSeq > session.writtenSeq);
+    if (still.length > 0) this.#waiting.set(session, still);
+    else this.#waiting.delete(session);
+    for (const opening of waiting) {
+      if (opening.coveredSeq > session.writtenSeq) continue;
+      this.#send(session, opening);
+      opening.settle();
+    }
+  }
+
+  /** Openings dropped: the peer's (it left), or all of a deleted session's, whose requests are refused. */
+  #dropWaiting(session: LiveSession, peer?: Peer): void {
+    const waiting = this.#waiting.get(session);
+    if (waiting === undefined) return;
+    const still = waiting.filter((opening) => peer !== undefined && opening.reply.peer !== peer);
+    if (still.length > 0) this.#waiting.set(session, still);
+    else this.#waiting.delete(session);
+    for (const opening of waiting) if (!still.includes(opening)) opening.settle(peer === undefined ? notFound(session.id) : undefined);
+  }
+
+  #attach(session: LiveSession, peer: Peer, servedSeq: number): void {
     session.subscribers.set(peer, servedSeq);
     let sessions = this.#sessionsByPeer.get(peer);
     if (!sessions) {
@@ -68,6 +140,7 @@ export class PeerIndex {
   }
 
   remove(session: LiveSession, peer: Peer): void {
+    this.#dropWaiting(session, peer);
     session.subscribers.delete(peer);
     const sessions = this.#sessionsByPeer.get(peer);
     if (!sessions) return;
@@ -75,15 +148,17 @@ export class PeerIndex {
     if (sessions.size === 0) this.#sessionsByPeer.delete(peer);
   }
 
-  /** Remove every subscriber of the session (it was deleted); returns them. */
-  removeSession(session: LiveSession): Peer[] {
-    const peers = [...session.subscribers.keys()];
-    for (const peer of peers) this.remove(session, peer);
+  /** Remove every subscriber of the session (it was deleted); returns them with the seq each was served. */
+  removeSession(session: LiveSession): Map<Peer, number> {
+    this.#dropWaiting(session);
+    const peers = new Map(session.subscribers);
+    for (const peer of peers.keys()) this.remove(session, peer);
     return peers;
   }
 
   /** Remove the peer everywhere; returns the sessions it left. */
   detach(peer: Peer): LiveSession[] {
+    for (const session of [...this.#waiting.keys()]) this.#dropWaiting(session, peer);
     const sessions = [...(this.#sessionsByPeer.get(peer) ?? [])];
     this.#sessionsByPeer.delete(peer);
     for (const session of sessions) session.subscribers.delete(peer);
@@ -93,5 +168,11 @@ export class PeerIndex {
   /** How many sessions the peer watches (for per-connection caps in the transport). */
   countFor(peer: Peer): number {
     return this.#sessionsByPeer.get(peer)?.size ?? 0;
+  }
+
+  /** Whether the peer watches the session (renewing a subscription needs no room under a cap). */
+  watches(peer: Peer, sessionId: string): boolean {
+    for (const session of this.#sessionsByPeer.get(peer) ?? []) if (session.id === sessionId) return true;
+    return false;
   }
 }

@@ -36,14 +36,14 @@ export async function sessionsRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.get<{ Params: { id: string } }>('/sessions/:id', async (request, reply) => {
-    const snapshot = app.sessions.snapshot(request.params.id);
+    const snapshot = await app.sessions.snapshot(request.params.id);
     if (snapshot) return snapshot;
     return sendRestError(reply, 'SESSION_NOT_FOUND', `No session "${request.params.id}". List sessions with GET /api/sessions.`);
   });
 
   // A missing session throws SESSION_NOT_FOUND, which the scope's error handler answers with 404.
   app.delete<{ Params: { id: string } }>('/sessions/:id', async (request, reply) => {
-    app.sessions.delete(request.params.id);
+    await app.sessions.delete(request.params.id);
     return reply.code(204).send();
   });
 }

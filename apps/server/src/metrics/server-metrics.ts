@@ -1,4 +1,3 @@
-import { SessionManager } from '../core/session-manager.js';
 import type { SessionService } from '../core/session-service.js';
 import { MetricsRegistry } from './metrics-registry.js';
 
@@ -32,16 +31,14 @@ export class ServerMetrics implements TransportMetrics {
   constructor(sessions: SessionService) {
     const { registry } = this;
     registry.gauge('interthought_connections_open', 'WebSocket connections open now.', () => this.#openConnections);
-    if (sessions instanceof SessionManager) {
-      registry.gauge('interthought_sessions_active', 'Sessions whose agent is running or paused.', () => sessions.activeSessionCount);
-      registry.gauge('interthought_sessions_in_memory', 'Sessions held in memory (running, watched, or cached while idle).', () => sessions.sessionsInMemory);
-      registry.counterFrom('interthought_events_written_total', 'Session events written to the store.', () => sessions.commitStats.eventsWritten);
-      registry.counterFrom('interthought_store_transactions_total', 'Group commits of session events (one store transaction each; summaries, creations and deletions not counted).', () => sessions.commitStats.transactions);
-      registry.gauge('interthought_commit_span_turn', '1 while runs of a turn share one transaction (dear commits), 0 while each run commits alone.', () =>
-        sessions.commitStats.span === 'turn' ? 1 : 0,
-      );
-      registry.gauge('interthought_transaction_seconds', 'Mean time to write a small batch (a transaction by itself).', () => sessions.commitStats.transactionCostMs / 1_000);
-    }
+    registry.gauge('interthought_sessions_active', 'Sessions whose agent is running or paused.', () => sessions.stats.activeSessions);
+    registry.gauge('interthought_sessions_in_memory', 'Sessions held in memory (running, watched, or cached while idle).', () => sessions.stats.sessionsInMemory);
+    registry.counterFrom('interthought_events_written_total', 'Session events written to the store.', () => sessions.stats.commits.eventsWritten);
+    registry.counterFrom('interthought_store_transactions_total', 'Group commits of session events (one store transaction each, with the summaries they changed; creations and deletions not counted).', () => sessions.stats.commits.transactions);
+    registry.gauge('interthought_commit_span_turn', '1 while runs of a turn share one transaction (dear commits), 0 while each run commits alone.', () =>
+      sessions.stats.commits.span === 'turn' ? 1 : 0,
+    );
+    registry.gauge('interthought_transaction_seconds', 'Mean time to write a small batch (a transaction by itself).', () => sessions.stats.commits.transactionCostMs / 1_000);
     registry.gauge('process_resident_memory_bytes', 'Resident set size.', () => process.memoryUsage.rss());
     registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use.', () => process.memoryUsage().heapUsed);
     registry.gauge('process_uptime_seconds', 'Seconds since the process started.', () => Math.round(process.uptime()));

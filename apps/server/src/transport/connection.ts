@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { ServerMessage, SessionEvent } from '@interthought/protocol';
 import { WebSocket } from 'ws';
-import type { Peer } from '../core/session-service.js';
+import type { Peer } from '../core/peer.js';
 import { BackpressureSender, DEFAULT_BUFFER_CAPS, type BufferCaps } from './backpressure-sender.js';
 import { ConnectionRateLimiter } from './rate-limiter.js';
 
@@ -21,7 +21,9 @@ export class Connection implements Peer {
   owner: string | undefined;
   readonly limiter: ConnectionRateLimiter;
   readonly #outbound: BackpressureSender;
-  #subscriptions: Set<string> | undefined;
+  /** Settles when the requests carried out or waiting have all been; undefined while none is. */
+  #turn: Promise<void> | undefined;
+  #waiting = 0;
 
   constructor(
     readonly socket: WebSocket,
@@ -32,9 +34,27 @@ export class Connection implements Peer {
     this.#outbound = new BackpressureSender(socket, backpressure.caps, backpressure.onSlowConsumer);
   }
 
-  /** Sessions this connection is subscribed to (counted against its cap); made on first use, as many connections watch none. */
-  get subscriptions(): Set<string> {
-    return (this.#subscriptions ??= new Set());
+  /**
+   * Carry out `request` (which never rejects) after every request that came before it on this
+   * connection, so answers and refusals keep the order of the frames. With none pending, it starts
+   * at once: the common case costs no extra turn.
+   */
+  inTurn(request: () => Promise<void> | void): void {
+    this.#waiting += 1;
+    const settled = (): void => {
+      this.#waiting -= 1;
+      if (this.#waiting === 0) this.#turn = undefined;
+    };
+    if (this.#turn === undefined) {
+      const started = request();
+      if (started === undefined) {
+        settled();
+        return;
+      }
+      this.#turn = started.then(settled);
+      return;
+    }
+    this.#turn = this.#turn.then(request).then(settled);
   }
 
   /**
@@ -58,11 +78,6 @@ export class Connection implements Peer {
   /** The socket closed: drop what still waits for it. */
   dispose(): void {
     this.#outbound.dispose();
-  }
-
-  /** The core ended a subscription on its own (the session was deleted): it no longer counts against the cap. */
-  forget(sessionId: string): void {
-    this.#subscriptions?.delete(sessionId);
   }
 
   get open(): boolean {

@@ -1,5 +1,6 @@
 import { ERROR_CODES, SESSION_LIST_LIMITS, type ClientMessage } from '@interthought/protocol';
 import { SessionError } from '../core/session-error.js';
+import type { SessionService } from '../core/session-service.js';
 import type { Connection } from './connection.js';
 import type { FrameContext } from './frame-handler.js';
 
@@ -14,9 +15,9 @@ function assertNever(value: never): never {
 }
 
 /** A new subscription must fit under the cap; renewing one this connection already holds always does. */
-function ensureRoomForSubscription(connection: Connection, sessionId: string | undefined, caps: ConnectionCaps): void {
-  if (sessionId !== undefined && connection.subscriptions.has(sessionId)) return;
-  if (connection.subscriptions.size < caps.maxSubscriptionsPerConnection) return;
+function ensureRoomForSubscription(connection: Connection, sessions: SessionService, sessionId: string | undefined, caps: ConnectionCaps): void {
+  if (sessionId !== undefined && sessions.isSubscribed(connection, sessionId)) return;
+  if (sessions.subscriptionCount(connection) < caps.maxSubscriptionsPerConnection) return;
   throw new SessionError(
     ERROR_CODES.LIMIT_EXCEEDED,
     `This connection already follows ${caps.maxSubscriptionsPerConnection} sessions: unsubscribe from one (session.unsubscribe) first.`,
@@ -32,13 +33,16 @@ function ensureRunStartBudget(connection: Connection, context: Pick<FrameContext
 }
 
 /**
- * Carry out one valid client request. Refusals throw a `SessionError` (from here or the core);
- * the caller turns it into an `error` frame. Direct answers go to `connection` only.
+ * Carry out one valid client request. Refusals reject with a `SessionError` (from here or the
+ * core); the caller turns it into an `error` frame. Direct answers go to `connection` only: the
+ * core sends those that must precede the events they cause (`session.created`,
+ * `correction.accepted`) in the same turn that queues them.
  */
-export function dispatch(message: ClientMessage, connection: Connection, context: Pick<FrameContext, 'sessions' | 'caps' | 'runStarts'>): void {
+export async function dispatch(message: ClientMessage, connection: Connection, context: Pick<FrameContext, 'sessions' | 'caps' | 'runStarts'>): Promise<void> {
   const { sessions, caps } = context;
   const owner = connection.owner;
   const requestId = message.id;
+  const reply = { peer: connection, requestId };
   switch (message.type) {
     case 'session.create': {
       if (connection.sessionsCreated >= caps.maxSessionsPerConnection) {
@@ -47,55 +51,50 @@ export function dispatch(message: ClientMessage, connection: Connection, context
           `This connection already created ${caps.maxSessionsPerConnection} sessions: open a new connection to create more.`,
         );
       }
-      ensureRoomForSubscription(connection, undefined, caps);
+      ensureRoomForSubscription(connection, sessions, undefined, caps);
       ensureRunStartBudget(connection, context);
-      const session = sessions.create({ task: message.task, agent: message.agent, options: message.options, ...(owner === undefined ? {} : { owner }) });
       connection.sessionsCreated += 1;
-      connection.sendMessage({ type: 'session.created', requestId, session });
-      // The agent starts on a later tick, so subscribing from seq 0 now misses nothing.
-      sessions.subscribe(session.sessionId, { peer: connection }, 0);
-      connection.subscriptions.add(session.sessionId);
+      try {
+        // The core answers `session.created` and subscribes this connection from seq 0 before any event.
+        await sessions.create({ task: message.task, agent: message.agent, options: message.options, ...(owner === undefined ? {} : { owner }) }, reply);
+      } catch (error) {
+        connection.sessionsCreated -= 1;
+        throw error;
+      }
       return;
     }
     case 'session.subscribe':
-      ensureRoomForSubscription(connection, message.sessionId, caps);
-      sessions.subscribe(message.sessionId, { peer: connection, requestId }, message.afterSeq);
-      connection.subscriptions.add(message.sessionId);
+      ensureRoomForSubscription(connection, sessions, message.sessionId, caps);
+      await sessions.subscribe(message.sessionId, reply, message.afterSeq);
       return;
     case 'session.unsubscribe':
-      sessions.unsubscribe(message.sessionId, connection);
-      connection.subscriptions.delete(message.sessionId);
+      await sessions.unsubscribe(message.sessionId, connection);
       connection.sendMessage({ type: 'session.unsubscribed', requestId, sessionId: message.sessionId });
       return;
     case 'step.correct': {
       const { id: _id, type: _type, ...correction } = message;
       ensureRunStartBudget(connection, context);
-      const result = sessions.correct({ ...correction, by: connection.id, ...(owner === undefined ? {} : { owner }) });
-      // Sent now, synchronously: the core sends the correction's events once their batch is
-      // committed (a microtask at the soonest), so this answer always comes first.
-      connection.sendMessage({ type: 'correction.accepted', requestId, ...result });
+      await sessions.correct({ ...correction, by: connection.id, ...(owner === undefined ? {} : { owner }) }, reply);
       return;
     }
     case 'session.pause':
-      sessions.pause(message.sessionId, { peer: connection, requestId });
+      await sessions.pause(message.sessionId, reply);
       return;
     case 'session.resume':
       ensureRunStartBudget(connection, context);
-      sessions.resume(message.sessionId, { peer: connection, requestId });
+      await sessions.resume(message.sessionId, reply);
       return;
     case 'session.cancel':
-      sessions.cancel(message.sessionId, { peer: connection, requestId });
+      await sessions.cancel(message.sessionId, reply);
       return;
     case 'session.delete':
-      // Every watcher, this connection included, is told and forgets it through `Peer.forget`.
-      sessions.delete(message.sessionId, { peer: connection, requestId });
+      // Every watcher, this connection included, gets `session.deleted`; the core drops the subscriptions.
+      await sessions.delete(message.sessionId, reply);
       return;
-    case 'sessions.watch': {
-      // Registered and answered in one synchronous step: no change can fall between the list and the pushes.
-      const list = sessions.watchList(connection, message.limit ?? SESSION_LIST_LIMITS.default);
-      connection.sendMessage({ type: 'sessions.watching', requestId, sessions: list });
+    case 'sessions.watch':
+      // The core answers `sessions.watching`, holding list changes until the page is sent.
+      await sessions.watchList(reply, message.limit ?? SESSION_LIST_LIMITS.default);
       return;
-    }
     case 'sessions.unwatch':
       sessions.unwatchList(connection);
       connection.sendMessage({ type: 'sessions.unwatched', requestId });

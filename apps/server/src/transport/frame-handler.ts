@@ -46,10 +46,10 @@ function refuse(connection: Connection, frame: ErrorFrame, context: FrameContext
   connection.sendMessage(frame);
 }
 
-function runRequest(message: ClientMessage, connection: Connection, context: FrameContext): void {
+async function runRequest(message: ClientMessage, connection: Connection, context: FrameContext): Promise<void> {
   context.metrics.requestReceived(message.type);
   try {
-    dispatch(message, connection, context);
+    await dispatch(message, connection, context);
   } catch (error) {
     if (error instanceof SessionError) {
       refuse(connection, errorFrame(error.code, error.message, message.id, error.details), context);
@@ -74,19 +74,22 @@ export function handleFrame(connection: Connection, data: RawData, isBinary: boo
     connection.socket.close(RATE_ABUSE_CLOSE.code, RATE_ABUSE_CLOSE.reason);
     return;
   }
+  // One request at a time per connection, answered in the order the frames came: a pause sent
+  // before a resume is applied first, and a refusal never overtakes an earlier request's answer.
   if (verdict === 'reject') {
     const requestId = isBinary ? undefined : requestIdOf(bytes);
-    refuse(connection, errorFrame(ERROR_CODES.RATE_LIMITED, 'Too many requests: slow down. This request was not carried out.', requestId), context);
+    const frame = errorFrame(ERROR_CODES.RATE_LIMITED, 'Too many requests: slow down. This request was not carried out.', requestId);
+    connection.inTurn(() => refuse(connection, frame, context));
     return;
   }
   if (isBinary) {
-    refuse(connection, errorFrame(ERROR_CODES.BAD_JSON, 'binary frames are not accepted: send JSON text'), context);
+    connection.inTurn(() => refuse(connection, errorFrame(ERROR_CODES.BAD_JSON, 'binary frames are not accepted: send JSON text'), context));
     return;
   }
   const parsed = parseClientMessage(bytes);
   if (!parsed.ok) {
-    refuse(connection, parsed.error, context);
+    connection.inTurn(() => refuse(connection, parsed.error, context));
     return;
   }
-  runRequest(parsed.message, connection, context);
+  connection.inTurn(() => runRequest(parsed.message, connection, context));
 }

@@ -11,7 +11,7 @@ function runsOver(window: CommitWindow, from: number, ms: number, runs: number):
 const projectedLoad = (window: CommitWindow, runsPerSec: number) => (window.transactionCostMs * runsPerSec) / 1_000;
 
 describe('CommitWindow: per-run or per-turn commits', () => {
-  it('commits run by run while transactions are cheap', () => {
+  it('commits run by run while transactions are cheap', async () => {
     const window = new CommitWindow();
     window.noteCommit(1, 0.02);
     // 4,000 runs a second × 0.02 ms = 8 % of the time.
@@ -19,7 +19,7 @@ describe('CommitWindow: per-run or per-turn commits', () => {
     expect(window.span).toBe('run');
   });
 
-  it('widens to the turn once per-run commits would hold the loop more than WIDEN_AT_LOAD of the time', () => {
+  it('widens to the turn once per-run commits would hold the loop more than WIDEN_AT_LOAD of the time', async () => {
     const window = new CommitWindow();
     window.noteCommit(1, 0.5);
     // 1,000 runs a second × 0.5 ms = 50 %, over WIDEN_AT_LOAD.
@@ -29,14 +29,14 @@ describe('CommitWindow: per-run or per-turn commits', () => {
     expect(window.span).toBe('turn');
   });
 
-  it('judges a window only once it is LOAD_WINDOW_MS long, so a short burst of runs does not widen it', () => {
+  it('judges a window only once it is LOAD_WINDOW_MS long, so a short burst of runs does not widen it', async () => {
     const window = new CommitWindow();
     window.noteCommit(1, 5);
     runsOver(window, 0, LOAD_WINDOW_MS / 2, 500);
     expect(window.span).toBe('run');
   });
 
-  it('narrows back to runs once transactions are cheap again, and not before the load is under NARROW_AT_LOAD', () => {
+  it('narrows back to runs once transactions are cheap again, and not before the load is under NARROW_AT_LOAD', async () => {
     const window = new CommitWindow();
     window.noteCommit(1, 1);
     let now = runsOver(window, 0, LOAD_WINDOW_MS, 250);
@@ -55,7 +55,7 @@ describe('CommitWindow: per-run or per-turn commits', () => {
     expect(window.span).toBe('run');
   });
 
-  it('does not raise the estimate from a big batch: its time is mostly the cost of its rows', () => {
+  it('does not raise the estimate from a big batch: its time is mostly the cost of its rows', async () => {
     const window = new CommitWindow();
     window.noteCommit(SMALL_BATCH_EVENTS + 1, 50);
     expect(window.transactionCostMs).toBe(0);
@@ -63,7 +63,7 @@ describe('CommitWindow: per-run or per-turn commits', () => {
     expect(window.transactionCostMs).toBe(0.3);
   });
 
-  it('in the turn span, commits the first run of a turn alone once per load window, to keep measuring a transaction', () => {
+  it('in the turn span, commits the first run of a turn alone once per load window, to keep measuring a transaction', async () => {
     const window = new CommitWindow();
     window.noteCommit(1, 1);
     let now = runsOver(window, 0, LOAD_WINDOW_MS, 250);
@@ -77,7 +77,7 @@ describe('CommitWindow: per-run or per-turn commits', () => {
     expect(window.noteRun(now, true)).toBe('run');
   });
 
-  it('ignores a duration that is not a time (a clock that went backwards, NaN, Infinity)', () => {
+  it('ignores a duration that is not a time (a clock that went backwards, NaN, Infinity)', async () => {
     const window = new CommitWindow();
     window.noteCommit(1, -1);
     window.noteCommit(1, Number.NaN);
@@ -87,7 +87,7 @@ describe('CommitWindow: per-run or per-turn commits', () => {
     expect(window.transactionCostMs).toBe(0.5);
   });
 
-  it('ignores a run stamped with a time that is not one, and still judges the later ones', () => {
+  it('ignores a run stamped with a time that is not one, and still judges the later ones', async () => {
     const window = new CommitWindow();
     window.noteCommit(1, 0.5);
     expect(window.noteRun(Number.NaN)).toBe('run');
@@ -96,7 +96,7 @@ describe('CommitWindow: per-run or per-turn commits', () => {
     expect(window.span).toBe('turn');
   });
 
-  it('counts a measured 0 ms as a sample, not as "no estimate yet"', () => {
+  it('counts a measured 0 ms as a sample, not as "no estimate yet"', async () => {
     const window = new CommitWindow();
     window.noteCommit(1, 0);
     window.noteCommit(1, 8);

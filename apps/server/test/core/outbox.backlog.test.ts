@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createFirehoseAgent } from '../../src/agents/firehose/firehose-agent.js';
 import { BACKLOG_MARK_DELIVERIES, Outbox, type OutboxTarget } from '../../src/core/outbox.js';
-import type { Peer } from '../../src/core/session-service.js';
+import type { Peer } from '../../src/core/peer.js';
 import { SessionManager } from '../../src/core/session-manager.js';
 import { ToolRegistry } from '../../src/tools/tool-registry.js';
 import { turns, until } from './support/harness.js';
-import { RecordingStore } from './support/recording-store.js';
+import { RecordingStore } from '../support/recording-store.js';
 
 function statusEvent(seq: number): SessionEvent {
   return { type: 'session.status', sessionId: 's', seq, at: '2025-01-01T00:00:00.000Z', status: 'running' };
@@ -15,7 +15,7 @@ function statusEvent(seq: number): SessionEvent {
 
 function setup(subscribers: number) {
   const store = new RecordingStore();
-  store.createSession({ info: { sessionId: 's', task: 't', agent: 'a', status: 'running', revision: 0, createdAt: 'x' }, options: {}, lastSeq: 0 });
+  void store.createSession({ info: { sessionId: 's', task: 't', agent: 'a', status: 'running', revision: 0, createdAt: 'x' }, options: {}, lastSeq: 0 });
   const peers = Array.from({ length: subscribers }, (_, index) => store.peer(`p${index}`));
   const target: OutboxTarget = { subscribers: new Map<Peer, number>(peers.map((peer) => [peer, 0])) };
   const outbox = new Outbox({ store, reportError: () => undefined, retryDelayMs: 1, maxRetryDelayMs: 1 });
@@ -23,7 +23,7 @@ function setup(subscribers: number) {
 }
 
 describe('Outbox: the backlog producers watch', () => {
-  it('is backlogged once the queued events cost the mark in deliveries, and not before', () => {
+  it('is backlogged once the queued events cost the mark in deliveries, and not before', async () => {
     const subscribers = 8;
     const { outbox, target } = setup(subscribers);
     const eventsToMark = BACKLOG_MARK_DELIVERIES / subscribers;
@@ -76,9 +76,9 @@ describe('Backlog: a producer that writes many deltas without awaiting each', ()
     const subscribers = 25;
     const peers = Array.from({ length: subscribers }, (_, index) => store.peer(`p${index}`));
     const deltas = 5_000;
-    const { sessionId } = manager.create({ task: `firehose rate=max count=${deltas} size=32 delay=20` });
-    for (const peer of peers) manager.subscribe(sessionId, { peer }, 0);
-    await until(() => manager.snapshot(sessionId)?.session.status === 'completed', 'the firehose to finish', 1_000_000);
+    const { sessionId } = await manager.create({ task: `firehose rate=max count=${deltas} size=32 delay=20` });
+    for (const peer of peers) await manager.subscribe(sessionId, { peer }, 0);
+    await until(async () => (await manager.snapshot(sessionId))?.session.status === 'completed', 'the firehose to finish', 1_000_000);
 
     const batchSizes = store.journal.flatMap((entry) => (entry.op === 'write' ? [entry.seqs.length] : []));
     const largest = Math.max(...batchSizes);

@@ -2,9 +2,9 @@ import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { CommitWindow, LOAD_WINDOW_MS, type CommitSpan } from '../../src/core/commit-window.js';
 import { EARLY_COMMIT_EVENTS, Outbox, type OutboxTarget } from '../../src/core/outbox.js';
-import type { Peer } from '../../src/core/session-service.js';
+import type { Peer } from '../../src/core/peer.js';
 import { turns, until } from './support/harness.js';
-import { RecordingStore } from './support/recording-store.js';
+import { RecordingStore } from '../support/recording-store.js';
 
 function deltaEvent(sessionId: string, seq: number): SessionEvent {
   return { type: 'step.delta', sessionId, seq, at: '2025-01-01T00:00:00.000Z', stepId: 'st', text: `token ${seq}` };
@@ -17,7 +17,7 @@ function deltaEvent(sessionId: string, seq: number): SessionEvent {
 function setup(commitCostMs: number, commitWindow?: CommitWindow) {
   const store = new RecordingStore();
   for (const sessionId of ['a', 'b', 'c']) {
-    store.createSession({ info: { sessionId, task: 't', agent: 'x', status: 'running', revision: 0, createdAt: 'x' }, options: {}, lastSeq: 0 });
+    void store.createSession({ info: { sessionId, task: 't', agent: 'x', status: 'running', revision: 0, createdAt: 'x' }, options: {}, lastSeq: 0 });
   }
   const clock = { now: 0 };
   const cost = { ms: commitCostMs };
@@ -39,6 +39,14 @@ function setup(commitCostMs: number, commitWindow?: CommitWindow) {
   return { store, outbox, peer, clock, cost, burst };
 }
 
+/**
+ * Let the current turn's microtasks run (a run's end, the store's answer, the sends) but not the
+ * next turn: what happens here happens "when the code queuing them returns".
+ */
+async function runEnd(): Promise<void> {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
 /** Runs of one event each, 1 ms of the fake clock apart, for a whole load window: 1,000 runs a second. */
 async function steadyRuns(context: ReturnType<typeof setup>): Promise<void> {
   for (let ms = 0; ms <= LOAD_WINDOW_MS; ms++) {
@@ -53,7 +61,7 @@ describe('Outbox: while transactions are cheap, each run is committed when it re
     const { store, peer, burst } = setup(0.01);
     burst('a', 3);
     expect(store.batches).toBe(0);
-    await Promise.resolve();
+    await runEnd();
     expect(store.batches).toBe(1);
     expect(peer.frames).toHaveLength(3);
     expect(store.sentOnlyAfterWritten()).toBe(true);
@@ -62,9 +70,9 @@ describe('Outbox: while transactions are cheap, each run is committed when it re
   it('gives two runs of one turn a transaction each, so the first run\'s events never wait for the second\'s fan-out', async () => {
     const { store, burst } = setup(0.01);
     burst('a', 3);
-    await Promise.resolve();
+    await runEnd();
     burst('b', 2);
-    await Promise.resolve();
+    await runEnd();
     expect(store.journal.filter((entry) => entry.op === 'write')).toEqual([
       { op: 'write', seqs: ['a#1', 'a#2', 'a#3'] },
       { op: 'write', seqs: ['b#1', 'b#2'] },
@@ -84,9 +92,9 @@ describe('Outbox: while transactions are cheap, each run is committed when it re
     await steadyRuns(context);
     const before = context.store.batches;
     context.burst('a', 1);
-    await Promise.resolve();
+    await runEnd();
     context.burst('b', 1);
-    await Promise.resolve();
+    await runEnd();
     expect(context.store.batches).toBe(before + 2);
   });
 });
@@ -95,6 +103,9 @@ describe('Outbox: while transactions are cheap, each run is committed when it re
 class TurnSpan extends CommitWindow {
   override noteRun(): CommitSpan {
     return 'turn';
+  }
+  override commitAtRunEnd(queuedEvents: number): boolean {
+    return queuedEvents >= EARLY_COMMIT_EVENTS;
   }
 }
 
@@ -112,7 +123,7 @@ describe('Outbox: measuring what transactions cost', () => {
     const before = store.batches;
     for (const sessionId of ['b', 'c', 'b']) {
       burst(sessionId, 1);
-      await Promise.resolve();
+      await runEnd();
     }
     await turns(1);
     expect(store.batches - before).toBeLessThanOrEqual(2);
@@ -128,16 +139,16 @@ describe('Outbox: measuring what transactions cost', () => {
     for (let turn = 0; turn < 6_000; turn++) {
       for (let run = 0; run < 20; run++) {
         burst('b', 1);
-        await Promise.resolve();
+        await runEnd();
       }
       clock.now += 2;
       await turns(1);
     }
     const before = store.batches;
     burst('c', 1);
-    await Promise.resolve();
+    await runEnd();
     burst('c', 1);
-    await Promise.resolve();
+    await runEnd();
     expect(store.batches).toBe(before + 2);
   });
 });
@@ -149,9 +160,9 @@ describe('Outbox: while transactions are dear, every run of a turn shares one', 
     const { store, burst } = turnSpan();
     const before = store.journal.length;
     burst('b', 3);
-    await Promise.resolve();
+    await runEnd();
     burst('c', 3);
-    await Promise.resolve();
+    await runEnd();
     expect(store.journal.length).toBe(before);
     await turns(1);
     expect(store.journal.slice(before).filter((entry) => entry.op === 'write')).toEqual([{ op: 'write', seqs: ['b#1', 'b#2', 'b#3', 'c#1', 'c#2', 'c#3'] }]);
@@ -162,7 +173,7 @@ describe('Outbox: while transactions are dear, every run of a turn shares one', 
     const { store, peer, burst } = turnSpan();
     const [batches, frames] = [store.batches, peer.frames.length];
     burst('b', EARLY_COMMIT_EVENTS + 10);
-    await Promise.resolve();
+    await runEnd();
     expect(store.batches).toBe(batches + 1);
     expect(peer.frames.length - frames).toBe(EARLY_COMMIT_EVENTS + 10);
   });
@@ -184,13 +195,13 @@ describe('Outbox: while transactions are dear, every run of a turn shares one', 
   it('gathers the rest of the turn again after a flush in the middle of it (a subscribe)', async () => {
     const { store, outbox, burst } = turnSpan();
     burst('b', 1);
-    await Promise.resolve();
-    outbox.flush();
+    await runEnd();
+    await outbox.flush();
     const afterFlush = store.batches;
     burst('c', 1);
-    await Promise.resolve();
+    await runEnd();
     burst('c', 1);
-    await Promise.resolve();
+    await runEnd();
     expect(store.batches).toBe(afterFlush);
     await turns(1);
     expect(store.batches).toBe(afterFlush + 1);
@@ -205,7 +216,7 @@ describe('Outbox: while transactions are dear, every run of a turn shares one', 
     await turns(1);
     expect(store.batches).toBe(batches);
     expect(outbox.pending).toBe(EARLY_COMMIT_EVENTS);
-    expect(outbox.flush()).toBe(true);
+    expect(await outbox.flush()).toBe(true);
     expect(store.batches).toBe(batches + 1);
   });
 });
@@ -217,7 +228,7 @@ describe('Outbox: closed before a cheap run returns', () => {
     outbox.close();
     await turns(1);
     expect(store.batches).toBe(0);
-    expect(outbox.flush()).toBe(true);
+    expect(await outbox.flush()).toBe(true);
     expect(store.batches).toBe(1);
   });
 });

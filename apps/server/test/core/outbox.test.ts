@@ -1,9 +1,9 @@
 import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { Outbox, type OutboxTarget } from '../../src/core/outbox.js';
-import type { Peer } from '../../src/core/session-service.js';
+import type { Peer } from '../../src/core/peer.js';
 import { turns, until } from './support/harness.js';
-import { RecordingStore } from './support/recording-store.js';
+import { RecordingStore } from '../support/recording-store.js';
 
 function target(...peers: Peer[]): OutboxTarget & { subscribers: Map<Peer, number> } {
   return { subscribers: new Map(peers.map((peer) => [peer, 0])) };
@@ -15,7 +15,7 @@ function statusEvent(sessionId: string, seq: number): SessionEvent {
 
 function setup() {
   const store = new RecordingStore();
-  store.createSession({ info: { sessionId: 's', task: 't', agent: 'a', status: 'running', revision: 0, createdAt: 'x' }, options: {}, lastSeq: 0 });
+  void store.createSession({ info: { sessionId: 's', task: 't', agent: 'a', status: 'running', revision: 0, createdAt: 'x' }, options: {}, lastSeq: 0 });
   const errors: string[] = [];
   const outbox = new Outbox({ store, reportError: (context) => errors.push(context), retryDelayMs: 1, maxRetryDelayMs: 1 });
   return { store, outbox, errors };
@@ -51,7 +51,7 @@ describe('Outbox: group commit', () => {
     const a = store.peer('a');
     const b = store.peer('b');
     outbox.enqueue({ target: target(a, b), event: statusEvent('s', 1) });
-    outbox.flush();
+    await outbox.flush();
     expect(a.frames).toEqual(b.frames);
     expect(JSON.parse(a.frames[0]!)).toEqual(statusEvent('s', 1));
   });
@@ -61,7 +61,7 @@ describe('Outbox: group commit', () => {
     const peer = store.peer('p');
     store.failWrites = true;
     outbox.enqueue({ target: target(peer), event: statusEvent('s', 1) });
-    expect(outbox.flush()).toBe(false);
+    expect(await outbox.flush()).toBe(false);
     expect(peer.frames).toEqual([]);
     expect(outbox.pending).toBe(1);
     expect(errors[0]).toMatch(/appendBatch failed/);
@@ -71,69 +71,72 @@ describe('Outbox: group commit', () => {
     expect(store.sentOnlyAfterWritten()).toBe(true);
   });
 
-  it('sends the requester its copy with requestId instead of the plain one', () => {
+  it('sends the requester its copy with requestId instead of the plain one', async () => {
     const { store, outbox } = setup();
     const requester = store.peer('r');
     const other = store.peer('o');
     outbox.enqueue({ target: target(requester, other), event: statusEvent('s', 1), reply: { peer: requester, requestId: 'q1' } });
-    outbox.flush();
+    await outbox.flush();
     expect(requester.frames.map((frame) => JSON.parse(frame))).toEqual([{ ...statusEvent('s', 1), requestId: 'q1' }]);
     expect(other.frames.map((frame) => JSON.parse(frame))).toEqual([statusEvent('s', 1)]);
   });
 
-  it('also sends the copy to a requester who is not subscribed', () => {
+  it('also sends the copy to a requester who is not subscribed', async () => {
     const { store, outbox } = setup();
     const requester = store.peer('r');
     const other = store.peer('o');
     outbox.enqueue({ target: target(other), event: statusEvent('s', 1), reply: { peer: requester, requestId: 'q1' } });
-    outbox.flush();
+    await outbox.flush();
     expect(requester.frames.map((frame) => JSON.parse(frame))).toEqual([{ ...statusEvent('s', 1), requestId: 'q1' }]);
     expect(other.frames).toHaveLength(1);
   });
 
-  it('skips events a subscriber already got from its snapshot or replay', () => {
+  it('skips events a subscriber already got from its snapshot or replay', async () => {
     const { store, outbox } = setup();
     const late = store.peer('late');
     const to = { subscribers: new Map<Peer, number>([[late, 2]]) };
     for (let seq = 1; seq <= 3; seq++) outbox.enqueue({ target: to, event: statusEvent('s', seq) });
-    outbox.flush();
+    await outbox.flush();
     expect(late.frames.map((frame) => (JSON.parse(frame) as { seq: number }).seq)).toEqual([3]);
   });
 
-  it('delivers to the other peers when one throws from send', () => {
+  it('delivers to the other peers when one throws from send', async () => {
     const { store, outbox, errors } = setup();
     const broken: Peer = {
       id: 'broken',
       send: () => {
         throw new Error('socket gone');
       },
+      sendLive: () => undefined,
     };
     const fine = store.peer('fine');
     outbox.enqueue({ target: target(broken, fine), event: statusEvent('s', 1) });
-    outbox.flush();
+    await outbox.flush();
     expect(fine.frames).toHaveLength(1);
     expect(errors).toEqual(['peer broken threw from send']);
   });
 
-  it('keeps the order of events when a peer triggers a flush from inside send', () => {
+  it('keeps the order of events when a peer triggers a flush from inside send', async () => {
     const { store, outbox } = setup();
     const seen: number[] = [];
     let reacted = false;
     const to = target();
     const reacting: Peer = {
       id: 'reacting',
+      sendLive: () => undefined,
       send: (frame) => {
         seen.push((JSON.parse(frame) as { seq: number }).seq);
         if (reacted) return;
         reacted = true;
         outbox.enqueue({ target: to, event: statusEvent('s', 3) });
-        outbox.flush();
+        void outbox.flush();
       },
     };
     to.subscribers.set(reacting, 0);
     outbox.enqueue({ target: to, event: statusEvent('s', 1) });
     outbox.enqueue({ target: to, event: statusEvent('s', 2) });
-    outbox.flush();
+    await outbox.flush();
+    await outbox.flush();
     expect(seen).toEqual([1, 2, 3]);
   });
 });

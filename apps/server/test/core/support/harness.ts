@@ -1,3 +1,4 @@
+import { onTestFinished } from 'vitest';
 import { applyEvent, createSessionState, type SessionEvent, type SessionState } from '@interthought/protocol';
 import { AgentRegistry } from '../../../src/agents/agent-registry.js';
 import type { Agent } from '../../../src/agents/agent.js';
@@ -15,6 +16,11 @@ export interface HarnessOptions extends Partial<Omit<SessionManagerDeps, 'agents
 
 export interface Harness {
   manager: SessionManager;
+  /**
+   * What the core reported as failures it survived (`reportError`). A test that provokes some
+   * takes them with `takeErrors()`; any left when the test ends fail it.
+   */
+  takeErrors(): string[];
   store: EventStore;
   agents: AgentRegistry;
   tools: ToolRegistry;
@@ -47,17 +53,26 @@ function harnessWith(options: HarnessOptions, counters: Counters): Harness {
   const waiter = new WaitingTool();
   const tools = new ToolRegistry().register(adderTool).register(waiter);
   const { store: _store, agents: _agents, ...rest } = options;
+  const errors: string[] = [];
+  try {
+    onTestFinished(() => {
+      if (errors.length > 0) throw new Error(`The session core reported failures nobody expected:\n${errors.join('\n')}`);
+    });
+  } catch {
+    // Built outside a running test (a suite-level harness): its test reads `takeErrors()` itself.
+  }
   const manager = new SessionManager({
     store,
     agents,
     tools,
     newId: () => `id-${++counters.ids}`,
     now: () => new Date(Date.UTC(2025, 0, 1) + counters.ticks++ * 1000),
-    reportError: () => undefined,
+    reportError: (context, error) => errors.push(`${context}: ${error instanceof Error ? error.message : String(error)}`),
     ...rest,
   });
   return {
     manager,
+    takeErrors: () => errors.splice(0),
     store,
     agents,
     tools,
@@ -70,9 +85,9 @@ function harnessWith(options: HarnessOptions, counters: Counters): Harness {
  * Let the event loop turn until `condition` holds. Counts turns, not time: each turn is one
  * `setImmediate`, which is how the core paces tokens and commits batches.
  */
-export async function until(condition: () => boolean, what: string, maxTurns = 20_000): Promise<void> {
+export async function until(condition: () => boolean | Promise<boolean>, what: string, maxTurns = 20_000): Promise<void> {
   for (let turn = 0; turn < maxTurns; turn++) {
-    if (condition()) return;
+    if (await condition()) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   throw new Error(`Gave up waiting for: ${what}`);
@@ -85,7 +100,7 @@ export async function turns(count = 3): Promise<void> {
 
 /** Wait until the session reaches `status` and the events up to it are written and sent. */
 export async function untilStatus(manager: SessionManager, sessionId: string, status: string): Promise<void> {
-  await until(() => manager.snapshot(sessionId)?.session.status === status, `session ${sessionId} to be ${status}`);
+  await until(async () => (await manager.snapshot(sessionId))?.session.status === status, `session ${sessionId} to be ${status}`);
   await turns(2);
 }
 
@@ -97,6 +112,6 @@ export function fold(events: readonly SessionEvent[]): SessionState {
 }
 
 /** Every stored event of a session. */
-export function storedEvents(store: EventStore, sessionId: string): SessionEvent[] {
+export function storedEvents(store: EventStore, sessionId: string): Promise<SessionEvent[]> {
   return store.readEvents(sessionId, 0);
 }

@@ -1,5 +1,5 @@
 import type { SessionEvent } from '@interthought/protocol';
-import type { Peer } from '../../../src/core/session-service.js';
+import type { Peer } from '../../../src/core/peer.js';
 
 /** A frame as the peer received it, parsed, with its type. */
 export type ReceivedFrame = { type: string; [field: string]: unknown };
@@ -11,6 +11,10 @@ export class RecordingPeer implements Peer {
   constructor(readonly id: string = 'peer') {}
 
   send(frame: string): void {
+    this.frames.push(frame);
+  }
+
+  sendLive(frame: string): void {
     this.frames.push(frame);
   }
 
