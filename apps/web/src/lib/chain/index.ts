@@ -19,4 +19,3 @@ export { default as BranchPicker } from './BranchPicker.svelte';
 export { default as SupersededFold } from './SupersededFold.svelte';
 export { default as ThoughtRun } from './ThoughtRun.svelte';
 export { default as SkeletonSteps } from './SkeletonSteps.svelte';
-export { default as KindIcon } from './KindIcon.svelte';
