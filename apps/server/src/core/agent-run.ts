@@ -2,8 +2,8 @@ import type { Agent } from '../agents/agent.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { LiveSession, SessionRun } from './live-session.js';
 import type { Backlog } from './outbox.js';
-import { abortError } from './pause-gate.js';
-import { RunSink, type RunScope } from './step-sink.js';
+import { abortError } from './pace.js';
+import { RunSink, type RunScope } from './run-sink.js';
 
 export interface RunDeps {
   tools: ToolRegistry;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { evaluateExpression, ExpressionError } from './calculator/index.js';
+import { evaluateExpression, ExpressionError } from './expression/index.js';
 import { formatNumber } from './number-format.js';
 import type { Tool } from './tool.js';
 

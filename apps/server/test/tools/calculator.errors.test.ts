@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calculatorTool } from '../../src/tools/calculator.js';
-import { ExpressionError } from '../../src/tools/calculator/index.js';
+import { ExpressionError } from '../../src/tools/expression/index.js';
 import { ToolError } from '../../src/tools/tool.js';
 
 const signal = new AbortController().signal;

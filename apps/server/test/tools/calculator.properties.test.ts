@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluateExpression } from '../../src/tools/calculator/index.js';
+import { evaluateExpression } from '../../src/tools/expression/index.js';
 
 type Tree = { value: number; text: string; precedence: number };
 

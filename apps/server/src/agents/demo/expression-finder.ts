@@ -1,5 +1,5 @@
-import { isWellFormedExpression, renderExpression } from '../../tools/calculator/index.js';
-import { normaliseExpressionText } from '../../tools/calculator/tokenizer.js';
+import { isWellFormedExpression, renderExpression } from '../../tools/expression/index.js';
+import { normaliseExpressionText } from '../../tools/expression/tokenizer.js';
 import { EXPRESSION_MAX_LENGTH } from '../../tools/calculator.js';
 
 const EXPRESSION_RUN = /[\d.\s+\-*/×÷−^()（）%]+/gu;

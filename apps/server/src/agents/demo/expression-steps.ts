@@ -1,7 +1,7 @@
-import { evaluateExpressionTree } from '../../tools/calculator/evaluate.js';
-import type { BinaryOperator, ExpressionNode } from '../../tools/calculator/parser.js';
-import { parseTokens } from '../../tools/calculator/parser.js';
-import { tokenize } from '../../tools/calculator/tokenizer.js';
+import { evaluateExpressionTree } from '../../tools/expression/evaluate.js';
+import type { BinaryOperator, ExpressionNode } from '../../tools/expression/parser.js';
+import { parseTokens } from '../../tools/expression/parser.js';
+import { tokenize } from '../../tools/expression/tokenizer.js';
 import { formatNumber, roundResult } from '../../tools/number-format.js';
 import { say, type Lang } from './language.js';
 import type { PlanStep, StepValue } from './plan.js';

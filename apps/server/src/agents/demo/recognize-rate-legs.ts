@@ -1,4 +1,4 @@
-import { evaluateExpression } from '../../tools/calculator/index.js';
+import { evaluateExpression } from '../../tools/expression/index.js';
 import { formatNumber } from '../../tools/number-format.js';
 import type { UnitDefinition } from '../../tools/units.js';
 import { formatWithUnit } from './answer-format.js';

@@ -42,7 +42,9 @@ export type EventStoreErrorCode =
   | 'BAD_EVENT'
   /** A `limit` that is not a positive integer. */
   | 'BAD_LIMIT'
-  | 'STORE_CLOSED';
+  | 'STORE_CLOSED'
+  /** Cluster mode: the writer's epoch is not the session's (another node took the session over). */
+  | 'FENCED';
 
 /** A store call refused: nothing was written. */
 export class EventStoreError extends Error {

@@ -2,7 +2,7 @@ import { StepKindSchema, type SessionEvent, type StepKind } from '@interthought/
 import type { StepSink, StepWriter } from '../agents/agent.js';
 import type { LiveSession } from './live-session.js';
 import type { Backlog } from './outbox.js';
-import { pace } from './pause-gate.js';
+import { pace } from './pace.js';
 
 /** What a sink needs of the run it belongs to. */
 export interface RunScope {
