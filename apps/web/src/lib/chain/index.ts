@@ -16,6 +16,5 @@ export { default as CorrectionEditor } from './CorrectionEditor.svelte';
 export { default as CorrectionBadge } from './CorrectionBadge.svelte';
 export { default as WordDiff } from './WordDiff.svelte';
 export { default as BranchPicker } from './BranchPicker.svelte';
-export { default as SupersededFold } from './SupersededFold.svelte';
-export { default as ThoughtRun } from './ThoughtRun.svelte';
+export { default as StepFold } from './StepFold.svelte';
 export { default as SkeletonSteps } from './SkeletonSteps.svelte';
