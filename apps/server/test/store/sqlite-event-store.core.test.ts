@@ -20,40 +20,40 @@ beforeEach(() => {
   temp = makeTempDir();
 });
 
-afterEach(() => {
-  for (const store of opened.splice(0)) store.close();
+afterEach(async () => {
+  for (const store of opened.splice(0)) await store.close();
   temp.cleanup();
 });
 
 describe('SqliteEventStore under the session core', () => {
   it('serves the same snapshot and replay after the core restarts on the reopened file', async () => {
     const first = createHarness({ store: open() });
-    const { sessionId } = first.manager.create({ task: 'add two and three' });
+    const { sessionId } = await first.manager.create({ task: 'add two and three' });
     await untilStatus(first.manager, sessionId, 'completed');
-    const before = first.manager.snapshot(sessionId);
+    const before = await first.manager.snapshot(sessionId);
     await first.manager.shutdown();
-    opened[0]?.close();
+    await opened[0]?.close();
 
     const reopened = open();
     const second = createHarness({ store: reopened });
-    expect(second.manager.snapshot(sessionId)).toEqual(before);
-    expect(second.manager.list({ limit: 10 }).sessions.map((s) => s.sessionId)).toEqual([sessionId]);
-    expect(reopened.readEvents(sessionId, 0).map((e) => e.seq)).toEqual(Array.from({ length: before?.seq ?? 0 }, (_, i) => i + 1));
+    expect(await second.manager.snapshot(sessionId)).toEqual(before);
+    expect((await second.manager.list({ limit: 10 })).sessions.map((s) => s.sessionId)).toEqual([sessionId]);
+    expect((await reopened.readEvents(sessionId, 0)).map((e) => e.seq)).toEqual(Array.from({ length: before?.seq ?? 0 }, (_, i) => i + 1));
     await second.manager.shutdown();
   });
 
   it('rebuilds a session from the retention snapshot and the kept events after a restart', async () => {
     const first = createHarness({ store: open({ retainEventsPerSession: 4 }) });
-    const { sessionId } = first.manager.create({ task: 'add two and three' });
+    const { sessionId } = await first.manager.create({ task: 'add two and three' });
     await untilStatus(first.manager, sessionId, 'completed');
-    const before = first.manager.snapshot(sessionId);
+    const before = await first.manager.snapshot(sessionId);
     await first.manager.shutdown();
-    opened[0]?.close();
+    await opened[0]?.close();
 
     const reopened = open({ retainEventsPerSession: 4 });
-    expect(reopened.firstKeptSeq(sessionId)).toBeGreaterThan(1);
+    expect(await reopened.firstKeptSeq(sessionId)).toBeGreaterThan(1);
     const second = createHarness({ store: reopened });
-    expect(second.manager.snapshot(sessionId)).toEqual(before);
+    expect(await second.manager.snapshot(sessionId)).toEqual(before);
     await second.manager.shutdown();
   });
 
@@ -61,15 +61,16 @@ describe('SqliteEventStore under the session core', () => {
     const checkpoint = new Checkpoint();
     const held = new TestAgent('held', heldBehaviour(checkpoint, []));
     const crashed = createHarness({ store: open(), agents: [held] });
-    const { sessionId } = crashed.manager.create({ task: 'think slowly', agent: 'held' });
+    const { sessionId } = await crashed.manager.create({ task: 'think slowly', agent: 'held' });
     await turns(20);
     expect(checkpoint.reached).toBe(true);
     // The process dies here: no shutdown, the file is simply let go (the run stays held forever).
-    opened[0]?.close();
+    await opened[0]?.close();
 
     const next = createHarness({ store: open(), agents: [held] });
+    await next.manager.ready;
     expect(next.manager.recoveredSessionIds).toEqual([sessionId]);
-    const snapshot = next.manager.snapshot(sessionId);
+    const snapshot = await next.manager.snapshot(sessionId);
     expect(snapshot?.session.status).toBe('interrupted');
     expect(snapshot?.steps[0]?.content).toBe('partial text ');
     await next.manager.shutdown();

@@ -58,7 +58,7 @@ function exited(child: ChildProcess): Promise<void> {
 
 function openError(file: string): StoreOpenError {
   try {
-    openSqliteEventStore(file).close();
+    openSqliteEventStore(file).closeNow();
   } catch (error) {
     if (error instanceof StoreOpenError) return error;
     throw error;
@@ -67,17 +67,17 @@ function openError(file: string): StoreOpenError {
 }
 
 describe('SqliteEventStore exclusive use', () => {
-  it('refuses a second store on the same file in the same process, and allows it after close', () => {
+  it('refuses a second store on the same file in the same process, and allows it after close', async () => {
     const first = openSqliteEventStore(temp.file());
     const error = openError(temp.file());
     expect(error.code).toBe('IN_USE');
     expect(error.message).toContain(temp.file());
-    first.close();
-    openSqliteEventStore(temp.file()).close();
+    await first.close();
+    await openSqliteEventStore(temp.file()).close();
   });
 
-  it('removes its lock file on close', () => {
-    openSqliteEventStore(temp.file()).close();
+  it('removes its lock file on close', async () => {
+    await openSqliteEventStore(temp.file()).close();
     expect(existsSync(`${temp.file()}.lock`)).toBe(false);
   });
 
@@ -100,9 +100,9 @@ describe('SqliteEventStore exclusive use', () => {
 
     const store = openSqliteEventStore(temp.file());
     const sessionId = holder.report.sessionId ?? '';
-    expect(store.getSession(sessionId)?.lastSeq).toBe(1);
-    expect(store.readEvents(sessionId, 0)).toHaveLength(1);
-    store.close();
+    expect((await store.getSession(sessionId))?.lastSeq).toBe(1);
+    expect(await store.readEvents(sessionId, 0)).toHaveLength(1);
+    await store.close();
   });
 
   it('still refuses a held file whose lock file was deleted, because SQLite holds it exclusively', async () => {
@@ -120,7 +120,7 @@ describe('SqliteEventStore exclusive use', () => {
     const store = openSqliteEventStore(temp.file());
     const whileOpen = await startChild(temp.file(), 'probe');
     expect(whileOpen.report).toMatchObject({ opened: false, code: 'IN_USE', holderPid: process.pid });
-    store.close();
+    await store.close();
     const afterClose = await startChild(temp.file(), 'probe');
     expect(afterClose.report.opened).toBe(true);
   });
@@ -131,11 +131,11 @@ describe('SqliteEventStore exclusive use', () => {
     writeFileSync(`${temp.file()}.lock`, `${gone.report.pid}\n`);
     const store = openSqliteEventStore(temp.file());
     expect(readFileSync(`${temp.file()}.lock`, 'utf8').trim()).toBe(String(process.pid));
-    store.close();
+    await store.close();
   });
 
-  it('takes over an empty lock file left by a crash while it was being written', () => {
+  it('takes over an empty lock file left by a crash while it was being written', async () => {
     writeFileSync(`${temp.file()}.lock`, '');
-    openSqliteEventStore(temp.file()).close();
+    await openSqliteEventStore(temp.file()).close();
   });
 });

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteEventStore, StoreOpenError } from '../../src/core/sqlite-event-store.js';
 import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../../src/core/sqlite/migrations.js';
-import { EventScript, makeTempDir, sessionLog, sessionRecord } from './store-fixtures.js';
+import { EventScript, batchOf, makeTempDir, sessionLog, sessionRecord } from './store-fixtures.js';
 
 let temp: ReturnType<typeof makeTempDir>;
 
@@ -18,7 +18,7 @@ afterEach(() => {
 
 function openError(file: string): StoreOpenError {
   try {
-    openSqliteEventStore(file).close();
+    openSqliteEventStore(file).closeNow();
   } catch (error) {
     if (error instanceof StoreOpenError) return error;
     throw error;
@@ -37,9 +37,9 @@ function withRawDb<T>(file: string, read: (db: Database.Database) => T): T {
 }
 
 describe('openSqliteEventStore on a new or existing file', () => {
-  it('creates the file and its missing folders, migrated to the latest schema in WAL mode', () => {
+  it('creates the file and its missing folders, migrated to the latest schema in WAL mode', async () => {
     const file = join(temp.dir, 'nested', 'deeper', 'interthought.db');
-    openSqliteEventStore(file).close();
+    await openSqliteEventStore(file).close();
     expect(existsSync(file)).toBe(true);
     withRawDb(file, (db) => {
       expect(schemaVersion(db)).toBe(MIGRATIONS.length);
@@ -49,39 +49,39 @@ describe('openSqliteEventStore on a new or existing file', () => {
     });
   });
 
-  it('migrates an existing empty file', () => {
+  it('migrates an existing empty file', async () => {
     writeFileSync(temp.file(), '');
-    openSqliteEventStore(temp.file()).close();
+    await openSqliteEventStore(temp.file()).close();
     withRawDb(temp.file(), (db) => expect(schemaVersion(db)).toBe(MIGRATIONS.length));
   });
 
-  it('sees every session and event after close and reopen', () => {
+  it('sees every session and event after close and reopen', async () => {
     const first = openSqliteEventStore(temp.file());
-    first.createSession(sessionRecord('s1'));
+    await first.createSession(sessionRecord('s1'));
     const log = sessionLog('s1', 25);
-    first.appendBatch(log);
-    first.updateSession({ ...sessionRecord('s1').info, status: 'completed', revision: 2 });
-    first.close();
+    await first.appendBatch(batchOf(log));
+    await first.updateSession({ ...sessionRecord('s1').info, status: 'completed', revision: 2 });
+    await first.close();
 
     const second = openSqliteEventStore(temp.file());
-    expect(second.getSession('s1')).toEqual({ ...sessionRecord('s1'), info: { ...sessionRecord('s1').info, status: 'completed', revision: 2 }, lastSeq: 25 });
-    expect(second.readEvents('s1', 0)).toEqual(log);
-    expect(second.listSessions({ limit: 5 }).sessions.map((s) => s.sessionId)).toEqual(['s1']);
+    expect(await second.getSession('s1')).toEqual({ ...sessionRecord('s1'), info: { ...sessionRecord('s1').info, status: 'completed', revision: 2 }, lastSeq: 25 });
+    expect(await second.readEvents('s1', 0)).toEqual(log);
+    expect((await second.listSessions({ limit: 5 })).sessions.map((s) => s.sessionId)).toEqual(['s1']);
     // Appends continue from the stored lastSeq.
-    second.appendBatch([new EventScript('s1', 25).status('paused')]);
-    expect(second.getSession('s1')?.lastSeq).toBe(26);
-    second.close();
+    await second.appendBatch(batchOf([new EventScript('s1', 25).status('paused')]));
+    expect((await second.getSession('s1'))?.lastSeq).toBe(26);
+    await second.close();
   });
 
-  it('reopens an existing file without re-running its migrations', () => {
-    openSqliteEventStore(temp.file()).close();
+  it('reopens an existing file without re-running its migrations', async () => {
+    await openSqliteEventStore(temp.file()).close();
     const again = openSqliteEventStore(temp.file());
-    again.createSession(sessionRecord('s1'));
-    again.close();
+    await again.createSession(sessionRecord('s1'));
+    await again.close();
     withRawDb(temp.file(), (db) => expect(schemaVersion(db)).toBe(MIGRATIONS.length));
   });
 
-  it('runs in WAL mode with an exclusive lock, FULL commits, a busy timeout and foreign keys', () => {
+  it('runs in WAL mode with an exclusive lock, FULL commits, a busy timeout and foreign keys', async () => {
     const store = openSqliteEventStore(temp.file(), { retainEventsPerSession: 100 });
     expect(store.settings()).toEqual({
       path: temp.file(),
@@ -93,22 +93,22 @@ describe('openSqliteEventStore on a new or existing file', () => {
       foreignKeys: true,
       retainEventsPerSession: 100,
     });
-    store.close();
+    await store.close();
   });
 
-  it('uses NORMAL synchronous commits when asked', () => {
+  it('uses NORMAL synchronous commits when asked', async () => {
     const store = openSqliteEventStore(temp.file(), { synchronous: 'NORMAL' });
     expect(store.settings().synchronous).toBe('NORMAL');
-    store.close();
+    await store.close();
   });
 
-  it('works in memory, with nothing written to disk', () => {
+  it('works in memory, with nothing written to disk', async () => {
     const store = openSqliteEventStore(':memory:');
-    store.createSession(sessionRecord('m'));
-    store.appendBatch(sessionLog('m', 6));
-    expect(store.readEvents('m', 3).map((e) => e.seq)).toEqual([4, 5, 6]);
+    await store.createSession(sessionRecord('m'));
+    await store.appendBatch(batchOf(sessionLog('m', 6)));
+    expect((await store.readEvents('m', 3)).map((e) => e.seq)).toEqual([4, 5, 6]);
     expect(store.path).toBe(':memory:');
-    store.close();
+    await store.close();
     expect(existsSync(':memory:')).toBe(false);
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionEvent, SessionInfo, Step, StepKind } from '@interthought/protocol';
-import type { SessionRecord } from '../../src/core/event-store.js';
+import type { AppendBatch, SessionRecord } from '../../src/core/event-store.js';
 
 /** A fresh folder under the OS temp dir; `cleanup` removes it. */
 export function makeTempDir(): { dir: string; file: (name?: string) => string; cleanup: () => void } {
@@ -138,4 +138,10 @@ export function sessionLog(sessionId: string, length: number): SessionEvent[] {
     if (round % 3 === 0) events.push(...script.correct(0, `corrected in round ${round}`));
   }
   return events.slice(0, length);
+}
+
+/** A batch the way the outbox writes it: each event serialised once, summaries (if any) alongside. */
+export function batchOf(events: readonly SessionEvent[], summaries?: readonly SessionInfo[]): AppendBatch {
+  const frames = events.map((event) => JSON.stringify(event));
+  return summaries === undefined ? { events, frames } : { events, frames, summaries };
 }
