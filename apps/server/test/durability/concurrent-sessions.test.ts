@@ -4,7 +4,7 @@ import { openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqli
 import { startServer, type RunningServer } from '../support/server.js';
 import { TestClient, isSessionEvent } from '../support/ws-client.js';
 import { tempFolder } from './support/durable-server.js';
-import { JournalingStore, eventKey } from './support/journaling-store.js';
+import { RecordingStore, eventKey } from '../support/recording-store.js';
 import { expectCompletedLog, range, seqsOf } from './support/log-checks.js';
 
 const CLIENTS = 4;
@@ -12,7 +12,7 @@ const SESSIONS_PER_CLIENT = 5;
 
 let folder: ReturnType<typeof tempFolder>;
 let sqlite: SqliteEventStore;
-let store: JournalingStore;
+let store: RecordingStore;
 let server: RunningServer;
 const clients: TestClient[] = [];
 
@@ -23,14 +23,14 @@ beforeEach(() => {
 
 /** The server on the SQLite file, each commit taking at least `commitCostMs` (0: this machine's disk as it is). */
 async function start(commitCostMs: number): Promise<void> {
-  store = new JournalingStore(sqlite, commitCostMs);
+  store = new RecordingStore(sqlite, { commitCostMs: commitCostMs });
   server = await startServer({ tokenDelayMs: 0 }, { store });
 }
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
   await server?.close();
-  sqlite.close();
+  await sqlite.close();
   folder.cleanup();
 });
 
@@ -66,23 +66,23 @@ async function streamTwentySessions(): Promise<void> {
 
   expect(uncommitted).toEqual([]);
   for (const { sessionId, events } of received) {
-    const stored = sqlite.readEvents(sessionId, 0);
+    const stored = await sqlite.readEvents(sessionId, 0);
     expect(seqsOf(stored)).toEqual(range(1, stored.length));
     expect(stored).toEqual(events);
     expectCompletedLog(sessionId, stored);
-    expect(sqlite.getSession(sessionId)).toMatchObject({ lastSeq: stored.length, info: { status: 'completed' } });
+    expect(await sqlite.getSession(sessionId)).toMatchObject({ lastSeq: stored.length, info: { status: 'completed' } });
   }
 
   // Every event is in exactly one transaction.
   const total = received.reduce((sum, { events }) => sum + events.length, 0);
-  expect(store.batches.flat()).toHaveLength(total);
+  expect(store.committedBatches.flat()).toHaveLength(total);
   const listed = await (await fetch(`${server.baseUrl}/api/sessions?limit=100`)).json();
   expect((listed as { sessions: unknown[] }).sessions).toHaveLength(CLIENTS * SESSIONS_PER_CLIENT);
 }
 
 /** How many sessions' events the busiest transaction held. */
 function mostSessionsInOneTransaction(): number {
-  return Math.max(...store.batches.map((keys) => new Set(keys.map((key) => key.split('#')[0])).size));
+  return Math.max(...store.committedBatches.map((keys) => new Set(keys.map((key) => key.split('#')[0])).size));
 }
 
 describe('20 sessions streaming at once into one SQLite file', () => {

@@ -4,7 +4,7 @@ import { openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqli
 import { startServer, type RunningServer } from '../support/server.js';
 import { TestClient } from '../support/ws-client.js';
 import { tempFolder } from './support/durable-server.js';
-import { JournalingStore } from './support/journaling-store.js';
+import { RecordingStore } from '../support/recording-store.js';
 import { expectCompletedLog, range, seqsOf } from './support/log-checks.js';
 
 let folder: ReturnType<typeof tempFolder>;
@@ -19,7 +19,7 @@ beforeEach(() => {
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
   for (const server of servers.splice(0)) await server.close();
-  for (const store of stores.splice(0)) store.close();
+  for (const store of stores.splice(0)) await store.close();
   folder.cleanup();
 });
 
@@ -29,7 +29,7 @@ function openStore(): SqliteEventStore {
   return store;
 }
 
-async function start(store: JournalingStore | SqliteEventStore, config: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
+async function start(store: RecordingStore | SqliteEventStore, config: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
   const server = await startServer({ tokenDelayMs: 20, ...config }, { store });
   servers.push(server);
   return server;
@@ -51,11 +51,11 @@ async function listedIds(server: RunningServer): Promise<string[]> {
   return page.sessions.map((info) => info.sessionId);
 }
 
-function expectNothingStored(store: SqliteEventStore, sessionId: string): void {
-  expect(store.getSession(sessionId)).toBeUndefined();
-  expect(store.readEvents(sessionId, 0)).toEqual([]);
-  expect(store.firstKeptSeq(sessionId)).toBeUndefined();
-  expect(store.readSnapshot(sessionId)).toBeUndefined();
+async function expectNothingStored(store: SqliteEventStore, sessionId: string): Promise<void> {
+  expect(await store.getSession(sessionId)).toBeUndefined();
+  expect(await store.readEvents(sessionId, 0)).toEqual([]);
+  expect(await store.firstKeptSeq(sessionId)).toBeUndefined();
+  expect(await store.readSnapshot(sessionId)).toBeUndefined();
 }
 
 describe('session.delete over the WebSocket', () => {
@@ -86,7 +86,7 @@ describe('session.delete over the WebSocket', () => {
     expect(created.at(-1)).toEqual(plain);
     expect(watcher.events(sessionId).at(-1)).toEqual(plain);
     expect(watcher.events(sessionId).filter((event) => event.type === 'session.deleted')).toHaveLength(1);
-    expectNothingStored(store, sessionId);
+    await expectNothingStored(store, sessionId);
     expect(await listedIds(server)).toEqual([bystander]);
 
     for (const frame of [
@@ -139,7 +139,7 @@ describe('DELETE /api/sessions/:id', () => {
     expect(await creator.waitForType('session.deleted')).toEqual(expected);
     expect(await watcher.waitForType('session.deleted')).toEqual(expected);
 
-    expectNothingStored(store, sessionId);
+    await expectNothingStored(store, sessionId);
     expect(await listedIds(server)).toEqual([]);
     expect((await fetch(`${server.baseUrl}/api/sessions/${sessionId}`)).status).toBe(404);
     const again = await fetch(`${server.baseUrl}/api/sessions/${sessionId}`, { method: 'DELETE' });
@@ -157,14 +157,14 @@ describe('DELETE /api/sessions/:id', () => {
     await client.untilFinished(removed);
     await client.close();
     await before.close();
-    first.close();
+    await first.close();
 
-    const store = new JournalingStore(openStore());
+    const store = new RecordingStore(openStore());
     const after = await start(store);
     const response = await fetch(`${after.baseUrl}/api/sessions/${removed}`, { method: 'DELETE' });
     expect(response.status).toBe(204);
     expect(store.logReads).toBe(0);
-    expectNothingStored(store.inner as SqliteEventStore, removed);
+    await expectNothingStored(store.inner as SqliteEventStore, removed);
     expect(await listedIds(after)).toEqual([kept]);
   });
 
