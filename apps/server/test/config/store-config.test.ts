@@ -48,13 +48,13 @@ describe('INTERTHOUGHT_RETAIN_EVENTS', () => {
 });
 
 describe('the configured store', () => {
-  it('opens SQLite with the configured retention, and says where sessions live', () => {
+  it('opens SQLite with the configured retention, and says where sessions live', async () => {
     const store = openConfiguredStore({ db: ':memory:', retainEventsPerSession: 40 });
     try {
       expect(store.settings()).toMatchObject({ path: ':memory:', retainEventsPerSession: 40 });
       expect(storeLocation(store)).toBe('Sessions are kept in memory only (INTERTHOUGHT_DB=:memory:): they are lost when the server stops.');
     } finally {
-      store.close();
+      await store.close();
     }
     expect(storeLocation({ path: '/srv/sessions.db' })).toBe('Sessions are stored in /srv/sessions.db');
   });

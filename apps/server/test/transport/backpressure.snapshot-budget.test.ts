@@ -34,7 +34,7 @@ async function serverWithBigSession(): Promise<{ running: RunningServer; session
   const creator = await scope.connect(running.wsUrl);
   const sessionId = await creator.createSession('a session with a big snapshot', { agent: 'big' });
   await creator.untilFinished(sessionId, 30_000);
-  const snapshotBytes = JSON.stringify({ type: 'session.snapshot', ...running.app.sessions.snapshot(sessionId) }).length;
+  const snapshotBytes = JSON.stringify({ type: 'session.snapshot', ...(await running.app.sessions.snapshot(sessionId)) }).length;
   expect(snapshotBytes).toBeGreaterThan(1_200_000);
   return { running, sessionId, snapshotBytes };
 }
@@ -77,7 +77,8 @@ describe('backpressure: the burst budget against a client that asks for snapshot
     // Still open and still answered: a replay from the start, every event.
     const replayed = await reader.answerTo(reader.send({ type: 'session.subscribe', sessionId, afterSeq: 0 }));
     expect(replayed.type).toBe('session.subscribed');
-    await vi.waitFor(() => expect(reader.events(sessionId).at(-1)?.seq).toBe(running.app.sessions.snapshot(sessionId)?.seq), { timeout: 30_000 });
+    const lastSeq = (await running.app.sessions.snapshot(sessionId))?.seq;
+    await vi.waitFor(() => expect(reader.events(sessionId).at(-1)?.seq).toBe(lastSeq), { timeout: 30_000 });
     expect(reader.closeInfo).toBeUndefined();
   });
 });

@@ -159,7 +159,7 @@ describe('backpressure: a reader that falls behind', () => {
     expect(slowEvents.length).toBeLessThan(healthyEvents.length);
     expect(coverageBreaks(slowEvents)).toEqual([]);
     const folded = foldFromCreation(healthy, slowEvents);
-    expect(toSnapshot(folded)).toEqual(running.app.sessions.snapshot(sessionId));
+    expect(toSnapshot(folded)).toEqual(await running.app.sessions.snapshot(sessionId));
     expectFullContent(chainSteps(folded));
   });
 
@@ -241,7 +241,7 @@ describe('backpressure: a reader that falls behind', () => {
     expect(events.every((update) => update.type !== 'session.snapshot')).toBe(true);
     expect(coverageBreaks(events as SessionEvent[])).toEqual([]);
     const folded = applyEvents(createSessionState(initial as SessionSnapshot), events as SessionEvent[]);
-    expect(toSnapshot(folded)).toEqual(running.app.sessions.snapshot(session.sessionId));
+    expect(toSnapshot(folded)).toEqual(await running.app.sessions.snapshot(session.sessionId));
     expectFullContent(chainSteps(folded));
   });
 });

@@ -123,11 +123,11 @@ describe('an unexpected failure in the core', () => {
   beforeAll(async () => {
     const sessions = createRealSessions();
     // A core that fails in a way it did not plan for: pause throws a plain Error.
-    sessions.pause = () => {
+    sessions.pause = async () => {
       throw new Error('database exploded at /var/lib/secret');
     };
     // And one refusal it did plan for, to compare.
-    sessions.resume = () => {
+    sessions.resume = async () => {
       throw new SessionError('INVALID_STATE', 'Nothing to resume.', [{ path: ['sessionId'], message: 'not paused' }]);
     };
     server = await startServer({}, { sessions });

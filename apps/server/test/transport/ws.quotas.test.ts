@@ -71,7 +71,7 @@ describe('quotas one client address cannot exhaust for everyone', () => {
     const sessionId = await client.createSession('What is 6 * 7?');
     await client.untilFinished(sessionId);
     await client.createSession('What is 8 * 9?');
-    const toolCall = server.app.sessions.snapshot(sessionId)!.steps.find((step) => step.kind === 'tool_call')!;
+    const toolCall = (await server.app.sessions.snapshot(sessionId))!.steps.find((step) => step.kind === 'tool_call')!;
     const correction = client.send({ type: 'step.correct', sessionId, stepId: toolCall.stepId, content: '{"expression":"6 * 8"}' });
     expect(await client.answerTo(correction)).toMatchObject({ type: 'correction.accepted' });
     const refused = client.send({ type: 'session.create', task: 'What is 1 + 2?' });
