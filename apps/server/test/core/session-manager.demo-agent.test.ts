@@ -23,12 +23,12 @@ function setup(): SessionManager {
 }
 
 async function untilDone(sessions: SessionManager, sessionId: string): Promise<void> {
-  await until(() => ['completed', 'failed'].includes(sessions.snapshot(sessionId)!.session.status), `session ${sessionId} to finish`);
+  await until(async () => ['completed', 'failed'].includes((await sessions.snapshot(sessionId))!.session.status), `session ${sessionId} to finish`);
   await turns(2);
 }
 
-function chainOf(sessions: SessionManager, sessionId: string) {
-  const snapshot = sessions.snapshot(sessionId)!;
+async function chainOf(sessions: SessionManager, sessionId: string) {
+  const snapshot = (await sessions.snapshot(sessionId))!;
   return snapshot.chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!);
 }
 
@@ -36,28 +36,28 @@ describe('SessionManager with the demo agent', () => {
   it('streams a tool-using chain to a final answer, and the log folds to the live state', async () => {
     const sessions = setup();
     const peer = new RecordingPeer();
-    const { sessionId } = sessions.create({ task: 'What is 12 * 7?' });
-    sessions.subscribe(sessionId, { peer }, 0);
+    const { sessionId } = await sessions.create({ task: 'What is 12 * 7?' });
+    await sessions.subscribe(sessionId, { peer }, 0);
     await untilDone(sessions, sessionId);
-    const snapshot = sessions.snapshot(sessionId)!;
+    const snapshot = (await sessions.snapshot(sessionId))!;
     expect(snapshot.session.status).toBe('completed');
-    const chain = chainOf(sessions, sessionId);
+    const chain = await chainOf(sessions, sessionId);
     expect(chain.at(-1)!.kind).toBe('final_answer');
     expect(chain.find((step) => step.kind === 'tool_call')).toMatchObject({ tool: 'calculator' });
     expect(chain.at(-1)!.content).toContain('84');
-    const folded = fold(storedEvents(store, sessionId));
+    const folded = fold(await storedEvents(store, sessionId));
     expect([...folded.steps.values()]).toEqual(snapshot.steps);
-    expect(peer.events(sessionId)).toEqual(storedEvents(store, sessionId));
+    expect(peer.events(sessionId)).toEqual(await storedEvents(store, sessionId));
   });
 
   it('re-runs the calculator with a corrected tool call and answers from its result', async () => {
     const sessions = setup();
-    const { sessionId } = sessions.create({ task: 'What is 12 * 7?' });
+    const { sessionId } = await sessions.create({ task: 'What is 12 * 7?' });
     await untilDone(sessions, sessionId);
-    const toolCall = chainOf(sessions, sessionId).find((step) => step.kind === 'tool_call')!;
-    sessions.correct({ sessionId, stepId: toolCall.stepId, content: JSON.stringify({ expression: '12 * 8' }) });
+    const toolCall = (await chainOf(sessions, sessionId)).find((step) => step.kind === 'tool_call')!;
+    await sessions.correct({ sessionId, stepId: toolCall.stepId, content: JSON.stringify({ expression: '12 * 8' }) });
     await untilDone(sessions, sessionId);
-    const chain = chainOf(sessions, sessionId);
+    const chain = await chainOf(sessions, sessionId);
     const observation = chain[toolCall.index + 1]!;
     expect(observation).toMatchObject({ kind: 'observation', result: { value: 96 } });
     expect(chain.at(-1)!.content).toContain('96');
@@ -65,12 +65,12 @@ describe('SessionManager with the demo agent', () => {
 
   it('refuses a corrected tool call that fails the calculator\'s schema', async () => {
     const sessions = setup();
-    const { sessionId } = sessions.create({ task: 'What is 12 * 7?' });
+    const { sessionId } = await sessions.create({ task: 'What is 12 * 7?' });
     await untilDone(sessions, sessionId);
-    const toolCall = chainOf(sessions, sessionId).find((step) => step.kind === 'tool_call')!;
-    const seq = sessions.snapshot(sessionId)!.seq;
-    const error = refusal(() => sessions.correct({ sessionId, stepId: toolCall.stepId, content: '{"expr":"1+1"}' }), 'BAD_CORRECTION');
+    const toolCall = (await chainOf(sessions, sessionId)).find((step) => step.kind === 'tool_call')!;
+    const seq = (await sessions.snapshot(sessionId))!.seq;
+    const error = await refusal(() => sessions.correct({ sessionId, stepId: toolCall.stepId, content: '{"expr":"1+1"}' }), 'BAD_CORRECTION');
     expect(error.details?.length).toBeGreaterThan(0);
-    expect(sessions.snapshot(sessionId)!.seq).toBe(seq);
+    expect((await sessions.snapshot(sessionId))!.seq).toBe(seq);
   });
 });

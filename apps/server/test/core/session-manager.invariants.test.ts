@@ -31,8 +31,8 @@ const EXPECTED_REFUSALS = new Set(['INVALID_STATE', 'STEP_INVALIDATED', 'STALE_R
 /** What the generated runs did, so the property is known not to hold vacuously. */
 const tally = { accepted: 0, refused: 0, subscribed: 0 };
 
-function apply(h: Harness, sessionId: string, command: Command, peers: RecordingPeer[]): Promise<void> | void {
-  const snapshot = h.manager.snapshot(sessionId)!;
+async function apply(h: Harness, sessionId: string, command: Command, peers: RecordingPeer[]): Promise<void> {
+  const snapshot = (await h.manager.snapshot(sessionId))!;
   switch (command.op) {
     case 'wait':
       return turns(command.turns);
@@ -42,19 +42,19 @@ function apply(h: Harness, sessionId: string, command: Command, peers: Recording
       if (!step) return;
       const content = step.kind === 'tool_call' ? (command.valid ? `{"a":${command.pick},"b":1}` : '{"a":') : `Corrected #${command.pick}`;
       const input = { sessionId, stepId: step.stepId, content, ...(command.baseRevision === undefined ? {} : { baseRevision: command.baseRevision }) };
-      h.manager.correct(input);
+      await h.manager.correct(input);
       tally.accepted += 1;
       return;
     }
     case 'pause':
-      h.manager.pause(sessionId);
+      await h.manager.pause(sessionId);
       return;
     case 'resume':
-      h.manager.resume(sessionId);
+      await h.manager.resume(sessionId);
       return;
     case 'subscribe': {
       const peer = new RecordingPeer(`p${peers.length}`);
-      h.manager.subscribe(sessionId, { peer }, command.cursor);
+      await h.manager.subscribe(sessionId, { peer }, command.cursor);
       peers.push(peer);
       tally.subscribed += 1;
       return;
@@ -70,9 +70,9 @@ function rebuiltBy(peer: RecordingPeer, sessionId: string) {
   return undefined;
 }
 
-function expectLogConsistent(h: Harness, sessionId: string, peers: RecordingPeer[]): void {
-  const log = storedEvents(h.store, sessionId);
-  const live = h.manager.snapshot(sessionId)!;
+async function expectLogConsistent(h: Harness, sessionId: string, peers: RecordingPeer[]): Promise<void> {
+  const log = await storedEvents(h.store, sessionId);
+  const live = (await h.manager.snapshot(sessionId))!;
   expect(log.map((event) => event.seq)).toEqual(log.map((_, index) => index + 1));
   const folded = fold(log);
   expect([...folded.steps.values()]).toEqual(live.steps);
@@ -118,22 +118,22 @@ describe('SessionManager invariants under any sequence of user actions', () => {
         const h = createHarness();
         const peers: RecordingPeer[] = [];
         try {
-          const { sessionId } = h.manager.create({ task: 'Add two and three' });
+          const { sessionId } = await h.manager.create({ task: 'Add two and three' });
           for (const command of commands) {
-            const seqBefore = h.manager.snapshot(sessionId)!.seq;
+            const seqBefore = (await h.manager.snapshot(sessionId))!.seq;
             try {
               await apply(h, sessionId, command, peers);
             } catch (error) {
               if (!(error instanceof SessionError) || !EXPECTED_REFUSALS.has(error.code)) throw error;
               tally.refused += 1;
               // A refusal changes nothing.
-              expect(h.manager.snapshot(sessionId)!.seq).toBe(seqBefore);
+              expect((await h.manager.snapshot(sessionId))!.seq).toBe(seqBefore);
             }
           }
-          if (h.manager.snapshot(sessionId)!.session.status === 'paused') h.manager.resume(sessionId);
-          await until(() => h.manager.snapshot(sessionId)!.session.status === 'completed', 'completion');
+          if ((await h.manager.snapshot(sessionId))!.session.status === 'paused') await h.manager.resume(sessionId);
+          await until(async () => (await h.manager.snapshot(sessionId))!.session.status === 'completed', 'completion');
           await turns(2);
-          expectLogConsistent(h, sessionId, peers);
+          await expectLogConsistent(h, sessionId, peers);
         } finally {
           await h.manager.shutdown();
         }

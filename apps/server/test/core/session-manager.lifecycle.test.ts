@@ -22,10 +22,10 @@ function setup(options: Parameters<typeof createHarness>[0] = {}): Harness {
 describe('SessionManager.create', () => {
   it('starts a session whose first event is session.status running with seq 1', async () => {
     const { manager, store } = setup();
-    const info = manager.create({ task: 'Add two and three' });
+    const info = await manager.create({ task: 'Add two and three' });
     expect(info).toEqual({ sessionId: 'id-1', task: 'Add two and three', agent: 'script', status: 'running', revision: 0, createdAt: '2025-01-01T00:00:00.000Z' });
     await untilStatus(manager, info.sessionId, 'completed');
-    const events = storedEvents(store, info.sessionId);
+    const events = await storedEvents(store, info.sessionId);
     expect(events[0]).toMatchObject({ type: 'session.status', seq: 1, status: 'running', sessionId: 'id-1' });
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     expect(events[events.length - 1]).toMatchObject({ type: 'session.status', status: 'completed' });
@@ -34,8 +34,8 @@ describe('SessionManager.create', () => {
   it('starts the agent on a later tick, so the creator subscribes before any step', async () => {
     const { manager } = setup();
     const peer = new RecordingPeer();
-    const info = manager.create({ task: 'Add' });
-    manager.subscribe(info.sessionId, { peer, requestId: 'r1' });
+    const info = await manager.create({ task: 'Add' });
+    await manager.subscribe(info.sessionId, { peer, requestId: 'r1' });
     const snapshot = peer.messages[0] as unknown as SessionSnapshot;
     expect(snapshot).toMatchObject({ type: 'session.snapshot', requestId: 'r1', seq: 1, steps: [], chain: [] });
     await untilStatus(manager, info.sessionId, 'completed');
@@ -43,13 +43,13 @@ describe('SessionManager.create', () => {
     const live = peer.events(info.sessionId);
     expect(live[0]?.seq).toBe(2);
     const replayed = applyEvents(createSessionState(snapshot), live);
-    expect(replayed.steps).toEqual(new Map(manager.snapshot(info.sessionId)!.steps.map((step) => [step.stepId, step])));
+    expect(replayed.steps).toEqual(new Map((await manager.snapshot(info.sessionId))!.steps.map((step) => [step.stepId, step])));
   });
 
   it('gives the agent the task, the options, the tools and an empty chain', async () => {
     const agent = new TestAgent('recorder', async () => undefined);
     const { manager, tools } = setup({ agents: [agent] });
-    manager.create({ task: 'Remember me', agent: 'recorder', options: { tokenDelayMs: 0, model: 'm1' } });
+    await manager.create({ task: 'Remember me', agent: 'recorder', options: { tokenDelayMs: 0, model: 'm1' } });
     await until(() => agent.runs.length === 1, 'the agent to run');
     const context = agent.runs[0]!;
     expect(context.task).toBe('Remember me');
@@ -61,62 +61,63 @@ describe('SessionManager.create', () => {
 
   it('builds each step on the previous one and completes it with its joined deltas', async () => {
     const { manager, store } = setup();
-    const { sessionId } = manager.create({ task: 'Add' });
+    const { sessionId } = await manager.create({ task: 'Add' });
     await untilStatus(manager, sessionId, 'completed');
-    const snapshot = manager.snapshot(sessionId)!;
+    const snapshot = (await manager.snapshot(sessionId))!;
     expect(snapshot.steps.map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
+    const events = await storedEvents(store, sessionId);
     snapshot.steps.forEach((step, index) => {
       expect(step.index).toBe(index);
       expect(step.parentId).toBe(index === 0 ? null : snapshot.steps[index - 1]!.stepId);
       expect(step.status).toBe('completed');
-      const deltas = storedEvents(store, sessionId).flatMap((event) => (event.type === 'step.delta' && event.stepId === step.stepId ? [event.text] : []));
+      const deltas = events.flatMap((event) => (event.type === 'step.delta' && event.stepId === step.stepId ? [event.text] : []));
       expect(step.content).toBe(deltas.join(''));
     });
     expect(snapshot.chain).toEqual(snapshot.steps.map((step) => step.stepId));
     expect(snapshot.steps[0]!.content).toBe('I should add two and three.');
     expect(snapshot.steps[2]).toMatchObject({ tool: 'adder', content: '{"a":2,"b":3}' });
     expect(snapshot.steps[3]).toMatchObject({ tool: 'adder', result: { note: 'scripted' } });
-    const completed = storedEvents(store, sessionId).filter((event) => event.type === 'step.completed');
+    const completed = (await storedEvents(store, sessionId)).filter((event) => event.type === 'step.completed');
     expect(completed.map((event) => event.content)).toEqual(snapshot.steps.map((step) => step.content));
   });
 
-  it('runs the registry\'s default agent when none is named', () => {
+  it('runs the registry\'s default agent when none is named', async () => {
     const { manager } = setup();
-    expect(manager.create({ task: 'x' }).agent).toBe('script');
+    expect((await manager.create({ task: 'x' })).agent).toBe('script');
   });
 
-  it('refuses an unknown agent with AGENT_NOT_FOUND naming the known ones', () => {
+  it('refuses an unknown agent with AGENT_NOT_FOUND naming the known ones', async () => {
     const { manager } = setup({ agents: [new TestAgent('other', async () => undefined)] });
-    const error = refusal(() => manager.create({ task: 'x', agent: 'gpt-9' }), 'AGENT_NOT_FOUND');
+    const error = await refusal(() => manager.create({ task: 'x', agent: 'gpt-9' }), 'AGENT_NOT_FOUND');
     expect(error.message).toContain('"gpt-9"');
     expect(error.message).toContain('script, other');
   });
 
-  it('refuses an unavailable agent with AGENT_UNAVAILABLE and its reason', () => {
+  it('refuses an unavailable agent with AGENT_UNAVAILABLE and its reason', async () => {
     const agent = new TestAgent('llm', async () => undefined);
     agent.availabilityNow = { available: false, reason: 'OPENAI_BASE_URL is not set.' };
     const { manager, store } = setup({ agents: [agent] });
-    const error = refusal(() => manager.create({ task: 'x', agent: 'llm' }), 'AGENT_UNAVAILABLE');
+    const error = await refusal(() => manager.create({ task: 'x', agent: 'llm' }), 'AGENT_UNAVAILABLE');
     expect(error.message).toContain('OPENAI_BASE_URL is not set.');
-    expect(store.listSessions({ limit: 10 }).sessions).toEqual([]);
+    expect((await store.listSessions({ limit: 10 })).sessions).toEqual([]);
   });
 
-  it('refuses a task that is empty and options outside the contract', () => {
+  it('refuses a task that is empty and options outside the contract', async () => {
     const { manager } = setup();
-    refusal(() => manager.create({ task: '' }), 'BAD_FRAME');
-    const error = refusal(() => manager.create({ task: 'x', options: { tokenDelayMs: -1 } }), 'BAD_FRAME');
+    await refusal(() => manager.create({ task: '' }), 'BAD_FRAME');
+    const error = await refusal(() => manager.create({ task: 'x', options: { tokenDelayMs: -1 } }), 'BAD_FRAME');
     expect(error.details?.[0]?.path).toEqual(['options', 'tokenDelayMs']);
   });
 
   it('refuses a session past maxActiveSessions with LIMIT_EXCEEDED until one ends', async () => {
     const held = new TestAgent('held', (context) => new Promise((_resolve, reject) => context.signal.addEventListener('abort', () => reject(context.signal.reason))));
     const { manager } = setup({ agents: [held], maxActiveSessions: 2 });
-    const first = manager.create({ task: 'a', agent: 'held' });
-    manager.create({ task: 'b', agent: 'held' });
-    const error = refusal(() => manager.create({ task: 'c', agent: 'held' }), 'LIMIT_EXCEEDED');
+    const first = await manager.create({ task: 'a', agent: 'held' });
+    await manager.create({ task: 'b', agent: 'held' });
+    const error = await refusal(() => manager.create({ task: 'c', agent: 'held' }), 'LIMIT_EXCEEDED');
     expect(error.message).toContain('2');
-    manager.cancel(first.sessionId);
-    expect(manager.create({ task: 'c', agent: 'held' }).status).toBe('running');
+    await manager.cancel(first.sessionId);
+    expect((await manager.create({ task: 'c', agent: 'held' })).status).toBe('running');
   });
 });
 
@@ -127,9 +128,9 @@ describe('SessionManager: how a run ends', () => {
       throw new Error('the model endpoint returned 500');
     });
     const { manager } = setup({ agents: [agent] });
-    const { sessionId } = manager.create({ task: 'x', agent: 'broken' });
+    const { sessionId } = await manager.create({ task: 'x', agent: 'broken' });
     await untilStatus(manager, sessionId, 'failed');
-    expect(manager.snapshot(sessionId)!.session.error).toBe('the model endpoint returned 500');
+    expect((await manager.snapshot(sessionId))!.session.error).toBe('the model endpoint returned 500');
   });
 
   it('finishes a step the agent left streaming when its run returns', async () => {
@@ -137,9 +138,9 @@ describe('SessionManager: how a run ends', () => {
       await context.sink.start('final_answer').write('Forty-two');
     });
     const { manager } = setup({ agents: [agent] });
-    const { sessionId } = manager.create({ task: 'x', agent: 'sloppy' });
+    const { sessionId } = await manager.create({ task: 'x', agent: 'sloppy' });
     await untilStatus(manager, sessionId, 'completed');
-    expect(manager.snapshot(sessionId)!.steps).toMatchObject([{ kind: 'final_answer', status: 'completed', content: 'Forty-two' }]);
+    expect((await manager.snapshot(sessionId))!.steps).toMatchObject([{ kind: 'final_answer', status: 'completed', content: 'Forty-two' }]);
   });
 
   it('finishes the open step when the agent starts the next one', async () => {
@@ -148,9 +149,9 @@ describe('SessionManager: how a run ends', () => {
       await streamStep(context.sink, 'final_answer', 'second');
     });
     const { manager } = setup({ agents: [agent] });
-    const { sessionId } = manager.create({ task: 'x', agent: 'hasty' });
+    const { sessionId } = await manager.create({ task: 'x', agent: 'hasty' });
     await untilStatus(manager, sessionId, 'completed');
-    expect(manager.snapshot(sessionId)!.steps.map((step) => [step.status, step.content])).toEqual([
+    expect((await manager.snapshot(sessionId))!.steps.map((step) => [step.status, step.content])).toEqual([
       ['completed', 'first'],
       ['completed', 'second'],
     ]);
@@ -170,11 +171,11 @@ describe('SessionManager: how a run ends', () => {
         );
     });
     const { manager } = setup({ agents: [agent] });
-    const { sessionId } = manager.create({ task: 'x', agent: 'stray' });
+    const { sessionId } = await manager.create({ task: 'x', agent: 'stray' });
     await untilStatus(manager, sessionId, 'completed');
     await until(() => late !== undefined, 'the stray write');
     expect(String(await late)).toMatch(/run is over/);
-    expect(manager.snapshot(sessionId)!.steps[0]!.content).toBe('done');
+    expect((await manager.snapshot(sessionId))!.steps[0]!.content).toBe('done');
   });
 
   it('fails the run of an agent that starts a step of an unknown kind', async () => {
@@ -182,9 +183,9 @@ describe('SessionManager: how a run ends', () => {
       context.sink.start('musing' as never);
     });
     const { manager } = setup({ agents: [agent] });
-    const { sessionId } = manager.create({ task: 'x', agent: 'confused' });
+    const { sessionId } = await manager.create({ task: 'x', agent: 'confused' });
     await untilStatus(manager, sessionId, 'failed');
-    expect(manager.snapshot(sessionId)!.session.error).toContain('Unknown step kind "musing"');
+    expect((await manager.snapshot(sessionId))!.session.error).toContain('Unknown step kind "musing"');
   });
 
   it('refuses a result that is not JSON', async () => {
@@ -194,9 +195,9 @@ describe('SessionManager: how a run ends', () => {
       writer.end({ result: () => 1 });
     });
     const { manager } = setup({ agents: [agent] });
-    const { sessionId } = manager.create({ task: 'x', agent: 'odd' });
+    const { sessionId } = await manager.create({ task: 'x', agent: 'odd' });
     await untilStatus(manager, sessionId, 'failed');
-    expect(manager.snapshot(sessionId)!.session.error).toContain('JSON');
+    expect((await manager.snapshot(sessionId))!.session.error).toContain('JSON');
   });
 
   it('reports a notice as a status detail with the status unchanged, cleared by the next status', async () => {
@@ -209,26 +210,26 @@ describe('SessionManager: how a run ends', () => {
       await streamStep(context.sink, 'final_answer', 'ok');
     });
     const { manager, store } = setup({ agents: [agent] });
-    const { sessionId } = manager.create({ task: 'x', agent: 'patient' });
-    await until(() => manager.snapshot(sessionId)!.session.detail !== undefined, 'the notice');
-    expect(manager.snapshot(sessionId)!.session).toMatchObject({ status: 'running', detail: 'rate limited, retrying in 2 s' });
+    const { sessionId } = await manager.create({ task: 'x', agent: 'patient' });
+    await until(async () => (await manager.snapshot(sessionId))!.session.detail !== undefined, 'the notice');
+    expect((await manager.snapshot(sessionId))!.session).toMatchObject({ status: 'running', detail: 'rate limited, retrying in 2 s' });
     release();
     await untilStatus(manager, sessionId, 'completed');
-    expect(manager.snapshot(sessionId)!.session.detail).toBeUndefined();
-    expect(storedEvents(store, sessionId)[1]).toMatchObject({ type: 'session.status', status: 'running', detail: 'rate limited, retrying in 2 s' });
-    expect(storedEvents(store, sessionId)[1]).not.toHaveProperty('error');
+    expect((await manager.snapshot(sessionId))!.session.detail).toBeUndefined();
+    expect((await storedEvents(store, sessionId))[1]).toMatchObject({ type: 'session.status', status: 'running', detail: 'rate limited, retrying in 2 s' });
+    expect((await storedEvents(store, sessionId))[1]).not.toHaveProperty('error');
   });
 
   it('paces tokens by the session\'s tokenDelayMs', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { manager } = setup();
-    const { sessionId } = manager.create({ task: 'x', options: { tokenDelayMs: 1000 } });
-    const deltas = () => manager.snapshot(sessionId)!.steps[0]?.content ?? '';
-    await until(() => deltas() === 'I ', 'the first token');
+    const { sessionId } = await manager.create({ task: 'x', options: { tokenDelayMs: 1000 } });
+    const deltas = async () => (await manager.snapshot(sessionId))!.steps[0]?.content ?? '';
+    await until(async () => (await deltas()) === 'I ', 'the first token');
     await turns(50);
-    expect(deltas()).toBe('I ');
+    expect(await deltas()).toBe('I ');
     await vi.advanceTimersByTimeAsync(1000);
-    expect(deltas()).toBe('I should ');
+    expect(await deltas()).toBe('I should ');
   });
 });
 
@@ -241,18 +242,18 @@ describe('SessionManager.shutdown', () => {
       for (;;) await writer.write('tick ');
     });
     const { manager, store } = setup({ agents: [held] });
-    const { sessionId } = manager.create({ task: 'x', agent: 'held' });
-    await until(() => (manager.snapshot(sessionId)!.steps[0]?.content.length ?? 0) > 20, 'some tokens');
+    const { sessionId } = await manager.create({ task: 'x', agent: 'held' });
+    await until(async () => ((await manager.snapshot(sessionId))!.steps[0]?.content.length ?? 0) > 20, 'some tokens');
     await manager.shutdown();
     expect(signals[0]!.aborted).toBe(true);
-    const stored = storedEvents(store, sessionId);
-    expect(stored.length).toBe(manager.snapshot(sessionId)!.seq);
-    expect(store.getSession(sessionId)!.info.status).toBe('running');
+    const stored = await storedEvents(store, sessionId);
+    expect(stored.length).toBe((await manager.snapshot(sessionId))!.seq);
+    expect((await store.getSession(sessionId))!.info.status).toBe('running');
     await turns(10);
-    expect(storedEvents(store, sessionId).length).toBe(stored.length);
-    refusal(() => manager.create({ task: 'y' }), 'INTERNAL');
-    refusal(() => manager.cancel(sessionId), 'INTERNAL');
-    expect(manager.snapshot(sessionId)!.session.status).toBe('running');
+    expect((await storedEvents(store, sessionId)).length).toBe(stored.length);
+    await refusal(() => manager.create({ task: 'y' }), 'INTERNAL');
+    await refusal(() => manager.cancel(sessionId), 'INTERNAL');
+    expect((await manager.snapshot(sessionId))!.session.status).toBe('running');
   });
 });
 

@@ -28,21 +28,22 @@ function told(peer: RecordingPeer): string[] {
 describe('SessionManager: following the list of sessions', () => {
   it('answers with the newest sessions first, at most `limit`', async () => {
     const h = setup();
-    const ids = ['first', 'second', 'third'].map((task) => h.manager.create({ task }).sessionId);
+    const ids: string[] = [];
+    for (const task of ['first', 'second', 'third']) ids.push((await h.manager.create({ task })).sessionId);
     const watcher = new RecordingPeer('w');
-    expect(h.manager.watchList(watcher, 2).map((session) => session.sessionId)).toEqual([ids[2], ids[1]]);
-    expect(h.manager.watchList(watcher, 10).map((session) => session.task)).toEqual(['third', 'second', 'first']);
+    expect((await h.manager.watchList({ peer: watcher }, 2)).map((session) => session.sessionId)).toEqual([ids[2], ids[1]]);
+    expect((await h.manager.watchList({ peer: watcher }, 10)).map((session) => session.task)).toEqual(['third', 'second', 'first']);
   });
 
   it('tells a watcher of every session created, every status and revision stored, and every deletion, in that order', async () => {
     const h = setup();
     const watcher = new RecordingPeer('w');
-    expect(h.manager.watchList(watcher, 50)).toEqual([]);
-    const { sessionId } = h.manager.create({ task: 'x' });
+    expect(await h.manager.watchList({ peer: watcher }, 50)).toEqual([]);
+    const { sessionId } = await h.manager.create({ task: 'x' });
     await untilStatus(h.manager, sessionId, 'completed');
-    h.manager.correct({ sessionId, stepId: h.manager.snapshot(sessionId)!.chain[0]!, content: 'Again.' });
+    await h.manager.correct({ sessionId, stepId: (await h.manager.snapshot(sessionId))!.chain[0]!, content: 'Again.' });
     await untilStatus(h.manager, sessionId, 'completed');
-    h.manager.delete(sessionId);
+    await h.manager.delete(sessionId);
     expect(told(watcher)[0]).toBe(`changed:${sessionId}:running@0`);
     expect(told(watcher)).toContain(`changed:${sessionId}:completed@0`);
     expect(told(watcher)).toContain(`changed:${sessionId}:running@1`);
@@ -55,11 +56,11 @@ describe('SessionManager: following the list of sessions', () => {
   it('tells nothing more after unwatchList or detach, and tells every other watcher still', async () => {
     const h = setup();
     const [gone, closed, staying] = [new RecordingPeer('gone'), new RecordingPeer('closed'), new RecordingPeer('staying')];
-    for (const peer of [gone, closed, staying]) h.manager.watchList(peer, 50);
+    for (const peer of [gone, closed, staying]) await h.manager.watchList({ peer }, 50);
     h.manager.unwatchList(gone);
     h.manager.unwatchList(gone);
     h.manager.detach(closed);
-    const { sessionId } = h.manager.create({ task: 'x' });
+    const { sessionId } = await h.manager.create({ task: 'x' });
     await untilStatus(h.manager, sessionId, 'completed');
     expect(told(gone)).toEqual([]);
     expect(told(closed)).toEqual([]);
@@ -70,10 +71,14 @@ describe('SessionManager: following the list of sessions', () => {
     const errors: string[] = [];
     harness = createHarness({ reportError: (context) => errors.push(context) });
     const h = harness;
-    h.manager.watchList({ id: 'broken', send: () => { throw new Error('socket gone'); } }, 50);
+    // Its socket goes once it is watching: the list's changes (sent live) are what it throws on.
+    const socketGone = (): never => {
+      throw new Error('socket gone');
+    };
+    await h.manager.watchList({ peer: { id: 'broken', send: () => undefined, sendLive: socketGone } }, 50);
     const watcher = new RecordingPeer('w');
-    h.manager.watchList(watcher, 50);
-    const { sessionId } = h.manager.create({ task: 'x' });
+    await h.manager.watchList({ peer: watcher }, 50);
+    const { sessionId } = await h.manager.create({ task: 'x' });
     await turns(3);
     expect(told(watcher)[0]).toBe(`changed:${sessionId}:running@0`);
     expect(errors.some((context) => context.includes('broken'))).toBe(true);

@@ -32,13 +32,13 @@ beforeEach(() => {
 afterEach(async () => {
   for (const { store, harness } of opened.splice(0)) {
     await harness.manager.shutdown();
-    store.close();
+    await store.close();
   }
   rmSync(directory, { recursive: true, force: true });
 });
 
-/** A process: a SessionManager on the SQLite file. `stop` is what survives a crash: written events only. */
-function startProcess(agent: TestAgent, retainEventsPerSession?: number) {
+/** A process: a SessionManager on the SQLite file, its start-up recovery done. `stop` is what survives a crash: written events only. */
+async function startProcess(agent: TestAgent, retainEventsPerSession?: number) {
   const store = openSqliteEventStore(join(directory, 'sessions.db'), retainEventsPerSession === undefined ? {} : { retainEventsPerSession });
   // Ids must stay unique across processes, as nanoid's are.
   const prefix = `p${++processes}`;
@@ -46,11 +46,12 @@ function startProcess(agent: TestAgent, retainEventsPerSession?: number) {
   const harness = createHarness({ store, agents: [agent], newId: () => `${prefix}-${++ids}` });
   const entry = { store, harness };
   opened.push(entry);
+  await harness.manager.ready;
   return {
     ...harness,
     async stop(): Promise<void> {
       await harness.manager.shutdown();
-      store.close();
+      await store.close();
       opened.splice(opened.indexOf(entry), 1);
     },
   };
@@ -60,45 +61,45 @@ describe('SessionManager on a real SQLite file, across a restart', () => {
   it('marks the run in flight interrupted, then resumes it from the head of its chain', async () => {
     const stopped = { at: false };
     const agent = stoppingAgent(stopped);
-    const first = startProcess(agent);
-    const { sessionId } = first.manager.create({ task: 'survive a restart' });
+    const first = await startProcess(agent);
+    const { sessionId } = await first.manager.create({ task: 'survive a restart' });
     await until(() => stopped.at, 'the agent to stop mid-step');
-    const before = first.manager.snapshot(sessionId)!;
+    const before = (await first.manager.snapshot(sessionId))!;
     await first.stop();
 
-    const second = startProcess(agent);
+    const second = await startProcess(agent);
     expect(second.manager.recoveredSessionIds).toEqual([sessionId]);
-    const recovered = second.manager.snapshot(sessionId)!;
+    const recovered = (await second.manager.snapshot(sessionId))!;
     expect(recovered.session.status).toBe('interrupted');
     expect(recovered.seq).toBe(before.seq + 1);
     expect(recovered.steps).toEqual(before.steps);
 
     const peer = new RecordingPeer();
-    second.manager.subscribe(sessionId, { peer }, before.seq);
+    await second.manager.subscribe(sessionId, { peer }, before.seq);
     expect(peer.events(sessionId)).toMatchObject([{ type: 'session.status', status: 'interrupted', seq: before.seq + 1 }]);
-    second.manager.resume(sessionId);
+    await second.manager.resume(sessionId);
     await untilStatus(second.manager, sessionId, 'completed');
-    const done = second.manager.snapshot(sessionId)!;
+    const done = (await second.manager.snapshot(sessionId))!;
     expect(done.steps.map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
-    expect(fold(storedEvents(second.store, sessionId)).chain).toEqual(done.chain);
+    expect(fold(await storedEvents(second.store, sessionId)).chain).toEqual(done.chain);
     expect(peer.events(sessionId).map((event) => event.seq)).toEqual(Array.from({ length: done.seq - before.seq }, (_, index) => before.seq + 1 + index));
   });
 
   it('rebuilds a corrected session from a trimmed log and its snapshot, and serves old cursors a snapshot', async () => {
     const agent = new TestAgent('script', scriptBehaviour(FIVE_KINDS));
-    const first = startProcess(agent, 8);
-    const { sessionId } = first.manager.create({ task: 'keep little' });
+    const first = await startProcess(agent, 8);
+    const { sessionId } = await first.manager.create({ task: 'keep little' });
     await untilStatus(first.manager, sessionId, 'completed');
-    first.manager.correct({ sessionId, stepId: first.manager.snapshot(sessionId)!.chain[1]!, content: 'Plan B.' });
+    await first.manager.correct({ sessionId, stepId: (await first.manager.snapshot(sessionId))!.chain[1]!, content: 'Plan B.' });
     await untilStatus(first.manager, sessionId, 'completed');
-    const live = first.manager.snapshot(sessionId)!;
+    const live = (await first.manager.snapshot(sessionId))!;
     await first.stop();
 
-    const second = startProcess(agent, 8);
+    const second = await startProcess(agent, 8);
     expect(second.manager.recoveredSessionIds).toEqual([]);
-    expect(second.manager.snapshot(sessionId)).toEqual(live);
+    expect(await second.manager.snapshot(sessionId)).toEqual(live);
     const behind = new RecordingPeer();
-    second.manager.subscribe(sessionId, { peer: behind, requestId: 'r' }, 1);
+    await second.manager.subscribe(sessionId, { peer: behind, requestId: 'r' }, 1);
     expect(behind.messages).toEqual([expect.objectContaining({ type: 'session.snapshot', requestId: 'r', seq: live.seq })]);
   });
 });

@@ -25,13 +25,13 @@ function setup(options: HarnessOptions = {}): Harness {
   return harness;
 }
 
-function contentOf(h: Harness, sessionId: string): string {
-  return h.manager.snapshot(sessionId)!.steps[0]?.content ?? '';
+async function contentOf(h: Harness, sessionId: string): Promise<string> {
+  return (await h.manager.snapshot(sessionId))!.steps[0]?.content ?? '';
 }
 
 async function tickingSession(h: Harness): Promise<string> {
-  const { sessionId } = h.manager.create({ task: 'tick', agent: 'ticking' });
-  await until(() => contentOf(h, sessionId).length > 0, 'the first token');
+  const { sessionId } = await h.manager.create({ task: 'tick', agent: 'ticking' });
+  await until(async () => (await contentOf(h, sessionId)).length > 0, 'the first token');
   return sessionId;
 }
 
@@ -39,22 +39,22 @@ describe('pause and resume', () => {
   it('holds the agent after its current token while paused and lets it go on resume', async () => {
     const h = setup();
     const sessionId = await tickingSession(h);
-    h.manager.pause(sessionId);
-    expect(h.manager.snapshot(sessionId)!.session.status).toBe('paused');
+    await h.manager.pause(sessionId);
+    expect((await h.manager.snapshot(sessionId))!.session.status).toBe('paused');
     await turns(5);
-    const held = contentOf(h, sessionId);
+    const held = await contentOf(h, sessionId);
     await turns(50);
-    expect(contentOf(h, sessionId)).toBe(held);
-    h.manager.resume(sessionId);
-    await until(() => contentOf(h, sessionId).length > held.length, 'more tokens after resume');
-    expect(h.manager.snapshot(sessionId)!.session.status).toBe('running');
+    expect(await contentOf(h, sessionId)).toBe(held);
+    await h.manager.resume(sessionId);
+    await until(async () => (await contentOf(h, sessionId)).length > held.length, 'more tokens after resume');
+    expect((await h.manager.snapshot(sessionId))!.session.status).toBe('running');
   });
 
   it('refuses to pause a paused session with INVALID_STATE saying what is allowed', async () => {
     const h = setup();
     const sessionId = await tickingSession(h);
-    h.manager.pause(sessionId);
-    const error = refusal(() => h.manager.pause(sessionId), 'INVALID_STATE');
+    await h.manager.pause(sessionId);
+    const error = await refusal(() => h.manager.pause(sessionId), 'INVALID_STATE');
     expect(error.message).toContain('it is paused');
     expect(error.message).toContain('pause applies to: running');
   });
@@ -62,24 +62,24 @@ describe('pause and resume', () => {
   it('refuses to resume a running session with INVALID_STATE', async () => {
     const h = setup();
     const sessionId = await tickingSession(h);
-    const error = refusal(() => h.manager.resume(sessionId), 'INVALID_STATE');
+    const error = await refusal(() => h.manager.resume(sessionId), 'INVALID_STATE');
     expect(error.message).toContain('it is running');
     expect(error.message).toContain('resume applies to: paused, interrupted');
   });
 
   it('refuses to pause or resume a completed session', async () => {
     const h = setup();
-    const { sessionId } = h.manager.create({ task: 'x' });
+    const { sessionId } = await h.manager.create({ task: 'x' });
     await untilStatus(h.manager, sessionId, 'completed');
-    refusal(() => h.manager.pause(sessionId), 'INVALID_STATE');
-    refusal(() => h.manager.resume(sessionId), 'INVALID_STATE');
+    await refusal(() => h.manager.pause(sessionId), 'INVALID_STATE');
+    await refusal(() => h.manager.resume(sessionId), 'INVALID_STATE');
   });
 
-  it('refuses status requests for an unknown session with SESSION_NOT_FOUND', () => {
+  it('refuses status requests for an unknown session with SESSION_NOT_FOUND', async () => {
     const h = setup();
-    refusal(() => h.manager.pause('nope'), 'SESSION_NOT_FOUND');
-    refusal(() => h.manager.resume('nope'), 'SESSION_NOT_FOUND');
-    refusal(() => h.manager.cancel('nope'), 'SESSION_NOT_FOUND');
+    await refusal(() => h.manager.pause('nope'), 'SESSION_NOT_FOUND');
+    await refusal(() => h.manager.resume('nope'), 'SESSION_NOT_FOUND');
+    await refusal(() => h.manager.cancel('nope'), 'SESSION_NOT_FOUND');
   });
 });
 
@@ -88,47 +88,47 @@ describe('cancel', () => {
     const signals: AbortSignal[] = [];
     const h = setup({ agents: [tickingAgent(signals)] });
     const sessionId = await tickingSession(h);
-    h.manager.cancel(sessionId);
+    await h.manager.cancel(sessionId);
     expect(signals[0]!.aborted).toBe(true);
-    const seq = h.manager.snapshot(sessionId)!.seq;
+    const seq = (await h.manager.snapshot(sessionId))!.seq;
     await turns(20);
-    expect(h.manager.snapshot(sessionId)!.seq).toBe(seq);
-    const events = storedEvents(h.store, sessionId);
+    expect((await h.manager.snapshot(sessionId))!.seq).toBe(seq);
+    const events = await storedEvents(h.store, sessionId);
     expect(events[events.length - 1]).toMatchObject({ type: 'session.status', status: 'cancelled', seq });
-    expect(h.store.getSession(sessionId)!.info.status).toBe('cancelled');
+    expect((await h.store.getSession(sessionId))!.info.status).toBe('cancelled');
   });
 
   it('cancels a paused session, releasing its held writer', async () => {
     const signals: AbortSignal[] = [];
     const h = setup({ agents: [tickingAgent(signals)] });
     const sessionId = await tickingSession(h);
-    h.manager.pause(sessionId);
+    await h.manager.pause(sessionId);
     await turns(5);
-    h.manager.cancel(sessionId);
+    await h.manager.cancel(sessionId);
     expect(signals[0]!.aborted).toBe(true);
-    expect(h.manager.snapshot(sessionId)!.session.status).toBe('cancelled');
+    expect((await h.manager.snapshot(sessionId))!.session.status).toBe('cancelled');
   });
 
   it('refuses to cancel a finished session, which stays open to corrections', async () => {
     const h = setup();
-    const { sessionId } = h.manager.create({ task: 'x' });
+    const { sessionId } = await h.manager.create({ task: 'x' });
     await untilStatus(h.manager, sessionId, 'completed');
-    const error = refusal(() => h.manager.cancel(sessionId), 'INVALID_STATE');
+    const error = await refusal(() => h.manager.cancel(sessionId), 'INVALID_STATE');
     expect(error.message).toContain('it is completed');
     expect(error.message).toContain('correct a step to run it again');
-    expect(h.manager.snapshot(sessionId)!.session.status).toBe('completed');
-    const firstStep = h.manager.snapshot(sessionId)!.chain[0]!;
-    h.manager.correct({ sessionId, stepId: firstStep, content: 'Again.' });
+    expect((await h.manager.snapshot(sessionId))!.session.status).toBe('completed');
+    const firstStep = (await h.manager.snapshot(sessionId))!.chain[0]!;
+    await h.manager.correct({ sessionId, stepId: firstStep, content: 'Again.' });
     await untilStatus(h.manager, sessionId, 'completed');
   });
 
   it('refuses to cancel twice', async () => {
     const h = setup();
-    const { sessionId } = h.manager.create({ task: 'x', options: { tokenDelayMs: 1_000 } });
-    h.manager.cancel(sessionId);
-    const error = refusal(() => h.manager.cancel(sessionId), 'INVALID_STATE');
+    const { sessionId } = await h.manager.create({ task: 'x', options: { tokenDelayMs: 1_000 } });
+    await h.manager.cancel(sessionId);
+    const error = await refusal(() => h.manager.cancel(sessionId), 'INVALID_STATE');
     expect(error.message).toContain('already cancelled');
-    refusal(() => h.manager.resume(sessionId), 'INVALID_STATE');
+    await refusal(() => h.manager.resume(sessionId), 'INVALID_STATE');
   });
 });
 
@@ -138,9 +138,9 @@ describe('the requester of a status change', () => {
     const sessionId = await tickingSession(h);
     const requester = new RecordingPeer('requester');
     const other = new RecordingPeer('other');
-    h.manager.subscribe(sessionId, { peer: requester });
-    h.manager.subscribe(sessionId, { peer: other });
-    h.manager.pause(sessionId, { peer: requester, requestId: 'p-1' });
+    await h.manager.subscribe(sessionId, { peer: requester });
+    await h.manager.subscribe(sessionId, { peer: other });
+    await h.manager.pause(sessionId, { peer: requester, requestId: 'p-1' });
     await turns(3);
     const mine = requester.ofType('session.status');
     const theirs = other.ofType('session.status');
@@ -155,7 +155,7 @@ describe('the requester of a status change', () => {
     const h = setup();
     const sessionId = await tickingSession(h);
     const requester = new RecordingPeer('requester');
-    h.manager.cancel(sessionId, { peer: requester, requestId: 'c-1' });
+    await h.manager.cancel(sessionId, { peer: requester, requestId: 'c-1' });
     await turns(3);
     expect(requester.messages).toEqual([expect.objectContaining({ type: 'session.status', status: 'cancelled', requestId: 'c-1', sessionId })]);
   });
@@ -164,10 +164,10 @@ describe('the requester of a status change', () => {
     const h = setup();
     const sessionId = await tickingSession(h);
     const requester = new RecordingPeer('requester');
-    h.manager.pause(sessionId, { peer: requester, requestId: 'p-1' });
+    await h.manager.pause(sessionId, { peer: requester, requestId: 'p-1' });
     expect(requester.frames).toEqual([]);
     await turns(2);
     const [answer] = requester.messages;
-    expect(storedEvents(h.store, sessionId).some((event) => event.seq === answer?.seq)).toBe(true);
+    expect((await storedEvents(h.store, sessionId)).some((event) => event.seq === answer?.seq)).toBe(true);
   });
 });

@@ -26,7 +26,7 @@ describe('SessionTable', () => {
     table.noteIfIdle(b, { keep: true });
     expect(table.has('b')).toBe(true);
     const watched = table.add(finished('w'));
-    watched.subscribers.set({ id: 'peer', send: () => undefined }, 0);
+    watched.subscribers.set({ id: 'peer', send: () => undefined, sendLive: () => undefined }, 0);
     table.noteIfIdle(watched);
     table.noteIfIdle(table.add(finished('x')));
     expect(table.has('w')).toBe(true);

@@ -5,7 +5,7 @@ import { createFirehoseAgent } from '../../../src/agents/firehose/firehose-agent
 import { readDeltaStamp } from '../../../src/agents/firehose/firehose-text.js';
 import { MemoryEventStore } from '../../../src/core/memory-event-store.js';
 import { SessionManager } from '../../../src/core/session-manager.js';
-import type { Peer } from '../../../src/core/session-service.js';
+import type { Peer } from '../../../src/core/peer.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 
 /** A subscriber that keeps every frame the core sends it, parsed. */
@@ -14,6 +14,9 @@ class RecordingPeer implements Peer {
   readonly frames: Record<string, unknown>[] = [];
   send(frame: string): void {
     this.frames.push(JSON.parse(frame) as Record<string, unknown>);
+  }
+  sendLive(frame: string): void {
+    this.send(frame);
   }
   events(): SessionEvent[] {
     return this.frames.filter((frame) => typeof frame.seq === 'number' && typeof frame.sessionId === 'string') as SessionEvent[];
@@ -53,8 +56,8 @@ describe('firehose agent in the session core', () => {
   it('keeps batched deltas in order and each step equal to its deltas joined', async () => {
     const sessions = startManager();
     const peer = new RecordingPeer();
-    const info = sessions.create({ task: 'firehose rate=max count=2500 step=1000 size=32', agent: 'firehose', options: { tokenDelayMs: 0 } });
-    sessions.subscribe(info.sessionId, { peer }, 0);
+    const info = await sessions.create({ task: 'firehose rate=max count=2500 step=1000 size=32', agent: 'firehose', options: { tokenDelayMs: 0 } });
+    await sessions.subscribe(info.sessionId, { peer }, 0);
     await until(() => peer.events().some((event) => event.type === 'session.status' && event.status === 'completed'), 'the session to complete');
 
     const events = peer.events();
@@ -69,20 +72,20 @@ describe('firehose agent in the session core', () => {
   it('regenerates after a correction of its streaming step, and the aborted run writes nothing more', async () => {
     const sessions = startManager();
     const peer = new RecordingPeer();
-    const info = sessions.create({ task: 'firehose rate=5000 count=100000 step=100 size=32', agent: 'firehose', options: { tokenDelayMs: 0 } });
-    sessions.subscribe(info.sessionId, { peer }, 0);
+    const info = await sessions.create({ task: 'firehose rate=5000 count=100000 step=100 size=32', agent: 'firehose', options: { tokenDelayMs: 0 } });
+    await sessions.subscribe(info.sessionId, { peer }, 0);
     await until(() => deltaIndices(peer.events()).length > 150, 'deltas of the second step');
 
     const streaming = peer.events().filter((event) => event.type === 'step.started').at(-1);
     if (streaming?.type !== 'step.started') throw new Error('no step started');
-    const accepted = sessions.correct({ sessionId: info.sessionId, stepId: streaming.step.stepId, content: 'corrected' });
+    const accepted = await sessions.correct({ sessionId: info.sessionId, stepId: streaming.step.stepId, content: 'corrected' });
     const afterInvalidation = () => {
       const events = peer.events();
       const at = events.findIndex((event) => event.type === 'steps.invalidated');
       return at < 0 ? [] : events.slice(at + 1);
     };
     await until(() => deltaIndices(afterInvalidation()).length >= 5, 'five regenerated deltas');
-    sessions.cancel(info.sessionId);
+    await sessions.cancel(info.sessionId);
 
     const after = afterInvalidation();
     expect(after.some((event) => event.type === 'step.delta' && event.stepId === streaming.step.stepId)).toBe(false);

@@ -1,11 +1,14 @@
 import { expect } from 'vitest';
 import { SessionError } from '../../../src/core/session-error.js';
 
-/** Run `action`, expect it to throw a SessionError with `code`, and return that error. */
-export function refusal(action: () => unknown, code: string): SessionError {
+/**
+ * Run `action` (a core command, which rejects when it refuses), expect it to fail with a
+ * SessionError with `code`, and return that error.
+ */
+export async function refusal(action: () => unknown, code: string): Promise<SessionError> {
   let thrown: unknown;
   try {
-    action();
+    await action();
   } catch (error) {
     thrown = error;
   }
