@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import type { EventStore } from './core/event-store.js';
 import { MemoryEventStore } from './core/memory-event-store.js';
 import { startSessionManager } from './core/session-manager.js';
+import { startClusterNode } from './cluster/cluster-node.js';
 import type { SessionService } from './core/session-service.js';
 import { accessPolicy, accessPolicyOf } from './http/access-policy.js';
 import { apiRoutes } from './http/api-routes.js';
@@ -25,7 +26,6 @@ import { wsRoute } from './transport/ws-route.js';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    store: EventStore;
     tools: ToolRegistry;
     agents: AgentRegistry;
     sessions: SessionService;
@@ -59,17 +59,6 @@ const configPlugin = fp(
   { name: 'config' },
 );
 
-const storePlugin = fp(
-  async (app: FastifyInstance, options: { store: EventStore | undefined }) => {
-    const owned = options.store === undefined;
-    const store = options.store ?? new MemoryEventStore();
-    app.decorate('store', store);
-    // A store handed in by the caller is the caller's to close.
-    if (owned) app.addHook('onClose', async () => store.close());
-  },
-  { name: 'event-store', dependencies: ['config'] },
-);
-
 const registriesPlugin = fp(
   async (app: FastifyInstance, options: { tools: ToolRegistry | undefined; agents: AgentRegistry | undefined }) => {
     app.decorate('tools', options.tools ?? createDefaultTools());
@@ -78,22 +67,47 @@ const registriesPlugin = fp(
   { name: 'registries' },
 );
 
+/** What the session core of any process needs besides its store. */
+function coreDeps(app: FastifyInstance) {
+  return {
+    agents: app.agents,
+    tools: app.tools,
+    defaultTokenDelayMs: app.config.tokenDelayMs,
+    maxActiveSessions: app.config.maxSessions,
+    maxActiveSessionsPerOwner: app.config.maxActiveSessionsPerAddress,
+    pausedRunTtlMs: app.config.pausedRunTtlMs,
+  };
+}
+
+/**
+ * The session service: the one given (tests, benchmarks); a cluster node when the configuration
+ * names Redis; else the session core over the store given (`main.ts` passes the SQLite one and
+ * closes it itself) or over a store in memory, owned and closed here.
+ */
 const sessionsPlugin = fp(
-  async (app: FastifyInstance, options: { sessions: SessionService | undefined }) => {
-    const sessions = options.sessions ?? (await startSessionManager({
-        store: app.store,
-        agents: app.agents,
-        tools: app.tools,
-        defaultTokenDelayMs: app.config.tokenDelayMs,
-        maxActiveSessions: app.config.maxSessions,
-        maxActiveSessionsPerOwner: app.config.maxActiveSessionsPerAddress,
-        pausedRunTtlMs: app.config.pausedRunTtlMs,
-      }));
+  async (app: FastifyInstance, options: { sessions: SessionService | undefined; store: EventStore | undefined }) => {
+    const cluster = app.config.cluster;
+    let sessions: SessionService;
+    let ownStore: { close(): Promise<void> } | undefined;
+    if (options.sessions !== undefined) {
+      sessions = options.sessions;
+    } else if (cluster !== undefined && options.store === undefined) {
+      const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession }, coreDeps(app));
+      sessions = node.sessions;
+      ownStore = node.store;
+    } else {
+      const store = options.store ?? new MemoryEventStore();
+      if (options.store === undefined) ownStore = store;
+      sessions = await startSessionManager({ store, ...coreDeps(app) });
+    }
     app.decorate('sessions', sessions);
-    // Registered after the store's hook, and onClose hooks run in reverse: sessions stop before the store closes.
-    app.addHook('onClose', async () => sessions.shutdown());
+    // The sessions stop (and write what is pending) before a store of ours closes.
+    app.addHook('onClose', async () => {
+      await sessions.shutdown();
+      await ownStore?.close();
+    });
   },
-  { name: 'sessions', dependencies: ['config', 'event-store', 'registries'] },
+  { name: 'sessions', dependencies: ['config', 'registries'] },
 );
 
 const metricsPlugin = fp(
@@ -119,9 +133,8 @@ function loggerOptions(config: Config, override: AppOverrides['logger']): Fastif
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: loggerOptions(config, overrides.logger) });
   app.register(configPlugin, { config });
-  app.register(storePlugin, { store: overrides.store });
   app.register(registriesPlugin, { tools: overrides.tools, agents: overrides.agents });
-  app.register(sessionsPlugin, { sessions: overrides.sessions });
+  app.register(sessionsPlugin, { sessions: overrides.sessions, store: overrides.store });
   app.register(metricsPlugin);
 
   // Whatever clients cause is logged briefly and at a bounded rate (a hostile client cannot inflate the logs).
@@ -150,7 +163,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.register(apiRoutes, {
     prefix: '/api',
     token: config.token,
-    activeSessions: () => app.sessions.stats.activeSessions,
+    stats: () => app.sessions.stats,
   });
   app.register(staticUi, { webDir: config.webDir });
   await app.ready();

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,9 +79,22 @@ export interface Config {
    * from apps/server. `main.ts` opens it; `buildApp` uses the store it is given (in memory if none).
    */
   db: string;
-  /** Newest events kept per session (INTERTHOUGHT_RETAIN_EVENTS); older ones fold into a snapshot. Unset: keep all. */
+  /** Newest events kept per session (INTERTHOUGHT_RETAIN_EVENTS); older ones fold into a snapshot. Unset: keep all (SQLite) or 1,000 (cluster mode, whose logs live in Redis' memory). */
   retainEventsPerSession: number | undefined;
+  /** Cluster mode (INTERTHOUGHT_REDIS_URL set): this process is one node of a cluster sharing Redis. Undefined: the embedded SQLite server. */
+  cluster: ClusterConfig | undefined;
   logLevel: LogLevel;
+}
+
+export interface ClusterConfig {
+  /** `redis://host:port/db`, `rediss://…` (TLS) or `unix:///path/to/redis.sock`. */
+  redisUrl: string;
+  /** This node's name (INTERTHOUGHT_NODE_ID; default a random id): who holds a lease. */
+  nodeId: string;
+  /** How long a node's lease on a session lives without renewal (INTERTHOUGHT_LEASE_TTL_MS, default 3,000). A dead node's sessions are taken over after it. */
+  leaseTtlMs: number;
+  /** How often each node looks for sessions whose owner died (INTERTHOUGHT_SWEEP_MS, default 1,000). */
+  sweepMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -224,6 +238,28 @@ const EnvSchema = z.object({
   INTERTHOUGHT_BURST_BUDGET_BYTES: integer(16 * 1024 * 1024, 1_024, 4 * 1024 * 1024 * 1024),
   INTERTHOUGHT_DB: z.string().optional().transform(databasePath),
   INTERTHOUGHT_RETAIN_EVENTS: optionalInteger(1, 1_000_000_000),
+  INTERTHOUGHT_REDIS_URL: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const url = raw?.trim();
+      if (url === undefined || url === '') return undefined;
+      if (/^(rediss?:\/\/[^\s]+|unix:\/\/\/[^\s]+)$/.test(url)) return url;
+      ctx.issues.push({ code: 'custom', input: '', message: 'must be redis://host:port/db, rediss://… or unix:///path/to/redis.sock' });
+      return z.NEVER;
+    }),
+  INTERTHOUGHT_NODE_ID: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      const id = raw?.trim();
+      if (id === undefined || id === '') return undefined;
+      if (/^[A-Za-z0-9._-]{1,64}$/.test(id)) return id;
+      ctx.issues.push({ code: 'custom', input: id, message: `must be 1 to 64 letters, digits, ".", "_" or "-", got ${shown(id)}` });
+      return z.NEVER;
+    }),
+  INTERTHOUGHT_LEASE_TTL_MS: integer(3_000, 300, 600_000),
+  INTERTHOUGHT_SWEEP_MS: integer(1_000, 50, 600_000),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -277,6 +313,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     burstBudgetBytes: vars.INTERTHOUGHT_BURST_BUDGET_BYTES,
     db: vars.INTERTHOUGHT_DB,
     retainEventsPerSession: vars.INTERTHOUGHT_RETAIN_EVENTS,
+    cluster:
+      vars.INTERTHOUGHT_REDIS_URL === undefined
+        ? undefined
+        : {
+            redisUrl: vars.INTERTHOUGHT_REDIS_URL,
+            nodeId: vars.INTERTHOUGHT_NODE_ID ?? `node-${randomBytes(4).toString('hex')}`,
+            leaseTtlMs: vars.INTERTHOUGHT_LEASE_TTL_MS,
+            sweepMs: vars.INTERTHOUGHT_SWEEP_MS,
+          },
     logLevel: vars.LOG_LEVEL,
   };
 }

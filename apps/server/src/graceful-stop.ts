@@ -21,7 +21,7 @@ export interface StopOptions {
  * store from being flushed. Then HTTP and WebSockets close; connections still open after the
  * grace are cut. Resolves with the exit code: 0, or 1 when something failed or overran.
  */
-export async function stopServer(app: FastifyInstance, store: EventStore, options: StopOptions = {}): Promise<number> {
+export async function stopServer(app: FastifyInstance, store: EventStore | undefined, options: StopOptions = {}): Promise<number> {
   const httpGraceMs = options.httpGraceMs ?? HTTP_GRACE_MS;
   const timeoutMs = options.timeoutMs ?? STOP_TIMEOUT_MS;
   let code = 0;
@@ -52,7 +52,7 @@ export async function stopServer(app: FastifyInstance, store: EventStore, option
     code = 1;
   }
   try {
-    await store.close();
+    await store?.close();
   } catch (error) {
     app.log.error({ err: error }, 'closing the store failed');
     code = 1;

@@ -36,9 +36,11 @@ function urlHost(host: string): string {
 
 async function main(): Promise<void> {
   const config = readConfig();
-  const store = openStore(config);
-  // The store is ours, not the app's: it closes after the app has stopped its sessions.
-  const app = await buildApp(config, { store });
+  // In cluster mode the app's cluster node owns its Redis store; else the SQLite store is ours,
+  // not the app's: it closes after the app has stopped its sessions.
+  const store = config.cluster === undefined ? openStore(config) : undefined;
+  if (config.cluster !== undefined) console.log(`Cluster node ${config.cluster.nodeId}: sessions are shared through Redis at ${config.cluster.redisUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
+  const app = await buildApp(config, store === undefined ? {} : { store });
   if (app.sessions instanceof SessionManager && app.sessions.recoveredSessionIds.length > 0) {
     const count = app.sessions.recoveredSessionIds.length;
     console.log(`${count} session${count === 1 ? ' was' : 's were'} running when the server last stopped: marked interrupted (session.resume continues one).`);
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`Interthought could not listen on ${urlHost(config.host)}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
     await app.close();
-    await store.close();
+    await store?.close();
     process.exit(1);
   }
   const { port } = app.server.address() as AddressInfo;

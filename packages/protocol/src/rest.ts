@@ -33,8 +33,22 @@ export const HealthSchema = z.looseObject({
   version: z.string(),
   /** Seconds since the server process started. */
   uptime: z.number(),
-  /** Sessions whose agent is running or paused right now. */
+  /** Sessions whose agent is running or paused right now (on this process). */
   sessions: z.number().int().min(0),
+  /** In cluster mode: this node and what it does for the cluster. */
+  cluster: z
+    .looseObject({
+      nodeId: z.string(),
+      redis: z.enum(['ready', 'reconnecting']),
+      ownedSessions: z.number().int().min(0),
+      leaseRenewals: z.number().int().min(0),
+      takeovers: z.number().int().min(0),
+      lostSessions: z.number().int().min(0),
+      routedCommands: z.number().int().min(0),
+      servedCommands: z.number().int().min(0),
+      followedSessions: z.number().int().min(0),
+    })
+    .optional(),
 });
 
 /** REST-only error codes next to the protocol's: a malformed query, and an unknown route. */

@@ -52,6 +52,8 @@ export class LiveSession implements OutboxTarget {
   #storedSummaryVersion = 0;
   /** Set when the session is deleted: its log is gone, so nothing may be appended any more. */
   deleted = false;
+  /** Set when this process let the session go (another one owns it): nothing may be appended any more. */
+  #retired = false;
   /** Whose quota of active sessions its run counts against (in memory only: a restart ends every run). */
   owner: string | undefined;
   readonly #enqueue: (entry: OutboxEntry<LiveSession>) => void;
@@ -115,6 +117,7 @@ export class LiveSession implements OutboxTarget {
   append(event: LoggedSessionEvent, reply?: ReplyTo): void {
     // A queued event of a deleted session could never be written, and would hold up every batch after it.
     if (this.deleted) throw new SessionError('SESSION_NOT_FOUND', `Session ${this.id} was deleted.`);
+    if (this.#retired) throw new SessionError('INTERNAL', `Session ${this.id} is run elsewhere now; send the request again.`);
     // `session.deleted` cannot reach here (the type excludes it): `SessionManager.delete` sends it, never logs it.
     applyEvent(this.state, event);
     switch (event.type) {
@@ -163,6 +166,11 @@ export class LiveSession implements OutboxTarget {
     const event: SessionEvent = { type: 'step.completed', ...this.nextBase(), stepId: head.stepId, content: head.content };
     if (head.tool !== undefined) event.tool = head.tool;
     this.append(event);
+  }
+
+  /** This process lets the session go: every later append is refused. */
+  retire(): void {
+    this.#retired = true;
   }
 
   /** Deep copies of the chain's steps, root first: what an agent gets as its context. */

@@ -44,6 +44,8 @@ export interface OutboxEntry<T extends OutboxTarget = OutboxTarget> {
   reply?: ReplyTo;
   /** `event` serialised, once, for the store and every subscriber (set when the batch is written). */
   frame?: string;
+  /** Set by the outbox: the entry's place in the order of everything ever queued (1, 2, …). */
+  ordinal?: number;
 }
 
 /** What a written batch was, reported once, after the targets noted it and before it is sent. */
@@ -53,8 +55,26 @@ export interface WrittenReport<T extends OutboxTarget> {
   summaries: readonly SessionInfo[];
 }
 
+/**
+ * A store refusal that concerns some sessions for good: their events can never be written (in
+ * cluster mode, another node took them over and the store fenced this one off). The rest of the
+ * batch is still to be written.
+ */
+export interface SessionsLost {
+  readonly lostSessionIds: readonly string[];
+}
+
+function lostSessionsOf(error: unknown): ReadonlySet<string> {
+  const ids = (error as Partial<SessionsLost> | undefined)?.lostSessionIds;
+  return new Set(Array.isArray(ids) ? ids : []);
+}
+
 export interface OutboxOptions<T extends OutboxTarget> {
   store: EventStore;
+  /** Told when a write failed (the events stay queued and are retried), e.g. to refuse what waits for them. */
+  onWriteFailed?: () => void;
+  /** Told of targets whose queued events were dropped because the store refused them for good (`SessionsLost`). */
+  onLost?: (targets: ReadonlySet<T>) => void;
   /** Told of each written batch before it is sent (e.g. to serve subscriptions waiting for it). */
   onWritten?: (report: WrittenReport<T>) => void;
   /** Where write failures and misbehaving peers are reported; the outbox itself never throws from a tick. */
@@ -109,8 +129,6 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
   readonly #window: CommitWindow;
   readonly #now: () => number;
   #queue: OutboxEntry<T>[] = [];
-  /** The batch being appended, if any. */
-  #inFlight = false;
   /** A commit was asked for while a batch was in flight: write the queue as soon as it lands. */
   #commitWhenLanded = false;
   /** Written events being sent; a send that queues and flushes again adds to it, in order. */
@@ -124,9 +142,10 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
   #closed = false;
   #eventsWritten = 0;
   #transactions = 0;
-  /** Events ever queued, and ever written and sent: a waiter's ticket is a count of the first. */
+  /** Events ever queued: a waiter's ticket is the ordinal of the last one queued when it asked. */
   #queuedTotal = 0;
-  #doneTotal = 0;
+  /** The batch being appended (empty when none). */
+  #inFlightBatch: OutboxEntry<T>[] = [];
   #waiters: Waiter[] = [];
   /** Deliveries the queued and in-flight events will cost (each counts its subscribers, at least one). */
   #pendingDeliveries = 0;
@@ -141,7 +160,7 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
 
   /** Events queued or in flight, not yet written. */
   get pending(): number {
-    return this.#queuedTotal - this.#doneTotal;
+    return this.#inFlightBatch.length + this.#queue.length;
   }
 
   get backlogged(): boolean {
@@ -164,8 +183,9 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
 
   enqueue(entry: OutboxEntry<T>): void {
     const startsBatch = this.#queue.length === 0;
-    this.#queue.push(entry);
     this.#queuedTotal += 1;
+    entry.ordinal = this.#queuedTotal;
+    this.#queue.push(entry);
     this.#pendingDeliveries += Math.max(1, entry.target.subscribers.size);
     if (this.#retryTimer !== undefined || this.#closed) return;
     if (this.#runEndDue) return;
@@ -185,6 +205,16 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     return written;
   }
 
+  /**
+   * Drop what is queued for `target` and not in flight: its log is gone (the session was deleted),
+   * so those events can never be written; they were never sent either.
+   */
+  discard(target: T): void {
+    this.#queue = this.#queue.filter((entry) => entry.target !== target);
+    this.#pendingDeliveries = this.#countQueuedDeliveries();
+    this.#settleWaiters(true);
+  }
+
   /** Stop scheduling writes (the owner flushes once more itself). */
   close(): void {
     this.#closed = true;
@@ -198,9 +228,14 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     this.#waiters = writeWaiters;
   }
 
+  /** The ordinal of the oldest entry not yet written and sent (anything before it is done). */
+  #oldestPending(): number {
+    return this.#inFlightBatch[0]?.ordinal ?? this.#queue[0]?.ordinal ?? this.#queuedTotal + 1;
+  }
+
   #wait(failFast: boolean): Promise<boolean> {
     const ticket = this.#queuedTotal;
-    if (ticket <= this.#doneTotal || (this.#closed && !failFast)) return Promise.resolve(true);
+    if (ticket < this.#oldestPending() || (this.#closed && !failFast)) return Promise.resolve(true);
     return new Promise<boolean>((settle) => this.#waiters.push({ ticket, settle, failFast }));
   }
 
@@ -224,7 +259,7 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
       this.#immediate = undefined;
     }
     if (this.#queue.length === 0) return;
-    if (this.#inFlight) {
+    if (this.#inFlightBatch.length > 0) {
       this.#commitWhenLanded = true;
       return;
     }
@@ -235,7 +270,7 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     }
     const batch = this.#queue;
     this.#queue = [];
-    this.#inFlight = true;
+    this.#inFlightBatch = batch;
     this.#commitWhenLanded = false;
     void this.#append(batch);
   }
@@ -255,24 +290,46 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
       started = this.#now();
       await this.#store.appendBatch(infos.length > 0 ? { events, frames, summaries: infos } : { events, frames });
     } catch (error) {
-      this.#inFlight = false;
+      this.#inFlightBatch = [];
+      const lost = lostSessionsOf(error);
+      if (lost.size > 0) {
+        this.#dropLost(batch, lost);
+        return;
+      }
       this.#options.reportError('appendBatch failed; the events stay queued and are retried', error);
       // Back in front of what queued meanwhile, so the order of every session's events holds.
       this.#queue = batch.concat(this.#queue);
       this.#failWaiters();
+      this.#options.onWriteFailed?.();
       this.#scheduleRetry();
       return;
     }
-    this.#inFlight = false;
+    this.#inFlightBatch = [];
     this.#eventsWritten += batch.length;
     this.#transactions += 1;
     this.#clearRetry();
     this.#window.noteCommit(batch.length, this.#now() - started);
     this.#reportWritten(batch, summaries);
     this.#sendInOrder(batch);
-    this.#doneTotal += batch.length;
-    this.#settleWaiters(this.#doneTotal, true);
+    this.#settleWaiters(true);
     if (this.#queue.length > 0 && (this.#commitWhenLanded || this.#closed)) this.#commit();
+  }
+
+  /** Drop every queued event of sessions the store refused for good; write the rest at once. */
+  #dropLost(batch: OutboxEntry<T>[], lost: ReadonlySet<string>): void {
+    const all = batch.concat(this.#queue);
+    const kept = all.filter((entry) => !lost.has(entry.event.sessionId));
+    const dropped = new Set(all.filter((entry) => lost.has(entry.event.sessionId)).map((entry) => entry.target));
+    this.#queue = kept;
+    this.#pendingDeliveries = this.#countQueuedDeliveries();
+    // Never to be sent: nobody waits for them.
+    this.#settleWaiters(true);
+    try {
+      this.#options.onLost?.(dropped);
+    } catch (error) {
+      this.#options.reportError('reacting to lost sessions failed', error);
+    }
+    this.#commit();
   }
 
   #reportWritten(batch: readonly OutboxEntry<T>[], summaries: ReadonlyMap<T, SummaryTaken>): void {
@@ -286,11 +343,13 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     }
   }
 
-  #settleWaiters(doneTicket: number, written: boolean): void {
+  /** Answer the waiters whose events are all done. */
+  #settleWaiters(written: boolean): void {
     if (this.#waiters.length === 0) return;
+    const oldestPending = this.#oldestPending();
     const still: Waiter[] = [];
     for (const waiter of this.#waiters) {
-      if (waiter.ticket <= doneTicket) waiter.settle(written);
+      if (waiter.ticket < oldestPending) waiter.settle(written);
       else still.push(waiter);
     }
     this.#waiters = still;

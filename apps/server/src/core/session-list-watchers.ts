@@ -37,6 +37,11 @@ export class SessionListWatchers {
     this.#tell(JSON.stringify(frame));
   }
 
+  /** A list change told by another process (a cluster node), already serialised. */
+  relay(frame: string): void {
+    if (this.#peers.size > 0) this.#tell(frame);
+  }
+
   /** A session was deleted with its log. */
   removed(sessionId: string): void {
     if (this.#peers.size === 0) return;

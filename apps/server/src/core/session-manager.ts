@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import { toSnapshot, type CorrectionAccepted, type SessionCreated, type SessionInfo, type SessionsWatching, type SessionSnapshotData } from '@interthought/protocol';
+import { toSnapshot, type CorrectionAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData } from '@interthought/protocol';
 import type { Agent } from '../agents/agent.js';
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -37,6 +37,12 @@ export interface SessionManagerDeps {
   newId?: () => string;
   /** Finished, unwatched sessions kept in memory before they are dropped and reloaded on demand (default 100). */
   idleSessionCacheSize?: number;
+  /**
+   * Mark the sessions a previous process left `running` as interrupted at start (default true).
+   * A cluster node does not: other nodes run those sessions, and the takeover sweep finds the
+   * ones whose owner died.
+   */
+  recoverInterrupted?: boolean;
   /** Where failures the core survives are reported (default console.error). */
   reportError?: (context: string, error: unknown) => void;
 }
@@ -94,9 +100,14 @@ export class SessionManager implements SessionService {
       store: deps.store,
       reportError: this.#reportError,
       onWritten: ({ targets, summaries }) => this.#afterWrite(targets, summaries),
+      onWriteFailed: () => this.#subscriptions.refuseWaiting(),
+      onLost: (sessions) => {
+        for (const session of sessions) this.evict(session.id, 'the store refused its events: another node owns it now');
+      },
     });
     this.#runDeps.backlog = this.#outbox;
-    this.ready = recoverInterrupted(deps.store, this.#now, (id) => this.#sessions.has(id)).then(
+    const recovering = deps.recoverInterrupted === false ? Promise.resolve([]) : recoverInterrupted(deps.store, this.#now, (id) => this.#sessions.has(id));
+    this.ready = recovering.then(
       (ids) => {
         this.#recovered = ids;
       },
@@ -186,7 +197,12 @@ export class SessionManager implements SessionService {
     }
     const watching: SessionsWatching = { type: 'sessions.watching', sessions: page.sessions };
     if (reply.requestId !== undefined) watching.requestId = reply.requestId;
-    peer.send(JSON.stringify(watching));
+    try {
+      peer.send(JSON.stringify(watching));
+    } catch (error) {
+      // Peer.send must not throw; one that does is reported and still released, so nothing piles up for it.
+      this.#reportError(`peer ${peer.id} threw from send`, error);
+    }
     this.#listWatchers.release(peer);
     return page.sessions;
   }
@@ -270,37 +286,51 @@ export class SessionManager implements SessionService {
    * sent, the store deletes it, and only then do its watchers get `session.deleted`, after
    * everything else they got.
    */
-  async delete(sessionId: string, reply?: ReplyTo): Promise<void> {
+  async delete(sessionId: string, reply?: ReplyTo): Promise<SessionDeletedEvent> {
     await this.#open();
     if (typeof sessionId !== 'string') throw notFound(sessionId);
     const live = this.#sessions.get(sessionId) ?? (await this.#loading.get(sessionId));
     // A session not in memory has no watchers, no run and nothing unwritten: its record is enough.
     const lastSeq = live?.state.seq ?? (await this.#store.getSession(sessionId))?.lastSeq;
     if (lastSeq === undefined || live?.deleted === true) throw notFound(sessionId);
-    if (live !== undefined) {
-      // Nothing may be appended from now on: a run's last words would be written to a deleted log.
-      live.deleted = true;
-      live.run?.abort('the session was deleted');
-      this.#pausedRuns.disarm(live);
-      if (!(await this.#outbox.flush())) {
-        live.deleted = false;
-        throw new SessionError('INTERNAL', "The session's latest events could not be written yet, so it was not deleted; try again shortly.");
-      }
+    if (live !== undefined && !(await this.#outbox.flush())) {
+      throw new SessionError('INTERNAL', "The session's latest events could not be written yet, so it was not deleted; try again shortly.");
     }
     try {
       await this.#store.deleteSession(sessionId);
     } catch (error) {
-      if (live !== undefined) live.deleted = false;
       this.#reportError(`deleteSession failed for session ${sessionId}`, error);
       throw new SessionError('INTERNAL', `Session ${sessionId} could not be deleted from the store; it is unchanged. Try again.`);
     }
     let watchers = new Map<Peer, number>();
     if (live !== undefined) {
+      // Nothing is appended from now on; what the run queued while the store deleted goes nowhere.
+      live.deleted = true;
+      live.run?.abort('the session was deleted');
+      this.#pausedRuns.disarm(live);
+      this.#outbox.discard(live);
       watchers = this.#subscriptions.removeSession(live);
       this.#sessions.remove(live);
     }
-    announceDeletion(deletedEvent(sessionId, live?.state.seq ?? lastSeq, this.#now().toISOString()), watchers, reply, this.#reportError);
+    const deleted = deletedEvent(sessionId, live?.state.seq ?? lastSeq, this.#now().toISOString());
+    announceDeletion(deleted, watchers, reply, this.#reportError);
     this.#listWatchers.removed(sessionId);
+    return deleted;
+  }
+
+  /**
+   * Drop a session from memory, telling nobody: its run is aborted, nothing more is appended to it,
+   * its subscribers are detached. For a session this process must stop running because another
+   * one owns it now (cluster mode); the store keeps it, and a later request loads it again.
+   */
+  evict(sessionId: string, why: string): void {
+    const session = this.#sessions.get(sessionId);
+    if (session === undefined) return;
+    session.run?.abort(why);
+    this.#pausedRuns.disarm(session);
+    session.retire();
+    this.#subscriptions.removeSession(session);
+    this.#sessions.remove(session);
   }
 
   /** Typed as the snapshot fields (the contract's `Omit` of a loose zod type erases them). */

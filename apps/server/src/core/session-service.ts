@@ -1,4 +1,4 @@
-import type { SessionInfo, SessionOptions, SessionSnapshotData } from '@interthought/protocol';
+import type { Health, SessionDeletedEvent, SessionInfo, SessionOptions, SessionSnapshotData } from '@interthought/protocol';
 import type { OutboxStats } from './outbox.js';
 import type { Peer, ReplyTo } from './peer.js';
 import type { SessionPage } from './event-store.js';
@@ -38,7 +38,12 @@ export interface SessionCoreStats {
   sessionsInMemory: number;
   /** What the outbox has written, and how it commits now. */
   commits: OutboxStats;
+  /** A cluster node's own figures (`GET /api/health`). */
+  cluster?: ClusterHealth;
 }
+
+/** What a cluster node reports about its part in the cluster. */
+export type ClusterHealth = NonNullable<Health['cluster']>;
 
 /**
  * The session core as the transport, the REST routes and the metrics see it: the whole of it.
@@ -84,9 +89,9 @@ export interface SessionService {
   /**
    * Delete the session and its log from the store. Its run is aborted; every subscriber, and the
    * requester with `requestId`, gets `session.deleted` (its last event, at the last seq + 1, not
-   * stored); later requests on it get `SESSION_NOT_FOUND`.
+   * stored, and returned); later requests on it get `SESSION_NOT_FOUND`.
    */
-  delete(sessionId: string, reply?: ReplyTo): Promise<void>;
+  delete(sessionId: string, reply?: ReplyTo): Promise<SessionDeletedEvent>;
   /**
    * Follow the list of sessions: the requester gets `sessions.watching` with the newest `limit`
    * summaries, newest first (also returned); from then on it gets `sessions.changed` for every summary stored (a session created, its status or

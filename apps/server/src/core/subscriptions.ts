@@ -119,6 +119,17 @@ export class Subscriptions {
     }
   }
 
+  /**
+   * A write failed: the openings waiting for it are refused (the client subscribes again
+   * shortly) rather than held for as long as the store is down.
+   */
+  refuseWaiting(): void {
+    const waiting = [...this.#waiting.values()].flat();
+    this.#waiting.clear();
+    const refusal = new SessionError('INTERNAL', "The session's latest events could not be written yet; subscribe again shortly.");
+    for (const opening of waiting) opening.settle(refusal);
+  }
+
   /** Openings dropped: the peer's (it left), or all of a deleted session's, whose requests are refused. */
   #dropWaiting(session: LiveSession, peer?: Peer): void {
     const waiting = this.#waiting.get(session);

@@ -6,17 +6,18 @@ import { metricsRoute } from './metrics-route.js';
 import { protocolSchemaRoutes } from './protocol-schema-routes.js';
 import { restErrorHandler } from './rest-error.js';
 import { sessionsRoutes } from './sessions-routes.js';
+import type { SessionCoreStats } from '../core/session-service.js';
 
 export interface ApiOptions {
   /** When set, every route but /health requires it. */
   token: string | undefined;
-  activeSessions: () => number;
+  stats: () => SessionCoreStats;
 }
 
 /** The REST API, registered under /api. Errors are `{ code, message }` JSON. */
 export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Promise<void> {
   app.setErrorHandler(restErrorHandler);
-  await app.register(healthRoute, { activeSessions: options.activeSessions });
+  await app.register(healthRoute, { stats: options.stats });
   await app.register(async function guardedRoutes(guarded) {
     const { token } = options;
     if (token !== undefined) guarded.addHook('onRequest', requireToken(token));

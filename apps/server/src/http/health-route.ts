@@ -1,13 +1,14 @@
 import type { Health } from '@interthought/protocol';
 import type { FastifyInstance } from 'fastify';
 import { SERVER_VERSION } from '../config.js';
+import type { SessionCoreStats } from '../core/session-service.js';
 
 /** `GET /api/health`: always public (no token), for load balancers and uptime checks. */
-export async function healthRoute(app: FastifyInstance, options: { activeSessions: () => number }): Promise<void> {
-  app.get('/health', async (): Promise<Health> => ({
-    ok: true,
-    version: SERVER_VERSION,
-    uptime: Math.round(process.uptime()),
-    sessions: options.activeSessions(),
-  }));
+export async function healthRoute(app: FastifyInstance, options: { stats: () => SessionCoreStats }): Promise<void> {
+  app.get('/health', async (): Promise<Health> => {
+    const stats = options.stats();
+    const health: Health = { ok: true, version: SERVER_VERSION, uptime: Math.round(process.uptime()), sessions: stats.activeSessions };
+    if (stats.cluster !== undefined) health.cluster = stats.cluster;
+    return health;
+  });
 }

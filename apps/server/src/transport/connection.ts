@@ -21,6 +21,7 @@ export class Connection implements Peer {
   owner: string | undefined;
   readonly limiter: ConnectionRateLimiter;
   readonly #outbound: BackpressureSender;
+  #closing = false;
   /** Settles when the requests carried out or waiting have all been; undefined while none is. */
   #turn: Promise<void> | undefined;
   #waiting = 0;
@@ -68,6 +69,17 @@ export class Connection implements Peer {
   /** A list change: live like an event (it counts toward the hard cap), but never coalesced. */
   sendLive(frame: string): void {
     this.#outbound.send(frame, undefined, true);
+  }
+
+  /** True once the connection is to be closed: no later frame is carried out. */
+  get closing(): boolean {
+    return this.#closing;
+  }
+
+  /** Close the socket once every request before this call has been answered. */
+  closeInTurn(code: number, reason: string): void {
+    this.#closing = true;
+    this.inTurn(() => this.socket.close(code, reason));
   }
 
   /** Serialise and send a frame this transport builds itself (answers, errors, hello). */

@@ -65,13 +65,14 @@ async function runRequest(message: ClientMessage, connection: Connection, contex
  * is answered with an `error` frame and the connection stays open; nothing here throws.
  */
 export function handleFrame(connection: Connection, data: RawData, isBinary: boolean, context: FrameContext): void {
-  if (!connection.open) return;
+  if (!connection.open || connection.closing) return;
   const bytes = asBytes(data);
   const verdict = connection.limiter.check();
   if (verdict === 'close') {
     context.warnings.warn('rate-limit-close', { connectionId: connection.id }, 'closed a connection that kept exceeding the rate limit (1008)');
     context.metrics.rateLimitClosed();
-    connection.socket.close(RATE_ABUSE_CLOSE.code, RATE_ABUSE_CLOSE.reason);
+    // After the answers to the frames before it; frames after it are not read.
+    connection.closeInTurn(RATE_ABUSE_CLOSE.code, RATE_ABUSE_CLOSE.reason);
     return;
   }
   // One request at a time per connection, answered in the order the frames came: a pause sent

@@ -4,7 +4,7 @@ import { streamStep } from '../../src/agents/stream-text.js';
 import { MemoryEventStore } from '../../src/core/memory-event-store.js';
 import { createHarness, storedEvents, turns, until, untilStatus, type Harness, type HarnessOptions } from '../core/support/harness.js';
 import { RecordingPeer } from '../core/support/recording-peer.js';
-import { RecordingStore } from '../core/support/recording-store.js';
+import { RecordingStore } from '../support/recording-store.js';
 import { refusal } from '../core/support/refusal.js';
 import { TestAgent } from '../core/support/test-agents.js';
 
@@ -30,7 +30,7 @@ function endlessAgent(): TestAgent {
 
 /** A memory store whose `deleteSession` fails (a locked or read-only database). */
 class UndeletableStore extends MemoryEventStore {
-  override deleteSession(): void {
+  override async deleteSession(): Promise<void> {
     throw new Error('database is locked');
   }
 }
@@ -38,32 +38,32 @@ class UndeletableStore extends MemoryEventStore {
 describe('SessionManager.delete', () => {
   it('writes and sends pending events first, then gives every subscriber session.deleted at the last seq + 1 as its last frame', async () => {
     const { manager, store } = setup({ agents: [endlessAgent()] });
-    const { sessionId } = manager.create({ task: 'never ends', agent: 'endless' });
+    const { sessionId } = await manager.create({ task: 'never ends', agent: 'endless' });
     const watcher = new RecordingPeer('watcher');
-    manager.subscribe(sessionId, { peer: watcher }, 0);
+    await manager.subscribe(sessionId, { peer: watcher }, 0);
     await until(() => watcher.events(sessionId).length >= 6, 'a few events');
     const requester = new RecordingPeer('requester');
     // Whatever the agent appended since the last tick is still queued: it must go out before the deletion.
-    manager.delete(sessionId, { peer: requester, requestId: 'del-1' });
+    await manager.delete(sessionId, { peer: requester, requestId: 'del-1' });
 
     const events = watcher.events(sessionId);
     const last = events.at(-1)!;
     expect(events.map((event) => event.seq)).toEqual(Array.from({ length: events.length }, (_, i) => i + 1));
     expect(last).toEqual({ type: 'session.deleted', sessionId, seq: events.length, at: expect.any(String) });
     expect(requester.messages).toEqual([{ ...last, requestId: 'del-1' }]);
-    expect(store.getSession(sessionId)).toBeUndefined();
-    expect(storedEvents(store, sessionId)).toEqual([]);
+    expect(await store.getSession(sessionId)).toBeUndefined();
+    expect(await storedEvents(store, sessionId)).toEqual([]);
   });
 
   it('aborts the run, so nothing more is written or sent for the session', async () => {
     const agent = endlessAgent();
     const { manager, store } = setup({ agents: [agent], store: new RecordingStore() });
     const recording = store as RecordingStore;
-    const { sessionId } = manager.create({ task: 'never ends', agent: 'endless' });
+    const { sessionId } = await manager.create({ task: 'never ends', agent: 'endless' });
     const watcher = new RecordingPeer();
-    manager.subscribe(sessionId, { peer: watcher }, 0);
+    await manager.subscribe(sessionId, { peer: watcher }, 0);
     await until(() => watcher.events(sessionId).length >= 4, 'a few events');
-    manager.delete(sessionId);
+    await manager.delete(sessionId);
     const framesAfter = watcher.frames.length;
     const writesAfter = recording.batches;
     expect(agent.runs[0]?.signal.aborted).toBe(true);
@@ -75,11 +75,11 @@ describe('SessionManager.delete', () => {
 
   it('gives a requester who also watches exactly one session.deleted, the copy with its requestId', async () => {
     const { manager } = setup();
-    const { sessionId } = manager.create({ task: 'finish first' });
+    const { sessionId } = await manager.create({ task: 'finish first' });
     await untilStatus(manager, sessionId, 'completed');
     const both = new RecordingPeer();
-    manager.subscribe(sessionId, { peer: both });
-    manager.delete(sessionId, { peer: both, requestId: 'r' });
+    await manager.subscribe(sessionId, { peer: both });
+    await manager.delete(sessionId, { peer: both, requestId: 'r' });
     const deleted = both.ofType('session.deleted');
     expect(deleted).toEqual([expect.objectContaining({ requestId: 'r', sessionId })]);
     expect(both.messages.at(-1)?.type).toBe('session.deleted');
@@ -88,96 +88,103 @@ describe('SessionManager.delete', () => {
 
   it('tells each watcher its subscription ended, so a connection stops counting it', async () => {
     const { manager } = setup();
-    const { sessionId } = manager.create({ task: 'finish first' });
+    const { sessionId } = await manager.create({ task: 'finish first' });
     await untilStatus(manager, sessionId, 'completed');
-    const forgotten: string[] = [];
-    const watcher = Object.assign(new RecordingPeer(), { forget: (id: string) => forgotten.push(id) });
-    manager.subscribe(sessionId, { peer: watcher });
-    manager.delete(sessionId);
-    expect(forgotten).toEqual([sessionId]);
+    const watcher = new RecordingPeer();
+    await manager.subscribe(sessionId, { peer: watcher });
+    expect(manager.isSubscribed(watcher, sessionId)).toBe(true);
+    expect(manager.subscriptionCount(watcher)).toBe(1);
+    await manager.delete(sessionId);
+    // The core keeps the subscription counts the transport's limits read.
+    expect(manager.isSubscribed(watcher, sessionId)).toBe(false);
+    expect(manager.subscriptionCount(watcher)).toBe(0);
   });
 
   it('deletes paused and interrupted sessions alike', async () => {
     const harness = setup({ agents: [endlessAgent()] });
     const { manager, store } = harness;
-    const paused = manager.create({ task: 'pause me', agent: 'endless' }).sessionId;
+    const paused = (await manager.create({ task: 'pause me', agent: 'endless' })).sessionId;
     await turns(5);
-    manager.pause(paused);
+    await manager.pause(paused);
     await untilStatus(manager, paused, 'paused');
-    manager.delete(paused);
-    expect(store.getSession(paused)).toBeUndefined();
+    await manager.delete(paused);
+    expect(await store.getSession(paused)).toBeUndefined();
 
-    const running = manager.create({ task: 'interrupt me', agent: 'endless' }).sessionId;
+    const running = (await manager.create({ task: 'interrupt me', agent: 'endless' })).sessionId;
     await turns(5);
     await manager.shutdown();
     const next = harness.restart();
     harnesses.push(next);
+    await next.manager.ready;
     expect(next.manager.recoveredSessionIds).toEqual([running]);
-    next.manager.delete(running);
-    expect(store.getSession(running)).toBeUndefined();
+    await next.manager.delete(running);
+    expect(await store.getSession(running)).toBeUndefined();
   });
 
   it('deletes a session that is only in the store without reading its log', async () => {
     const recording = new RecordingStore();
     const first = setup({ store: recording });
-    const { sessionId } = first.manager.create({ task: 'finish, then restart' });
+    const { sessionId } = await first.manager.create({ task: 'finish, then restart' });
     await untilStatus(first.manager, sessionId, 'completed');
     await first.manager.shutdown();
     const second = first.restart();
     harnesses.push(second);
     const reads = recording.logReads;
-    const lastSeq = recording.getSession(sessionId)!.lastSeq;
+    const lastSeq = (await recording.getSession(sessionId))!.lastSeq;
     const requester = new RecordingPeer();
-    second.manager.delete(sessionId, { peer: requester, requestId: 'r' });
+    await second.manager.delete(sessionId, { peer: requester, requestId: 'r' });
     expect(recording.logReads).toBe(reads);
     expect(requester.messages).toEqual([{ type: 'session.deleted', sessionId, seq: lastSeq + 1, at: expect.any(String), requestId: 'r' }]);
-    expect(storedEvents(recording, sessionId)).toEqual([]);
-    expect(second.manager.list({ limit: 10 }).sessions).toEqual([]);
+    expect(await storedEvents(recording, sessionId)).toEqual([]);
+    expect((await second.manager.list({ limit: 10 })).sessions).toEqual([]);
   });
 
   it('answers every later request on a deleted session with SESSION_NOT_FOUND', async () => {
     const { manager } = setup();
-    const { sessionId } = manager.create({ task: 'finish first' });
+    const { sessionId } = await manager.create({ task: 'finish first' });
     await untilStatus(manager, sessionId, 'completed');
-    const stepId = manager.snapshot(sessionId)!.chain[0]!;
-    manager.delete(sessionId);
+    const stepId = (await manager.snapshot(sessionId))!.chain[0]!;
+    await manager.delete(sessionId);
     const peer = new RecordingPeer();
-    refusal(() => manager.delete(sessionId), 'SESSION_NOT_FOUND');
-    refusal(() => manager.subscribe(sessionId, { peer }), 'SESSION_NOT_FOUND');
-    refusal(() => manager.unsubscribe(sessionId, peer), 'SESSION_NOT_FOUND');
-    refusal(() => manager.correct({ sessionId, stepId, content: 'too late' }), 'SESSION_NOT_FOUND');
-    refusal(() => manager.resume(sessionId), 'SESSION_NOT_FOUND');
-    refusal(() => manager.cancel(sessionId), 'SESSION_NOT_FOUND');
-    expect(manager.snapshot(sessionId)).toBeUndefined();
+    await refusal(() => manager.delete(sessionId), 'SESSION_NOT_FOUND');
+    await refusal(() => manager.subscribe(sessionId, { peer }), 'SESSION_NOT_FOUND');
+    await refusal(() => manager.unsubscribe(sessionId, peer), 'SESSION_NOT_FOUND');
+    await refusal(() => manager.correct({ sessionId, stepId, content: 'too late' }), 'SESSION_NOT_FOUND');
+    await refusal(() => manager.resume(sessionId), 'SESSION_NOT_FOUND');
+    await refusal(() => manager.cancel(sessionId), 'SESSION_NOT_FOUND');
+    expect(await manager.snapshot(sessionId)).toBeUndefined();
     expect(peer.frames).toEqual([]);
   });
 
-  it('refuses an unknown session with SESSION_NOT_FOUND and sends nothing', () => {
+  it('refuses an unknown session with SESSION_NOT_FOUND and sends nothing', async () => {
     const { manager } = setup();
     const peer = new RecordingPeer();
-    refusal(() => manager.delete('no-such-session', { peer, requestId: 'r' }), 'SESSION_NOT_FOUND');
+    await refusal(() => manager.delete('no-such-session', { peer, requestId: 'r' }), 'SESSION_NOT_FOUND');
     expect(peer.frames).toEqual([]);
   });
 
   it('leaves the session untouched, run and watchers included, when the store cannot delete it', async () => {
-    const { manager } = setup({ store: new UndeletableStore(), agents: [endlessAgent()] });
-    const { sessionId } = manager.create({ task: 'stay', agent: 'endless' });
+    const harness = setup({ store: new UndeletableStore(), agents: [endlessAgent()] });
+    const { manager } = harness;
+    const { sessionId } = await manager.create({ task: 'stay', agent: 'endless' });
     const watcher = new RecordingPeer();
-    manager.subscribe(sessionId, { peer: watcher }, 0);
+    await manager.subscribe(sessionId, { peer: watcher }, 0);
     await turns(5);
-    const error = refusal(() => manager.delete(sessionId), 'INTERNAL');
+    const error = await refusal(() => manager.delete(sessionId), 'INTERNAL');
     expect(error.message).toContain('could not be deleted');
+    // The store's failure is reported as well as refused.
+    expect(harness.takeErrors()).toEqual([`deleteSession failed for session ${sessionId}: database is locked`]);
     const before = watcher.events(sessionId).length;
     await until(() => watcher.events(sessionId).length > before + 3, 'the run to go on');
     expect(watcher.ofType('session.deleted')).toEqual([]);
-    expect(manager.snapshot(sessionId)?.session.status).toBe('running');
+    expect((await manager.snapshot(sessionId))?.session.status).toBe('running');
   });
 
   it('refuses while the server is shutting down', async () => {
     const { manager } = setup();
-    const { sessionId } = manager.create({ task: 'finish first' });
+    const { sessionId } = await manager.create({ task: 'finish first' });
     await untilStatus(manager, sessionId, 'completed');
     void manager.shutdown();
-    refusal(() => manager.delete(sessionId), 'INTERNAL');
+    await refusal(() => manager.delete(sessionId), 'INTERNAL');
   });
 });

@@ -1,0 +1,310 @@
+import { toSnapshot, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionSnapshotData, type SessionsWatching } from '@interthought/protocol';
+import { ACTIVE_STATUSES } from '../core/live-session.js';
+import type { Peer, ReplyTo } from '../core/peer.js';
+import { SessionError, notFound } from '../core/session-error.js';
+import type { SessionListWatchers } from '../core/session-list-watchers.js';
+import { loadSession } from '../core/session-loader.js';
+import type { SessionManager } from '../core/session-manager.js';
+import type { CorrectStepInput, CorrectionResult, CreateSessionInput, SessionCoreStats, SessionService } from '../core/session-service.js';
+import type { SessionPage } from '../core/event-store.js';
+import { EventStoreError } from '../core/sqlite/store-errors.js';
+import { encodeBatchMessage } from './batch-message.js';
+import { RoutedCommandError, type NodeBus, type RoutedCommand } from './node-bus.js';
+import type { Ownership } from './ownership.js';
+import { sessionKeys } from './redis-keys.js';
+import type { RedisEventStore } from './redis-event-store.js';
+import type { SessionChannel } from './session-channel.js';
+import type { SessionFeeds } from './session-feeds.js';
+
+type Op = RoutedCommand['op'];
+
+
+export interface ClusterSessionsDeps {
+  local: SessionManager;
+  store: RedisEventStore;
+  ownership: Ownership;
+  feeds: SessionFeeds;
+  channel: SessionChannel;
+  bus: NodeBus;
+  /** This node's clients following the list of sessions (changes come from every node through the bus). */
+  listWatchers: SessionListWatchers;
+  /** How long a command waits for a dead owner's lease to expire before it gives up. */
+  takeoverWaitMs: number;
+  report: (context: string, error: unknown) => void;
+}
+
+/** An answer that never comes (its batch could not be written) stops holding the requester's events after this long. */
+const HOLD_LIMIT_MS = 10_000;
+const RETRY_MS = 100;
+
+function asSessionError(error: RoutedCommandError): SessionError {
+  const code = error.code === 'NOT_OWNER' || error.code === 'NO_ANSWER' ? 'INTERNAL' : error.code;
+  return new SessionError(code, error.message);
+}
+
+/**
+ * The session service of a cluster node. Any node serves any client: every session is followed
+ * through its log and channel (`SessionFeeds`), and each command runs on the node that owns the
+ * session (holds its lease). A command for a session another node owns is routed there
+ * (`NodeBus`) and answered on the requester's connection; a session nobody owns is taken here.
+ * The local `SessionManager` runs only the sessions this node owns.
+ */
+export class ClusterSessions implements SessionService {
+  constructor(private readonly deps: ClusterSessionsDeps) {
+    deps.bus.serve((command, send) => this.#serveRouted(command, send));
+  }
+
+  get stats(): SessionCoreStats {
+    const { local, ownership, bus, store, feeds } = this.deps;
+    return {
+      ...local.stats,
+      cluster: {
+        nodeId: ownership.nodeId,
+        redis: store.redis.status === 'ready' ? 'ready' : 'reconnecting',
+        ...ownership.stats,
+        routedCommands: bus.stats.routed,
+        servedCommands: bus.stats.served,
+        followedSessions: feeds.followed,
+      },
+    };
+  }
+
+  async create(input: CreateSessionInput, reply?: ReplyTo): Promise<SessionInfo> {
+    // The store takes the new session's lease before its first event: it runs here.
+    const info = await this.deps.local.create(input);
+    if (reply !== undefined) {
+      const created: SessionCreated = { type: 'session.created', session: info };
+      if (reply.requestId !== undefined) created.requestId = reply.requestId;
+      reply.peer.send(JSON.stringify(created));
+      await this.deps.feeds.subscribe(info.sessionId, { peer: reply.peer }, 0);
+    }
+    return info;
+  }
+
+  subscribe(sessionId: string, reply: ReplyTo, afterSeq?: number): Promise<void> {
+    return this.deps.feeds.subscribe(sessionId, reply, afterSeq);
+  }
+
+  async unsubscribe(sessionId: string, peer: Peer): Promise<void> {
+    if (this.deps.feeds.unsubscribe(sessionId, peer)) return;
+    if ((await this.deps.store.getSession(sessionId)) === undefined) throw notFound(sessionId);
+  }
+
+  detach(peer: Peer): void {
+    this.deps.feeds.detach(peer);
+    this.deps.listWatchers.remove(peer);
+  }
+
+  subscriptionCount(peer: Peer): number {
+    return this.deps.feeds.count(peer);
+  }
+
+  isSubscribed(peer: Peer, sessionId: string): boolean {
+    return this.deps.feeds.follows(peer, sessionId);
+  }
+
+  async correct(input: CorrectStepInput, reply?: ReplyTo): Promise<CorrectionResult> {
+    return (await this.#command('correct', input.sessionId, reply, input)) as CorrectionResult;
+  }
+
+  async pause(sessionId: string, reply?: ReplyTo): Promise<void> {
+    await this.#command('pause', sessionId, reply);
+  }
+
+  async resume(sessionId: string, reply?: ReplyTo): Promise<void> {
+    await this.#command('resume', sessionId, reply);
+  }
+
+  async cancel(sessionId: string, reply?: ReplyTo): Promise<void> {
+    await this.#command('cancel', sessionId, reply);
+  }
+
+  async delete(sessionId: string, reply?: ReplyTo): Promise<SessionDeletedEvent> {
+    return (await this.#command('delete', sessionId, reply)) as SessionDeletedEvent;
+  }
+
+  async watchList(reply: ReplyTo, limit: number): Promise<SessionInfo[]> {
+    const { peer } = reply;
+    const watchers = this.deps.listWatchers;
+    watchers.hold(peer);
+    let page: SessionPage;
+    try {
+      page = await this.deps.store.listSessions({ limit });
+    } catch (error) {
+      watchers.remove(peer);
+      throw error;
+    }
+    const watching: SessionsWatching = { type: 'sessions.watching', sessions: page.sessions };
+    if (reply.requestId !== undefined) watching.requestId = reply.requestId;
+    peer.send(JSON.stringify(watching));
+    watchers.release(peer);
+    return page.sessions;
+  }
+
+  unwatchList(peer: Peer): void {
+    this.deps.listWatchers.remove(peer);
+  }
+
+  async snapshot(sessionId: string): Promise<SessionSnapshotData | undefined> {
+    if (this.deps.ownership.holds(sessionId)) return this.deps.local.snapshot(sessionId);
+    const loaded = await loadSession(this.deps.store, sessionId);
+    return loaded === undefined ? undefined : toSnapshot(loaded.state);
+  }
+
+  list(options: { limit: number; before?: string }): Promise<SessionPage> {
+    return this.deps.local.list(options);
+  }
+
+  async shutdown(): Promise<void> {
+    await this.deps.ownership.stop({ release: false });
+    await this.deps.local.shutdown();
+    // Everything is written: hand the sessions over so other nodes take them at once, not after the TTL.
+    await this.deps.ownership.stop({ release: true });
+    await this.deps.bus.close();
+    await this.deps.feeds.close();
+    await this.deps.channel.close();
+  }
+
+  /** A summary stored here (by the session core of this node): tell every node's watchers; let a finished session go. */
+  onLocalListChange(frame: string): void {
+    this.deps.bus.publishList(frame).catch((error: unknown) => this.deps.report('publishing a list change failed', error));
+    const change = JSON.parse(frame) as { type: string; session?: SessionInfo };
+    const session = change.session;
+    // Not from inside the core's report of the write that stored it: a microtask later.
+    if (change.type === 'sessions.changed' && session !== undefined && !ACTIVE_STATUSES.has(session.status)) queueMicrotask(() => void this.#letGo(session.sessionId));
+  }
+
+  /** A session whose owner died: take it over (its log is folded and it is marked interrupted, as after a restart). */
+  async takeOver(sessionId: string): Promise<void> {
+    const claim = await this.deps.ownership.claim(sessionId, { takeover: true });
+    if (!claim.here) return;
+    const snapshot = await this.deps.local.snapshot(sessionId);
+    if (snapshot === undefined || !ACTIVE_STATUSES.has(snapshot.session.status)) await this.#letGo(sessionId);
+  }
+
+  /** This node lost the session's lease: stop running it here (nothing of it is written any more). */
+  lost(sessionId: string): void {
+    this.deps.local.evict(sessionId, 'another node owns the session now');
+  }
+
+  /** Nothing of the session runs here any more: give its lease back and drop it from memory. */
+  async #letGo(sessionId: string): Promise<void> {
+    if (!this.deps.ownership.holds(sessionId)) return;
+    this.deps.local.evict(sessionId, 'the session finished');
+    try {
+      await this.deps.ownership.release(sessionId);
+    } catch (error) {
+      this.deps.report(`releasing the lease of session ${sessionId} failed`, error);
+    }
+  }
+
+  /**
+   * Run a command where the session is owned: here when this node holds (or can take) its lease,
+   * else on its owner. The requester's events of the session are held until its answer arrives,
+   * which then replaces the plain copy of the event it is (or precedes the events it caused).
+   */
+  async #command(op: Op, sessionId: string, reply: ReplyTo | undefined, input?: CorrectStepInput): Promise<unknown> {
+    if (typeof sessionId !== 'string') throw notFound(sessionId);
+    const release = reply === undefined ? () => undefined : this.deps.feeds.hold(sessionId, reply.peer);
+    const answered = (frame: string): void => {
+      if (reply !== undefined) this.deps.feeds.answer(sessionId, reply.peer, frame);
+      release();
+    };
+    const deadline = Date.now() + this.deps.takeoverWaitMs;
+    try {
+      for (;;) {
+        const claim = await this.#claim(sessionId);
+        if (claim.here) {
+          const catcher: ReplyTo | undefined = reply && {
+            peer: { id: reply.peer.id, ...(reply.peer.owner === undefined ? {} : { owner: reply.peer.owner }), send: answered, sendLive: answered },
+            ...(reply.requestId === undefined ? {} : { requestId: reply.requestId }),
+          };
+          return await this.#runHere(op, sessionId, catcher, input);
+        }
+        const command: RoutedCommand = {
+          op,
+          sessionId,
+          peer: reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.owner === undefined ? {} : { owner: reply.peer.owner }) },
+          ...(input === undefined ? {} : { input }),
+          ...(reply?.requestId === undefined ? {} : { requestId: reply.requestId }),
+        };
+        try {
+          return await this.deps.bus.call(claim.holder.nodeId, command, answered);
+        } catch (error) {
+          if (!(error instanceof RoutedCommandError)) throw error;
+          // The owner died or let the session go: once its lease is gone, this node takes it.
+          if ((error.code === 'NOT_OWNER' || error.code === 'NO_ANSWER') && Date.now() < deadline) {
+            await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+            continue;
+          }
+          throw asSessionError(error);
+        }
+      }
+    } catch (error) {
+      release();
+      throw error;
+    } finally {
+      setTimeout(release, HOLD_LIMIT_MS).unref();
+    }
+  }
+
+  async #claim(sessionId: string) {
+    try {
+      return await this.deps.ownership.claim(sessionId);
+    } catch (error) {
+      if (error instanceof EventStoreError && error.code === 'SESSION_NOT_FOUND') throw notFound(sessionId);
+      throw error;
+    }
+  }
+
+  /** A command routed here by the node of its requester. */
+  async #serveRouted(command: RoutedCommand, send: (frame: string) => void): Promise<unknown> {
+    if (!this.deps.ownership.holds(command.sessionId)) {
+      throw new RoutedCommandError('NOT_OWNER', `Node ${this.deps.ownership.nodeId} does not own session ${command.sessionId}.`);
+    }
+    // The outcome goes back after the answer: a status change's answer is its event, sent once written.
+    let answered: () => void = () => undefined;
+    const answer = new Promise<void>((resolve) => (answered = resolve));
+    const forward = (frame: string): void => {
+      send(frame);
+      answered();
+    };
+    const peer: Peer = { id: command.peer.id, ...(command.peer.owner === undefined ? {} : { owner: command.peer.owner }), send: forward, sendLive: forward };
+    const reply: ReplyTo = { peer, ...(command.requestId === undefined ? {} : { requestId: command.requestId }) };
+    const result = await this.#runHere(command.op, command.sessionId, reply, command.input as CorrectStepInput | undefined);
+    await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS).unref())]);
+    return result;
+  }
+
+  async #runHere(op: Op, sessionId: string, reply: ReplyTo | undefined, input: CorrectStepInput | undefined): Promise<unknown> {
+    const { local } = this.deps;
+    try {
+      switch (op) {
+        case 'correct':
+          return await local.correct({ ...(input as CorrectStepInput), sessionId }, reply);
+        case 'pause':
+          return await local.pause(sessionId, reply);
+        case 'resume':
+          return await local.resume(sessionId, reply);
+        case 'cancel':
+          return await local.cancel(sessionId, reply);
+        case 'delete': {
+          const deleted = await local.delete(sessionId, reply);
+          await this.#announceDeleted(deleted);
+          await this.#letGo(sessionId);
+          return deleted;
+        }
+      }
+    } catch (error) {
+      // A refused command may leave this node holding a session it does not run.
+      const snapshot = await local.snapshot(sessionId).catch(() => undefined);
+      if (snapshot === undefined || !ACTIVE_STATUSES.has(snapshot.session.status)) await this.#letGo(sessionId);
+      throw error;
+    }
+  }
+
+  /** Every node's followers of the session get its last event on its channel, after everything else. */
+  async #announceDeleted(deleted: SessionDeletedEvent): Promise<void> {
+    await this.deps.store.redis.spublish(sessionKeys(deleted.sessionId).channel, encodeBatchMessage(deleted.seq, [JSON.stringify(deleted)]));
+  }
+}

@@ -1,0 +1,103 @@
+import type { SessionInfo, SessionSnapshotData, SessionStatus, SessionEvent } from '@interthought/protocol';
+import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/event-store.js';
+import type { SessionsLost } from '../core/outbox.js';
+import { EventStoreError } from '../core/sqlite/store-errors.js';
+import type { Ownership } from './ownership.js';
+import type { RedisEventStore } from './redis-event-store.js';
+
+/** Appends refused for good for some sessions: another node owns them now (see `SessionsLost`). */
+export class SessionsFencedError extends EventStoreError implements SessionsLost {
+  constructor(readonly lostSessionIds: readonly string[]) {
+    super('FENCED', `Sessions ${lostSessionIds.join(', ')} are owned by another node now; this node wrote nothing of theirs.`);
+  }
+}
+
+/** The batch's events, frames and summaries of each session, in order. */
+function bySession(batch: AppendBatch): Map<string, { events: SessionEvent[]; frames: string[]; summaries: SessionInfo[] }> {
+  const parts = new Map<string, { events: SessionEvent[]; frames: string[]; summaries: SessionInfo[] }>();
+  const partOf = (sessionId: string) => {
+    let part = parts.get(sessionId);
+    if (part === undefined) parts.set(sessionId, (part = { events: [], frames: [], summaries: [] }));
+    return part;
+  };
+  batch.events.forEach((event, index) => {
+    const part = partOf(event.sessionId);
+    part.events.push(event);
+    part.frames.push(batch.frames[index]!);
+  });
+  for (const summary of batch.summaries ?? []) partOf(summary.sessionId).summaries.push(summary);
+  return parts;
+}
+
+/**
+ * The Redis store as a cluster node's session core uses it: a session it creates is its own from
+ * the start (the lease is taken before the first event), and it appends only to sessions it
+ * holds the lease of, under that lease's epoch. Events of a session it does not hold, or that the
+ * store fences off, are refused with `SessionsFencedError`, which the outbox turns into dropping
+ * them and letting the session go; the other sessions of the batch are written.
+ */
+export class OwnedAppends implements EventStore {
+  constructor(
+    readonly inner: RedisEventStore,
+    private readonly ownership: Ownership,
+  ) {}
+
+  async createSession(record: SessionRecord): Promise<void> {
+    await this.inner.createSession(record);
+    const claim = await this.ownership.claim(record.info.sessionId);
+    if (!claim.here) throw new EventStoreError('FENCED', `Session ${record.info.sessionId} was taken by node ${claim.holder.nodeId} as it was created.`);
+    await this.ownership.markActive(record.info.sessionId);
+  }
+
+  async appendBatch(batch: AppendBatch): Promise<void> {
+    const lost: string[] = [];
+    const failures: unknown[] = [];
+    await Promise.all(
+      [...bySession(batch)].map(async ([sessionId, part]) => {
+        if (!this.ownership.holds(sessionId)) {
+          lost.push(sessionId);
+          return;
+        }
+        try {
+          await this.inner.appendBatch(part);
+        } catch (error) {
+          if (error instanceof EventStoreError && error.code === 'FENCED') lost.push(sessionId);
+          else failures.push(error);
+        }
+      }),
+    );
+    if (failures.length > 0) throw failures[0];
+    if (lost.length > 0) throw new SessionsFencedError(lost);
+  }
+
+  updateSession(info: SessionInfo): Promise<void> {
+    return this.inner.updateSession(info);
+  }
+  getSession(sessionId: string): Promise<SessionRecord | undefined> {
+    return this.inner.getSession(sessionId);
+  }
+  listSessionsByStatus(status: SessionStatus): Promise<SessionRecord[]> {
+    return this.inner.listSessionsByStatus(status);
+  }
+  listSessions(options: { limit: number; before?: string }): Promise<SessionPage> {
+    return this.inner.listSessions(options);
+  }
+  deleteSession(sessionId: string): Promise<void> {
+    return this.inner.deleteSession(sessionId);
+  }
+  readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]> {
+    return this.inner.readEvents(sessionId, afterSeq, limit);
+  }
+  readEventFrames(sessionId: string, afterSeq: number, limit?: number): Promise<string[]> {
+    return this.inner.readEventFrames(sessionId, afterSeq, limit);
+  }
+  firstKeptSeq(sessionId: string): Promise<number | undefined> {
+    return this.inner.firstKeptSeq(sessionId);
+  }
+  readSnapshot(sessionId: string): Promise<SessionSnapshotData | undefined> {
+    return this.inner.readSnapshot(sessionId);
+  }
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,147 @@
+import type { RedisEventStore } from './redis-event-store.js';
+import type { LeaseHolder, SessionLease, SessionLeases } from './session-lease.js';
+
+/** Where a session's commands run: here (this node holds its lease), or on the node that does. */
+export type Claim = { here: true } | { here: false; holder: LeaseHolder };
+
+/** Counters for health and metrics. */
+export interface OwnershipStats {
+  ownedSessions: number;
+  leaseRenewals: number;
+  takeovers: number;
+  lostSessions: number;
+}
+
+export interface OwnershipEvents {
+  /** This node lost a session it held (its lease expired and another node took it, or Redis said so): stop running it. */
+  lost(sessionId: string): void;
+  /** The sweep found a session whose owner died: this node should take it over. */
+  orphaned(sessionId: string): void;
+  report(context: string, error: unknown): void;
+}
+
+/**
+ * The sessions this node owns, by lease. A lease is renewed every third of its TTL; a lease that
+ * is not ours any more means another node took the session over, so this node stops running it
+ * at once (self-fencing). The store's epoch check makes a node that wakes from a long pause
+ * harmless even before it notices: its appends are refused `FENCED`.
+ *
+ * The sweep looks every `sweepMs` for sessions in `it:active` without a lease (their owner died)
+ * and reports them, so one node takes each over within the lease TTL plus one sweep.
+ */
+export class Ownership {
+  readonly #held = new Map<string, SessionLease>();
+  /** Claims in progress, so two requests for one session take its lease once. */
+  readonly #claiming = new Map<string, Promise<Claim>>();
+  #renewTimer: NodeJS.Timeout | undefined;
+  #sweepTimer: NodeJS.Timeout | undefined;
+  #renewals = 0;
+  #takeovers = 0;
+  #lost = 0;
+
+  constructor(
+    private readonly leases: SessionLeases,
+    private readonly store: RedisEventStore,
+    private readonly events: OwnershipEvents,
+    private readonly sweepMs: number,
+  ) {}
+
+  get nodeId(): string {
+    return this.leases.nodeId;
+  }
+
+  get stats(): OwnershipStats {
+    return { ownedSessions: this.#held.size, leaseRenewals: this.#renewals, takeovers: this.#takeovers, lostSessions: this.#lost };
+  }
+
+  holds(sessionId: string): boolean {
+    return this.#held.has(sessionId);
+  }
+
+  /** Take the lease when nobody holds it; say who does otherwise. `SESSION_NOT_FOUND` (an EventStoreError) for an unknown session. */
+  claim(sessionId: string, { takeover = false } = {}): Promise<Claim> {
+    if (this.#held.has(sessionId)) return Promise.resolve({ here: true });
+    let claiming = this.#claiming.get(sessionId);
+    if (claiming === undefined) {
+      claiming = this.#acquire(sessionId, takeover).finally(() => this.#claiming.delete(sessionId));
+      this.#claiming.set(sessionId, claiming);
+    }
+    return claiming;
+  }
+
+  async #acquire(sessionId: string, takeover: boolean): Promise<Claim> {
+    const attempt = await this.leases.acquire(sessionId);
+    if (!attempt.acquired) return { here: false, holder: attempt.holder };
+    this.#held.set(sessionId, attempt.lease);
+    this.store.fence(sessionId, attempt.lease.epoch);
+    if (takeover) this.#takeovers += 1;
+    return { here: true };
+  }
+
+  /** The session's run is (or may be) going on here: if this node dies, the sweep finds it. */
+  markActive(sessionId: string): Promise<void> {
+    return this.leases.markActive(sessionId);
+  }
+
+  /** Let the session go: nothing of it runs here any more (it finished, or was deleted). */
+  async release(sessionId: string): Promise<void> {
+    const lease = this.#held.get(sessionId);
+    if (lease === undefined) return;
+    this.#held.delete(sessionId);
+    this.store.unfence(sessionId);
+    await this.leases.markIdle(sessionId);
+    await this.leases.release(lease);
+  }
+
+  start(): void {
+    const renewEvery = Math.max(50, Math.floor(this.leases.ttlMs / 3));
+    this.#renewTimer = setInterval(() => void this.#renewAll(), renewEvery);
+    this.#sweepTimer = setInterval(() => void this.#sweep(), this.sweepMs);
+    this.#renewTimer.unref();
+    this.#sweepTimer.unref();
+  }
+
+  /** Stop renewing and sweeping; with `release`, hand every lease back so other nodes take over at once. */
+  async stop({ release }: { release: boolean }): Promise<void> {
+    clearInterval(this.#renewTimer);
+    clearInterval(this.#sweepTimer);
+    if (!release) return;
+    await Promise.allSettled([...this.#held.keys()].map((sessionId) => this.release(sessionId)));
+  }
+
+  async #renewAll(): Promise<void> {
+    const leases = [...this.#held.values()];
+    await Promise.all(
+      leases.map(async (lease) => {
+        let ours: boolean;
+        try {
+          ours = await this.leases.renew(lease);
+        } catch (error) {
+          // Redis is unreachable: the lease may expire meanwhile, and then the store fences us.
+          this.events.report(`renewing the lease of session ${lease.sessionId} failed`, error);
+          return;
+        }
+        if (ours) {
+          this.#renewals += 1;
+          return;
+        }
+        if (this.#held.get(lease.sessionId) !== lease) return;
+        this.#held.delete(lease.sessionId);
+        this.store.unfence(lease.sessionId);
+        this.#lost += 1;
+        this.events.lost(lease.sessionId);
+      }),
+    );
+  }
+
+  async #sweep(): Promise<void> {
+    let orphans: string[];
+    try {
+      orphans = await this.leases.orphans();
+    } catch (error) {
+      this.events.report('looking for sessions whose owner died failed', error);
+      return;
+    }
+    for (const sessionId of orphans) this.events.orphaned(sessionId);
+  }
+}

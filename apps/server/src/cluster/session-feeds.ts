@@ -1,0 +1,283 @@
+import { toSnapshot, type SessionEvent, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
+import type { EventStore } from '../core/event-store.js';
+import type { Peer, ReplyTo } from '../core/peer.js';
+import { SessionError, notFound } from '../core/session-error.js';
+import { loadSession } from '../core/session-loader.js';
+import type { SessionChannel } from './session-channel.js';
+
+/** One client of this node following a session. */
+interface Viewer {
+  peer: Peer;
+  /** The last seq it got (from its answer, a replay or the live stream). */
+  cursor: number;
+  /** Events held for it while its answer is being made or a request of its is in flight. */
+  queue: Array<{ seq: number; frame: string; event: SessionEvent }>;
+  catchingUp: boolean;
+  /** Requests of this viewer on this session still waiting for their answer. */
+  holds: number;
+  /** The requester's copy (with `requestId`) to send in place of the plain event of that seq. */
+  swaps: Map<number, string>;
+}
+
+/** This node's view of one session's log: the viewers, and the last seq the channel or log gave it. */
+interface Feed {
+  sessionId: string;
+  viewers: Map<Peer, Viewer>;
+  lastSeq: number;
+  /** Batches are applied one after another (a gap is filled from the log first). */
+  work: Promise<void>;
+  ended: boolean;
+}
+
+const DELETED_PREFIX = '{"type":"session.deleted"';
+
+function cursorError(sessionId: string, lastSeq: number, afterSeq: unknown): SessionError {
+  return new SessionError(
+    'BAD_CURSOR',
+    `afterSeq must be an integer from 0 to ${lastSeq} (the last seq of session ${sessionId}); got ${String(afterSeq)}. Omit it to get a snapshot.`,
+  );
+}
+
+/**
+ * How the clients of one cluster node follow sessions, whichever node runs them. Every appended
+ * batch is published on the session's channel by the store's append script; this node
+ * subscribes to the channel of each session its clients follow, then reads the log after their
+ * cursors, and merges the two by seq: a gap (a lost message, a reconnect) is filled from the log,
+ * never skipped, and a frame goes out exactly as it was stored, byte for byte, on every node.
+ *
+ * A viewer's own request on a session (a pause, a correction …) holds that session's events for
+ * it until the answer arrives from the node that ran the request, so the answer precedes the
+ * events it caused and a requester's copy of an event replaces the plain one.
+ */
+export class SessionFeeds {
+  readonly #feeds = new Map<string, Feed>();
+  readonly #opening = new Map<string, Promise<Feed>>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly channel: SessionChannel,
+    private readonly report: (context: string, error: unknown) => void,
+  ) {}
+
+  /** Sessions followed by at least one client of this node. */
+  get followed(): number {
+    return this.#feeds.size;
+  }
+
+  async subscribe(sessionId: string, reply: ReplyTo, afterSeq?: number): Promise<void> {
+    const feed = await this.#feed(sessionId);
+    const viewer: Viewer = { peer: reply.peer, cursor: -1, queue: [], catchingUp: true, holds: feed.viewers.get(reply.peer)?.holds ?? 0, swaps: new Map() };
+    feed.viewers.set(reply.peer, viewer);
+    try {
+      if (afterSeq === undefined) await this.#sendSnapshot(feed, viewer, reply.requestId);
+      else await this.#sendReplay(feed, viewer, afterSeq, reply.requestId);
+    } catch (error) {
+      if (feed.viewers.get(reply.peer) === viewer) this.#removeViewer(feed, reply.peer);
+      throw error;
+    }
+    viewer.catchingUp = false;
+    await this.#drain(feed, viewer);
+  }
+
+  /** Stop sending the session to the peer (idempotent); false when it was not following it. */
+  unsubscribe(sessionId: string, peer: Peer): boolean {
+    const feed = this.#feeds.get(sessionId);
+    if (feed === undefined || !feed.viewers.has(peer)) return false;
+    this.#removeViewer(feed, peer);
+    return true;
+  }
+
+  /** The peer's connection closed. */
+  detach(peer: Peer): void {
+    for (const feed of [...this.#feeds.values()]) if (feed.viewers.has(peer)) this.#removeViewer(feed, peer);
+  }
+
+  count(peer: Peer): number {
+    let count = 0;
+    for (const feed of this.#feeds.values()) if (feed.viewers.has(peer)) count += 1;
+    return count;
+  }
+
+  follows(peer: Peer, sessionId: string): boolean {
+    return this.#feeds.get(sessionId)?.viewers.has(peer) ?? false;
+  }
+
+  /** A request of `peer` on the session is going out: hold its events until the answer (`release`). */
+  hold(sessionId: string, peer: Peer): () => void {
+    const viewer = this.#feeds.get(sessionId)?.viewers.get(peer);
+    if (viewer === undefined) return () => undefined;
+    viewer.holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      viewer.holds -= 1;
+      const feed = this.#feeds.get(sessionId);
+      if (feed !== undefined && feed.viewers.get(peer) === viewer) void this.#drain(feed, viewer);
+    };
+  }
+
+  /**
+   * The direct answer to a request of `peer` on the session: sent at once when it is not an event
+   * (`correction.accepted`), else in place of the plain event of its seq (the requester's copy).
+   */
+  answer(sessionId: string, peer: Peer, frame: string): void {
+    const viewer = this.#feeds.get(sessionId)?.viewers.get(peer);
+    const seq = viewer === undefined ? undefined : (JSON.parse(frame) as { seq?: unknown }).seq;
+    if (viewer === undefined || typeof seq !== 'number' || seq <= viewer.cursor) {
+      peer.send(frame);
+      return;
+    }
+    viewer.swaps.set(seq, frame);
+  }
+
+  /** A batch published on a followed session's channel. */
+  onBatch(sessionId: string, frames: readonly string[], firstSeq: number): void {
+    const feed = this.#feeds.get(sessionId);
+    if (feed === undefined) return;
+    feed.work = feed.work.then(() => this.#apply(feed, frames, firstSeq)).catch((error: unknown) => this.report(`following session ${sessionId} failed`, error));
+  }
+
+  /** The channel lost messages (its connection dropped): read every followed session's log after what it has. */
+  refillAll(): void {
+    for (const feed of this.#feeds.values()) {
+      feed.work = feed.work.then(() => this.#fill(feed, Number.POSITIVE_INFINITY)).catch((error: unknown) => this.report(`refilling session ${feed.sessionId} failed`, error));
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const feed of this.#feeds.values()) feed.ended = true;
+    this.#feeds.clear();
+  }
+
+  async #feed(sessionId: string): Promise<Feed> {
+    const existing = this.#feeds.get(sessionId);
+    if (existing !== undefined) return existing;
+    let opening = this.#opening.get(sessionId);
+    if (opening === undefined) {
+      opening = this.#open(sessionId).finally(() => this.#opening.delete(sessionId));
+      this.#opening.set(sessionId, opening);
+    }
+    return opening;
+  }
+
+  /** Subscribe to the channel first, then read where the log is: every later batch arrives. */
+  async #open(sessionId: string): Promise<Feed> {
+    if (typeof sessionId !== 'string') throw notFound(sessionId);
+    await this.channel.subscribe(sessionId);
+    const record = await this.store.getSession(sessionId);
+    if (record === undefined) {
+      if (!this.#feeds.has(sessionId)) void this.channel.unsubscribe(sessionId).catch(() => undefined);
+      throw notFound(sessionId);
+    }
+    const feed: Feed = { sessionId, viewers: new Map(), lastSeq: record.lastSeq, work: Promise.resolve(), ended: false };
+    this.#feeds.set(sessionId, feed);
+    return feed;
+  }
+
+  async #sendSnapshot(feed: Feed, viewer: Viewer, requestId: string | undefined): Promise<void> {
+    const loaded = await loadSession(this.store, feed.sessionId);
+    if (loaded === undefined) throw notFound(feed.sessionId);
+    const frame: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(loaded.state) };
+    if (requestId !== undefined) frame.requestId = requestId;
+    viewer.peer.send(JSON.stringify(frame));
+    viewer.cursor = loaded.state.seq;
+  }
+
+  async #sendReplay(feed: Feed, viewer: Viewer, afterSeq: number, requestId: string | undefined): Promise<void> {
+    const stored = await this.store.getSession(feed.sessionId);
+    if (stored === undefined) throw notFound(feed.sessionId);
+    const lastSeq = Math.max(stored.lastSeq, feed.lastSeq);
+    if (typeof afterSeq !== 'number' || !Number.isInteger(afterSeq) || afterSeq < 0 || afterSeq > lastSeq) throw cursorError(feed.sessionId, lastSeq, afterSeq);
+    const firstKept = await this.store.firstKeptSeq(feed.sessionId);
+    const kept = afterSeq === lastSeq || (firstKept !== undefined && afterSeq >= firstKept - 1);
+    const frames = kept && afterSeq < lastSeq ? await this.store.readEventFrames(feed.sessionId, afterSeq) : [];
+    // Retention folded some of them into the snapshot meanwhile: a snapshot is the answer then.
+    if (!kept || (afterSeq < lastSeq && frames.length < lastSeq - afterSeq)) return this.#sendSnapshot(feed, viewer, requestId);
+    const covered = afterSeq + frames.length;
+    const subscribed: SessionSubscribed = { type: 'session.subscribed', sessionId: feed.sessionId, afterSeq, lastSeq: covered };
+    if (requestId !== undefined) subscribed.requestId = requestId;
+    viewer.peer.send(JSON.stringify(subscribed));
+    for (const frame of frames) viewer.peer.send(frame);
+    viewer.cursor = covered;
+  }
+
+  /** Apply a published batch: fill a gap before it from the log, skip what the feed already has. */
+  async #apply(feed: Feed, frames: readonly string[], firstSeq: number): Promise<void> {
+    if (feed.ended) return;
+    if (firstSeq > feed.lastSeq + 1) await this.#fill(feed, firstSeq - 1);
+    for (let index = 0; index < frames.length; index++) {
+      const seq = firstSeq + index;
+      if (seq <= feed.lastSeq) continue;
+      this.#deliver(feed, seq, frames[index]!);
+    }
+  }
+
+  /** Read the log after the feed's last seq, up to `throughSeq`, and deliver it. */
+  async #fill(feed: Feed, throughSeq: number): Promise<void> {
+    while (!feed.ended && feed.lastSeq < throughSeq) {
+      const limit = Number.isFinite(throughSeq) ? throughSeq - feed.lastSeq : 1_000;
+      const frames = await this.store.readEventFrames(feed.sessionId, feed.lastSeq, limit);
+      if (frames.length === 0) return;
+      const first = feed.lastSeq + 1;
+      for (let index = 0; index < frames.length; index++) this.#deliver(feed, first + index, frames[index]!);
+    }
+  }
+
+  #deliver(feed: Feed, seq: number, frame: string): void {
+    feed.lastSeq = seq;
+    const event = JSON.parse(frame) as SessionEvent;
+    for (const viewer of feed.viewers.values()) {
+      if (seq <= viewer.cursor) continue;
+      if (viewer.catchingUp || viewer.holds > 0) viewer.queue.push({ seq, frame, event });
+      else this.#send(viewer, seq, frame, event);
+    }
+    if (frame.startsWith(DELETED_PREFIX)) this.#end(feed);
+  }
+
+  #send(viewer: Viewer, seq: number, frame: string, event: SessionEvent): void {
+    const swap = viewer.swaps.get(seq);
+    if (swap !== undefined) {
+      viewer.swaps.delete(seq);
+      viewer.peer.send(swap);
+    } else {
+      viewer.peer.send(frame, event);
+    }
+    viewer.cursor = seq;
+  }
+
+  /** Send what was held for the viewer, in order; a gap between its cursor and the held events is read from the log. */
+  async #drain(feed: Feed, viewer: Viewer): Promise<void> {
+    if (viewer.catchingUp || viewer.holds > 0) return;
+    const queued = viewer.queue;
+    viewer.queue = [];
+    const first = queued.find((entry) => entry.seq > viewer.cursor);
+    if (first !== undefined && first.seq > viewer.cursor + 1) {
+      viewer.catchingUp = true;
+      try {
+        const missing = await this.store.readEventFrames(feed.sessionId, viewer.cursor, first.seq - 1 - viewer.cursor);
+        for (const frame of missing) this.#send(viewer, viewer.cursor + 1, frame, JSON.parse(frame) as SessionEvent);
+      } finally {
+        viewer.catchingUp = false;
+      }
+      queued.push(...viewer.queue);
+      viewer.queue = [];
+    }
+    for (const entry of queued) if (entry.seq > viewer.cursor) this.#send(viewer, entry.seq, entry.frame, entry.event);
+    if (viewer.queue.length > 0) await this.#drain(feed, viewer);
+  }
+
+  #removeViewer(feed: Feed, peer: Peer): void {
+    feed.viewers.delete(peer);
+    if (feed.viewers.size > 0) return;
+    this.#end(feed);
+  }
+
+  /** Nobody here follows the session any more (or it was deleted): leave its channel. */
+  #end(feed: Feed): void {
+    if (this.#feeds.get(feed.sessionId) !== feed) return;
+    feed.ended = true;
+    this.#feeds.delete(feed.sessionId);
+    this.channel.unsubscribe(feed.sessionId).catch((error: unknown) => this.report(`leaving the channel of session ${feed.sessionId} failed`, error));
+  }
+}
