@@ -7,7 +7,7 @@ import { createFirehoseAgent } from './agents/firehose/firehose-agent.js';
 import { createOpenAIAgent } from './agents/openai/index.js';
 import type { Config } from './config.js';
 import type { EventStore } from './core/event-store.js';
-import { MemoryEventStore } from './core/memory-event-store.js';
+import { MemoryEventStore } from './store/memory-event-store.js';
 import { startSessionManager } from './core/session-manager.js';
 import { startClusterNode } from './cluster/cluster-node.js';
 import type { SessionService } from './core/session-service.js';

@@ -1,5 +1,5 @@
 import { MEMORY_DB, type Config } from './config.js';
-import { openSqliteEventStore, StoreOpenError, type SqliteEventStore } from './core/sqlite-event-store.js';
+import { openSqliteEventStore, StoreOpenError, type SqliteEventStore } from './store/sqlite-event-store.js';
 
 /**
  * Open the SQLite event store the configuration names (INTERTHOUGHT_DB, INTERTHOUGHT_RETAIN_EVENTS).

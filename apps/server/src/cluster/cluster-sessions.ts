@@ -7,7 +7,7 @@ import { loadSession } from '../core/session-loader.js';
 import type { SessionManager } from '../core/session-manager.js';
 import type { CorrectStepInput, CorrectionResult, CreateSessionInput, SessionCoreStats, SessionService } from '../core/session-service.js';
 import type { SessionPage } from '../core/event-store.js';
-import { EventStoreError } from '../core/sqlite/store-errors.js';
+import { EventStoreError } from '../store/store-errors.js';
 import { encodeBatchMessage } from './batch-message.js';
 import { RoutedCommandError, type NodeBus, type RoutedCommand } from './node-bus.js';
 import type { Ownership } from './ownership.js';

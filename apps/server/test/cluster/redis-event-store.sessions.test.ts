@@ -1,7 +1,7 @@
 import type { SessionInfo } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { sessionKeys } from '../../src/cluster/redis-keys.js';
-import { EventStoreError } from '../../src/core/sqlite/store-errors.js';
+import { EventStoreError } from '../../src/store/store-errors.js';
 import { SessionError } from '../../src/core/session-error.js';
 import { sessionInfo, sessionLog, sessionRecord } from '../store/store-fixtures.js';
 import { batchOf, redisPerFile } from './redis-fixtures.js';

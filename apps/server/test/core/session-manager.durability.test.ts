@@ -1,7 +1,7 @@
 import type { SessionStatus } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRunContext } from '../../src/agents/agent.js';
-import { MemoryEventStore } from '../../src/core/memory-event-store.js';
+import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { streamStep } from '../../src/agents/stream-text.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from './support/test-agents.js';
 import { createHarness, fold, storedEvents, turns, until, untilStatus, type Harness, type HarnessOptions } from './support/harness.js';

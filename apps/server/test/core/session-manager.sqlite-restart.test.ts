@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentRunContext } from '../../src/agents/agent.js';
 import { streamStep } from '../../src/agents/stream-text.js';
-import { openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqlite-event-store.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from './support/test-agents.js';
 import { createHarness, fold, storedEvents, until, untilStatus, type Harness } from './support/harness.js';
 import { RecordingPeer } from './support/recording-peer.js';

@@ -1,6 +1,6 @@
 import { applyEvents, createSessionState, type SessionSnapshot } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryEventStore } from '../../src/core/memory-event-store.js';
+import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { TestAgent } from './support/test-agents.js';
 import { createHarness, storedEvents, turns, until, untilStatus, type Harness, type HarnessOptions } from './support/harness.js';
 import { RecordingPeer } from './support/recording-peer.js';

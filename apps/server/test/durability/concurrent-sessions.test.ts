@@ -1,6 +1,6 @@
 import type { SessionEvent } from '@interthought/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqlite-event-store.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { TestClient, isSessionEvent } from '../support/ws-client.js';
 import { tempFolder } from './support/durable-server.js';

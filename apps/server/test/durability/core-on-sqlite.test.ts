@@ -4,7 +4,7 @@ import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { SessionManager } from '../../src/core/session-manager.js';
 import type { Peer } from '../../src/core/peer.js';
-import { openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqlite-event-store.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { createDefaultTools } from '../../src/tools/index.js';
 import { tempFolder } from './support/durable-server.js';
 import { RecordingStore, eventKey } from '../support/recording-store.js';

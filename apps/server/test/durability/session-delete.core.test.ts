@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentRunContext } from '../../src/agents/agent.js';
 import { streamStep } from '../../src/agents/stream-text.js';
-import { MemoryEventStore } from '../../src/core/memory-event-store.js';
+import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { createHarness, storedEvents, turns, until, untilStatus, type Harness, type HarnessOptions } from '../core/support/harness.js';
 import { RecordingPeer } from '../core/support/recording-peer.js';
 import { RecordingStore } from '../support/recording-store.js';

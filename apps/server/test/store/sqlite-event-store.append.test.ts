@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { SessionEvent } from '@interthought/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqlite-event-store.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { EventScript, batchOf, makeTempDir, sessionLog, sessionRecord } from './store-fixtures.js';
 
 let temp: ReturnType<typeof makeTempDir>;

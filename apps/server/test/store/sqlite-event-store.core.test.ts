@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqlite-event-store.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { createHarness, turns, untilStatus } from '../core/support/harness.js';
 import { Checkpoint, TestAgent, heldBehaviour } from '../core/support/test-agents.js';
 import { makeTempDir } from './store-fixtures.js';

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteEventStore, StoreOpenError } from '../../src/core/sqlite-event-store.js';
+import { openSqliteEventStore, StoreOpenError } from '../../src/store/sqlite-event-store.js';
 import { makeTempDir } from './store-fixtures.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../../', import.meta.url));

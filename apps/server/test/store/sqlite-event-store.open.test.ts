@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteEventStore, StoreOpenError } from '../../src/core/sqlite-event-store.js';
-import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../../src/core/sqlite/migrations.js';
+import { openSqliteEventStore, StoreOpenError } from '../../src/store/sqlite-event-store.js';
+import { MIGRATIONS, migrate, schemaVersion, type Migration } from '../../src/store/sqlite/migrations.js';
 import { EventScript, batchOf, makeTempDir, sessionLog, sessionRecord } from './store-fixtures.js';
 
 let temp: ReturnType<typeof makeTempDir>;

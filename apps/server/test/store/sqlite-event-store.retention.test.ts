@@ -1,6 +1,6 @@
 import { applyEvents, createSessionState, toSnapshot, type SessionEvent } from '@interthought/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqlite-event-store.js';
+import { openSqliteEventStore, type SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { stateBeforeFirstEvent } from '../../src/core/session-loader.js';
 import { batchOf, makeTempDir, sessionInfo, sessionLog, sessionRecord } from './store-fixtures.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionError } from '../../src/core/session-error.js';
-import { EventStoreError, openSqliteEventStore, type SqliteEventStore } from '../../src/core/sqlite-event-store.js';
+import { EventStoreError, openSqliteEventStore, type SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { EventScript, batchOf, makeTempDir, sessionInfo, sessionRecord } from './store-fixtures.js';
 
 let temp: ReturnType<typeof makeTempDir>;

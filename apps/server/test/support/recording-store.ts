@@ -1,6 +1,6 @@
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../../src/core/event-store.js';
-import { MemoryEventStore } from '../../src/core/memory-event-store.js';
+import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import type { Peer } from '../../src/core/peer.js';
 
 /** One entry of the shared journal: a batch written, a summary stored, or a frame sent to a peer. */

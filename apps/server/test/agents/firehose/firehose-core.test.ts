@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../../src/agents/agent-registry.js';
 import { createFirehoseAgent } from '../../../src/agents/firehose/firehose-agent.js';
 import { readDeltaStamp } from '../../../src/agents/firehose/firehose-text.js';
-import { MemoryEventStore } from '../../../src/core/memory-event-store.js';
+import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { SessionManager } from '../../../src/core/session-manager.js';
 import type { Peer } from '../../../src/core/peer.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';

@@ -3,7 +3,7 @@ import { applyEvent, createSessionState, type SessionEvent, type SessionState } 
 import { AgentRegistry } from '../../../src/agents/agent-registry.js';
 import type { Agent } from '../../../src/agents/agent.js';
 import type { EventStore } from '../../../src/core/event-store.js';
-import { MemoryEventStore } from '../../../src/core/memory-event-store.js';
+import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { SessionManager, type SessionManagerDeps } from '../../../src/core/session-manager.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from './test-agents.js';

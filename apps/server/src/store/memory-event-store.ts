@@ -8,9 +8,9 @@ import {
   type SessionState,
   type SessionStatus,
 } from '@interthought/protocol';
-import type { AppendBatch, EventStore, SessionPage, SessionRecord } from './event-store.js';
-import { SessionError } from './session-error.js';
-import { stateBeforeFirstEvent } from './session-loader.js';
+import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/event-store.js';
+import { SessionError } from '../core/session-error.js';
+import { stateBeforeFirstEvent } from '../core/session-loader.js';
 
 export interface MemoryEventStoreOptions {
   /**

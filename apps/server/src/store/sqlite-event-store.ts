@@ -1,16 +1,19 @@
 import type Database from 'better-sqlite3';
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
-import type { AppendBatch, EventStore, SessionPage, SessionRecord } from './event-store.js';
+import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/event-store.js';
 import { schemaVersion } from './sqlite/migrations.js';
 import { openDatabase, type OpenedDatabase, type SynchronousMode } from './sqlite/open-database.js';
 import type { ProcessLock } from './sqlite/process-lock.js';
 import { Retention } from './sqlite/retention.js';
 import { decodeCursor, encodeCursor, infoToUpdate, recordToInsert, rowToInfo, rowToRecord } from './sqlite/session-rows.js';
 import { prepareStatements, type Statements } from './sqlite/statements.js';
-import { EventStoreError, StoreOpenError } from './sqlite/store-errors.js';
+import { StoreOpenError } from './sqlite/open-errors.js';
+import { EventStoreError } from './store-errors.js';
 
-export { EventStoreError, StoreOpenError } from './sqlite/store-errors.js';
-export type { EventStoreErrorCode, StoreOpenErrorCode } from './sqlite/store-errors.js';
+export { StoreOpenError } from './sqlite/open-errors.js';
+export { EventStoreError } from './store-errors.js';
+export type { StoreOpenErrorCode } from './sqlite/open-errors.js';
+export type { EventStoreErrorCode } from './store-errors.js';
 export type { SynchronousMode } from './sqlite/open-database.js';
 
 export interface SqliteEventStoreOptions {

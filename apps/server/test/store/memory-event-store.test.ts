@@ -1,9 +1,9 @@
 import { toSnapshot, type SessionEvent, type SessionInfo } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { MemoryEventStore } from '../../src/core/memory-event-store.js';
+import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { SessionError } from '../../src/core/session-error.js';
-import { batchOf } from '../store/store-fixtures.js';
-import { fold } from './support/harness.js';
+import { batchOf } from './store-fixtures.js';
+import { fold } from '../core/support/harness.js';
 
 function info(sessionId: string, status: SessionInfo['status'] = 'running'): SessionInfo {
   return { sessionId, task: `task of ${sessionId}`, agent: 'script', status, revision: 0, createdAt: '2025-01-01T00:00:00.000Z' };

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { StoreOpenError } from './store-errors.js';
+import { StoreOpenError } from './open-errors.js';
 
 /** One schema step. Migration `i` (0-based) takes the schema from version `i` to `i + 1`. */
 export type Migration = (db: Database.Database) => void;

@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { migrate } from './migrations.js';
 import { acquireProcessLock, type ProcessLock } from './process-lock.js';
-import { StoreOpenError } from './store-errors.js';
+import { StoreOpenError } from './open-errors.js';
 
 /**
  * `FULL` fsyncs the WAL on every commit; `NORMAL` only at checkpoints, so a power loss (not a

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { StoreOpenError } from './store-errors.js';
+import { StoreOpenError } from './open-errors.js';
 
 /**
  * `<db>.lock` holds the pid of the server using the database, so a second server can be refused

@@ -1,6 +1,6 @@
 import type { SessionInfo, SessionOptions, SessionStatus } from '@interthought/protocol';
-import type { SessionRecord } from '../event-store.js';
-import { SessionError } from '../session-error.js';
+import type { SessionRecord } from '../../core/event-store.js';
+import { SessionError } from '../../core/session-error.js';
 
 /** A row of the `sessions` table, as better-sqlite3 returns it. */
 export interface SessionRow {
