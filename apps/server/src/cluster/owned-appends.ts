@@ -46,7 +46,6 @@ export class OwnedAppends implements EventStore {
     await this.inner.createSession(record);
     const claim = await this.ownership.claim(record.info.sessionId);
     if (!claim.here) throw new EventStoreError('FENCED', `Session ${record.info.sessionId} was taken by node ${claim.holder.nodeId} as it was created.`);
-    await this.ownership.markActive(record.info.sessionId);
   }
 
   async appendBatch(batch: AppendBatch): Promise<void> {

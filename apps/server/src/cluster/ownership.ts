@@ -31,6 +31,8 @@ export interface OwnershipEvents {
  */
 export class Ownership {
   readonly #held = new Map<string, SessionLease>();
+  /** When each held lease was last taken or renewed (ms, monotonic clock). */
+  readonly #renewedAt = new Map<string, number>();
   /** Claims in progress, so two requests for one session take its lease once. */
   readonly #claiming = new Map<string, Promise<Claim>>();
   #renewTimer: NodeJS.Timeout | undefined;
@@ -73,22 +75,19 @@ export class Ownership {
     const attempt = await this.leases.acquire(sessionId);
     if (!attempt.acquired) return { here: false, holder: attempt.holder };
     this.#held.set(sessionId, attempt.lease);
+    this.#renewedAt.set(sessionId, performance.now());
     this.store.fence(sessionId, attempt.lease.epoch);
+    // Whatever this node does with the session now, if it dies holding it the sweep finds it.
+    await this.leases.markActive(sessionId);
     if (takeover) this.#takeovers += 1;
     return { here: true };
-  }
-
-  /** The session's run is (or may be) going on here: if this node dies, the sweep finds it. */
-  markActive(sessionId: string): Promise<void> {
-    return this.leases.markActive(sessionId);
   }
 
   /** Let the session go: nothing of it runs here any more (it finished, or was deleted). */
   async release(sessionId: string): Promise<void> {
     const lease = this.#held.get(sessionId);
     if (lease === undefined) return;
-    this.#held.delete(sessionId);
-    this.store.unfence(sessionId);
+    this.#forget(sessionId);
     await this.leases.markIdle(sessionId);
     await this.leases.release(lease);
   }
@@ -117,21 +116,29 @@ export class Ownership {
         try {
           ours = await this.leases.renew(lease);
         } catch (error) {
-          // Redis is unreachable: the lease may expire meanwhile, and then the store fences us.
           this.events.report(`renewing the lease of session ${lease.sessionId} failed`, error);
-          return;
+          // Self-fencing: past its TTL without a renewal the lease may be another node's by now.
+          const renewedAt = this.#renewedAt.get(lease.sessionId) ?? 0;
+          ours = performance.now() - renewedAt < this.leases.ttlMs;
+          if (ours) return;
         }
         if (ours) {
           this.#renewals += 1;
+          this.#renewedAt.set(lease.sessionId, performance.now());
           return;
         }
         if (this.#held.get(lease.sessionId) !== lease) return;
-        this.#held.delete(lease.sessionId);
-        this.store.unfence(lease.sessionId);
+        this.#forget(lease.sessionId);
         this.#lost += 1;
         this.events.lost(lease.sessionId);
       }),
     );
+  }
+
+  #forget(sessionId: string): void {
+    this.#held.delete(sessionId);
+    this.#renewedAt.delete(sessionId);
+    this.store.unfence(sessionId);
   }
 
   async #sweep(): Promise<void> {
