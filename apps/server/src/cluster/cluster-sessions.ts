@@ -187,8 +187,11 @@ export class ClusterSessions implements SessionService {
     this.deps.local.evict(sessionId, 'another node owns the session now');
   }
 
-  /** Nothing of the session runs here any more: give its lease back and drop it from memory. */
+  /** Nothing of the session runs here any more: once what it queued is written, give its lease back and drop it from memory. */
   async #letGo(sessionId: string): Promise<void> {
+    if (!this.deps.ownership.holds(sessionId)) return;
+    // Its last events (a takeover's `interrupted`, a final status) are written under the lease.
+    await this.deps.local.flushed();
     if (!this.deps.ownership.holds(sessionId)) return;
     this.deps.local.evict(sessionId, 'the session finished');
     try {

@@ -24,7 +24,9 @@ interface Feed {
   sessionId: string;
   viewers: Map<Peer, Viewer>;
   lastSeq: number;
-  /** Batches are applied one after another (a gap is filled from the log first). */
+  /** Settles once the channel is subscribed and the log's last seq read: viewers start after it. */
+  ready: Promise<void>;
+  /** Batches are applied one after another, after `ready` (a gap is filled from the log first). */
   work: Promise<void>;
   ended: boolean;
 }
@@ -51,7 +53,6 @@ function cursorError(sessionId: string, lastSeq: number, afterSeq: unknown): Ses
  */
 export class SessionFeeds {
   readonly #feeds = new Map<string, Feed>();
-  readonly #opening = new Map<string, Promise<Feed>>();
 
   constructor(
     private readonly store: EventStore,
@@ -151,27 +152,28 @@ export class SessionFeeds {
   }
 
   async #feed(sessionId: string): Promise<Feed> {
-    const existing = this.#feeds.get(sessionId);
-    if (existing !== undefined) return existing;
-    let opening = this.#opening.get(sessionId);
-    if (opening === undefined) {
-      opening = this.#open(sessionId).finally(() => this.#opening.delete(sessionId));
-      this.#opening.set(sessionId, opening);
-    }
-    return opening;
+    if (typeof sessionId !== 'string') throw notFound(sessionId);
+    const feed = this.#feeds.get(sessionId) ?? this.#open(sessionId);
+    await feed.ready;
+    return feed;
   }
 
-  /** Subscribe to the channel first, then read where the log is: every later batch arrives. */
-  async #open(sessionId: string): Promise<Feed> {
-    if (typeof sessionId !== 'string') throw notFound(sessionId);
-    await this.channel.subscribe(sessionId);
-    const record = await this.store.getSession(sessionId);
-    if (record === undefined) {
-      if (!this.#feeds.has(sessionId)) void this.channel.unsubscribe(sessionId).catch(() => undefined);
-      throw notFound(sessionId);
-    }
-    const feed: Feed = { sessionId, viewers: new Map(), lastSeq: record.lastSeq, work: Promise.resolve(), ended: false };
+  /**
+   * Subscribe to the channel first, then read where the log is: every later batch arrives. The
+   * feed is known from the start, so a batch that arrives before the log's answer waits for it
+   * (on `work`) instead of being missed.
+   */
+  #open(sessionId: string): Feed {
+    const feed: Feed = { sessionId, viewers: new Map(), lastSeq: 0, ready: Promise.resolve(), work: Promise.resolve(), ended: false };
     this.#feeds.set(sessionId, feed);
+    feed.ready = (async () => {
+      await this.channel.subscribe(sessionId);
+      const record = await this.store.getSession(sessionId);
+      if (record === undefined) throw notFound(sessionId);
+      feed.lastSeq = record.lastSeq;
+    })();
+    feed.ready.catch(() => this.#end(feed));
+    feed.work = feed.ready.catch(() => undefined);
     return feed;
   }
 

@@ -318,6 +318,11 @@ export class SessionManager implements SessionService {
     return deleted;
   }
 
+  /** Resolves once everything queued so far is written and sent (false if a write failed meanwhile). */
+  flushed(): Promise<boolean> {
+    return this.#outbox.flush();
+  }
+
   /**
    * Drop a session from memory, telling nobody: its run is aborted, nothing more is appended to it,
    * its subscribers are detached. For a session this process must stop running because another
