@@ -193,6 +193,9 @@ export class ClusterSessions implements SessionService {
     // Its last events (a takeover's `interrupted`, a final status) are written under the lease.
     await this.deps.local.flushed();
     if (!this.deps.ownership.holds(sessionId)) return;
+    // A command may have revived it meanwhile (a correction of a finished session).
+    const snapshot = await this.deps.local.snapshot(sessionId);
+    if (snapshot !== undefined && ACTIVE_STATUSES.has(snapshot.session.status)) return;
     this.deps.local.evict(sessionId, 'the session finished');
     try {
       await this.deps.ownership.release(sessionId);
