@@ -20,6 +20,26 @@ export interface BrowserChainScale {
   delayMs: number;
 }
 
+/**
+ * Two cluster nodes sharing one Redis (AOF fsynced on every write). Sessions are created on
+ * node a; `subscribersPerNode` follow each session on node a (its owner) and as many on node b.
+ * The single-node reference (SQLite in memory) gets the same sessions with both groups on its one
+ * server, so it delivers the same frames.
+ */
+export interface ClusterScale {
+  sessions: number;
+  subscribersPerNode: number;
+  /** Delivered frames per second over every subscriber, as in `throughput`; the first is the one the target compares. */
+  offeredPerSec: number[];
+  warmupMs: number;
+  measureMs: number;
+  /** The nodes' INTERTHOUGHT_LEASE_TTL_MS and INTERTHOUGHT_SWEEP_MS (smoke shortens them so a takeover fits in seconds). */
+  leaseTtlMs: number;
+  sweepMs: number;
+  /** Sessions streaming, followed from node b, when node a is killed; and their offered rate (delivered on b). */
+  takeover: { sessions: number; offeredPerSec: number; streamMs: number };
+}
+
 export interface Scale {
   /** Characters per delta. */
   deltaSize: number;
@@ -40,6 +60,7 @@ export interface Scale {
    */
   slowConsumers: StreamScale & { readers: number; stallLeadMs: number; offeredPerSec: number };
   browserChain: BrowserChainScale;
+  cluster: ClusterScale;
 }
 
 export const SCALES: Record<BenchMode, Scale> = {
@@ -55,6 +76,16 @@ export const SCALES: Record<BenchMode, Scale> = {
     store: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     slowConsumers: { sessions: 2, subscribers: 5, readers: 4, stallLeadMs: 100, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     browserChain: { leadSteps: 100, streamSteps: 50, perStep: 10, rate: 1_000, delayMs: 2_000 },
+    cluster: {
+      sessions: 2,
+      subscribersPerNode: 1,
+      offeredPerSec: [2_000],
+      warmupMs: 50,
+      measureMs: 300,
+      leaseTtlMs: 1_000,
+      sweepMs: 250,
+      takeover: { sessions: 2, offeredPerSec: 500, streamMs: 300 },
+    },
   },
   quick: {
     deltaSize: 32,
@@ -68,6 +99,16 @@ export const SCALES: Record<BenchMode, Scale> = {
     store: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 20, readers: 20, stallLeadMs: 1_500, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     browserChain: { leadSteps: 1_500, streamSteps: 500, perStep: 10, rate: 1_000, delayMs: 8_000 },
+    cluster: {
+      sessions: 10,
+      subscribersPerNode: 1,
+      offeredPerSec: [5_000, 20_000],
+      warmupMs: 500,
+      measureMs: 2_000,
+      leaseTtlMs: 3_000,
+      sweepMs: 1_000,
+      takeover: { sessions: 10, offeredPerSec: 2_000, streamMs: 1_000 },
+    },
   },
   full: {
     deltaSize: 32,
@@ -81,5 +122,15 @@ export const SCALES: Record<BenchMode, Scale> = {
     store: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 100, readers: 100, stallLeadMs: 4_000, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     browserChain: { leadSteps: 2_000, streamSteps: 1_000, perStep: 10, rate: 1_000, delayMs: 10_000 },
+    cluster: {
+      sessions: 20,
+      subscribersPerNode: 1,
+      offeredPerSec: [5_000, 20_000],
+      warmupMs: 1_000,
+      measureMs: 5_000,
+      leaseTtlMs: 3_000,
+      sweepMs: 1_000,
+      takeover: { sessions: 20, offeredPerSec: 2_000, streamMs: 2_000 },
+    },
   },
 };

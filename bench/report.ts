@@ -38,6 +38,9 @@ const SUMMARY_NAMES: Record<string, string> = {
   'browser-gap-p99-rows': 'browser gap p99',
   'browser-fps-folded': 'browser fps (folded)',
   'browser-gap-p99-folded': 'browser gap p99 (folded)',
+  'cluster-p99': 'cluster p99',
+  'cluster-seq': 'cluster lost/dup',
+  'cluster-takeover': 'takeover',
 };
 
 function formatValue(value: number | null, unit: string): string {

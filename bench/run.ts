@@ -19,6 +19,7 @@ import { REPO_ROOT, profileServersInto, type TargetProcess } from './harness/tar
 import { SCALES, type BenchMode, type Scale } from './modes.js';
 import { renderMarkdown, summaryLine, writeResults, type BenchRun, type ScenarioOutcome } from './report.js';
 import { browserChainScenario } from './scenarios/browser-chain.js';
+import { clusterScenario } from './scenarios/cluster.js';
 import { correctionScenario } from './scenarios/correction.js';
 import { idleScenario } from './scenarios/idle.js';
 import { replayScenario } from './scenarios/replay.js';
@@ -35,6 +36,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   store: storeScenario,
   'slow-consumers': slowConsumersScenario,
   'browser-chain': browserChainScenario,
+  cluster: clusterScenario,
 };
 
 const USAGE = `Usage: pnpm bench [--quick | --full | --smoke] [--only=${SCENARIO_NAMES.join(',')}] [--cpu-prof]`;

@@ -33,9 +33,10 @@ export class TargetPool {
 
   async withTarget<T>(kind: TargetKind, options: StartOptions, use: (target: TargetProcess) => Promise<T>): Promise<T> {
     const key = `${kind} ${JSON.stringify(options.env ?? {})}`;
-    const pooled = this.#reuse ? this.#pooled.get(key) : undefined;
+    const reuse = this.#reuse && options.exclusive !== true;
+    const pooled = reuse ? this.#pooled.get(key) : undefined;
     const target = pooled ?? (await this.#start(kind, options));
-    if (this.#reuse) this.#pooled.set(key, target);
+    if (reuse) this.#pooled.set(key, target);
     try {
       return await use(target);
     } catch (error) {
@@ -43,7 +44,7 @@ export class TargetPool {
       const tail = target.outputTail(12).trim();
       throw new BenchFailure(tail ? `${message}\n${target.label} said:\n${tail}` : message);
     } finally {
-      if (!this.#reuse) await this.#stop(target);
+      if (!reuse) await this.#stop(target);
     }
   }
 

@@ -4,6 +4,7 @@
  * the server it measures, and runs one job at a time.
  */
 import type { LatencySummary } from './latency.js';
+import type { SeqCheck } from './seq-tracker.js';
 
 /** Sessions streaming firehose deltas to subscribers. */
 export interface StreamSpec {
@@ -61,7 +62,38 @@ export interface ReplayJob {
   repeats: number;
 }
 
-export type LoadJob = StreamJob | IdleJob | CorrectionJob | ReplayJob;
+/** Subscribers measured together: on one server (a cluster node), `perSession` following each session. */
+export interface SubscriberGroup {
+  label: string;
+  url: string;
+  perSession: number;
+}
+
+/**
+ * Sessions created on one server (`ownerUrl`, the cluster node that then owns them) and followed
+ * from `afterSeq: 0` by groups of subscribers, each group on its own server and measured apart.
+ * The creators unsubscribe at once, so only the groups read the stream. Every subscriber's seqs
+ * are checked from 1 to its session's final status.
+ */
+export interface FollowJob {
+  kind: 'follow';
+  ownerUrl: string;
+  groups: SubscriberGroup[];
+  sessions: number;
+  task: string;
+  warmupMs: number;
+  measureMs: number;
+  /**
+   * `cancel`: after the window, cancel the sessions and wait until every subscriber saw its final
+   * status. `owner-killed`: after the window, hold (`holding`) while the harness kills the owner,
+   * then wait until every subscriber saw `session.status interrupted`.
+   */
+  end: 'cancel' | 'owner-killed';
+  /** How long subscribers may take to see the end before they count as unfinished. */
+  endTimeoutMs: number;
+}
+
+export type LoadJob = StreamJob | IdleJob | CorrectionJob | ReplayJob | FollowJob;
 
 export interface StreamResult {
   kind: 'stream';
@@ -120,7 +152,40 @@ export interface ReplayResult {
   errors: Record<string, number>;
 }
 
-export type LoadResult = StreamResult | IdleResult | CorrectionResult | ReplayResult;
+/** One subscriber group of a follow run. */
+export interface FollowGroupResult {
+  label: string;
+  subscribers: number;
+  /** Deltas its subscribers received inside the measurement window, per second. */
+  deliveredPerSec: number;
+  deltasMeasured: number;
+  latency: LatencySummary;
+  /** Deltas out of firehose index order on a connection. */
+  orderViolations: number;
+  coalescedFrames: number;
+  closedByServer: Record<string, number>;
+  errors: Record<string, number>;
+  /** Lost and repeated seqs over the whole run, and subscribers that never saw the end. */
+  seq: SeqCheck;
+  /** Per session (in creation order): when the group's first subscriber saw its final status (µs on the shared clock), or null. */
+  endSeenAt: (number | null)[];
+  /** Per session: the last seq its least advanced subscriber of the group got. */
+  lastSeqs: number[];
+}
+
+export interface FollowResult {
+  kind: 'follow';
+  sessionIds: string[];
+  windowMs: number;
+  groups: FollowGroupResult[];
+  /** The sessions' last seqs as their subscribers saw them end (null: nobody saw the end). */
+  finalSeqs: (number | null)[];
+  /** Error frames the creators received (a refused create, cancel …), by code. */
+  creatorErrors: Record<string, number>;
+  setupMs: number;
+}
+
+export type LoadResult = StreamResult | IdleResult | CorrectionResult | ReplayResult | FollowResult;
 
 /** Messages from the harness to the child; `id` ties a job to its answers. */
 export type ToChild = { type: 'run'; id: number; job: LoadJob } | { type: 'continue'; id: number };

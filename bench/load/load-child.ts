@@ -4,6 +4,7 @@
  * result; the harness ends it when the run is over (and it exits when the harness goes away).
  */
 import { runCorrections } from './correction-workload.js';
+import { runFollow } from './follow-workload.js';
 import { runIdle } from './idle-workload.js';
 import type { FromChild, LoadJob, LoadResult, ToChild } from './jobs.js';
 import { runReplay } from './replay-workload.js';
@@ -37,6 +38,8 @@ function run(id: number, job: LoadJob): Promise<LoadResult> {
       return runCorrections(job);
     case 'replay':
       return runReplay(job);
+    case 'follow':
+      return runFollow(job, holding(id));
     default: {
       const unknown: never = job;
       throw new Error(`Unknown load job ${JSON.stringify(unknown)}`);

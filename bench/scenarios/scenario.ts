@@ -4,7 +4,7 @@ import type { TargetKind, TargetProcess } from '../harness/target-process.js';
 import type { LoadJob, LoadResult, StreamResult, StreamSpec } from '../load/jobs.js';
 import type { BenchMode, Scale, StreamScale } from '../modes.js';
 
-export const SCENARIO_NAMES = ['throughput', 'idle', 'correction', 'replay', 'store', 'slow-consumers', 'browser-chain'] as const;
+export const SCENARIO_NAMES = ['throughput', 'idle', 'correction', 'replay', 'store', 'slow-consumers', 'browser-chain', 'cluster'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** One measured quantity, for Interthought and for what it is compared with. */
@@ -42,6 +42,11 @@ export interface ScenarioReport {
 export interface StartOptions {
   label?: string;
   env?: Record<string, string>;
+  /**
+   * Never share this server with another scenario, even in smoke mode: it is stopped when `use`
+   * is done (the scenario kills it, or it depends on something the scenario stops, like Redis).
+   */
+  exclusive?: boolean;
 }
 
 export interface BenchContext {
@@ -51,7 +56,7 @@ export interface BenchContext {
   log(line: string): void;
   /**
    * Run `use` against a server started for it and stopped after it (even when it fails); in
-   * smoke mode one server per kind and environment is shared by every scenario.
+   * smoke mode one server per kind and environment is shared by every scenario (unless `exclusive`).
    */
   withTarget<T>(kind: TargetKind, options: StartOptions, use: (target: TargetProcess) => Promise<T>): Promise<T>;
   runLoad(job: LoadJob, timeoutMs: number, hooks?: LoadHooks): Promise<LoadResult>;

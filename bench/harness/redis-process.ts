@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BenchFailure } from '../scenarios/scenario.js';
+
+const READY_TIMEOUT_MS = 10_000;
+const STOP_TIMEOUT_MS = 5_000;
+/** Linux reports a process's CPU time in /proc/<pid>/stat in clock ticks of 1/100 s (USER_HZ). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The executable: `redis-server` from PATH (Debian's /usr/bin/redis-server), or `BENCH_REDIS_SERVER`. */
+function redisBinary(): string {
+  return process.env.BENCH_REDIS_SERVER ?? 'redis-server';
+}
+
+/**
+ * A `redis-server` of the bench's own, in a temp dir, on a unix socket (Redis 7.0 cannot pick a
+ * free TCP port: `--port 0` turns TCP off), durable as production runs it: AOF on, fsynced before
+ * every reply (`appendfsync always`), no RDB snapshots. A missing `redis-server` fails the
+ * scenario with a message saying how to install it.
+ */
+export class RedisProcess {
+  readonly #child: ChildProcess;
+  readonly #exited: Promise<void>;
+  #output = '';
+
+  private constructor(
+    child: ChildProcess,
+    readonly dir: string,
+    readonly socket: string,
+  ) {
+    this.#child = child;
+    this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    const keep = (chunk: Buffer) => (this.#output = (this.#output + chunk.toString('utf8')).slice(-20_000));
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+  }
+
+  static async start(): Promise<RedisProcess> {
+    const dir = mkdtempSync(join(tmpdir(), 'interthought-bench-redis-'));
+    const socket = join(dir, 'redis.sock');
+    const args = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
+    const child = spawn(redisBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const redis = new RedisProcess(child, dir, socket);
+    // A bench that dies (Ctrl-C, a crash) must not leave a Redis server behind.
+    process.once('exit', redis.#killOnExit);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('spawn', resolve);
+        child.once('error', (error: NodeJS.ErrnoException) =>
+          reject(
+            error.code === 'ENOENT'
+              ? new BenchFailure(`${redisBinary()} was not found: the cluster scenario needs a Redis server (Debian: apt-get install -y redis-server; or set BENCH_REDIS_SERVER).`)
+              : error,
+          ),
+        );
+      });
+      await redis.#answersPing();
+    } catch (error) {
+      redis.#killOnExit();
+      process.off('exit', redis.#killOnExit);
+      throw error;
+    }
+    return redis;
+  }
+
+  /** What a node's INTERTHOUGHT_REDIS_URL says. */
+  get url(): string {
+    return `unix://${this.socket}`;
+  }
+
+  get pid(): number {
+    return this.#child.pid ?? -1;
+  }
+
+  /** The last lines it logged (for error messages). */
+  outputTail(lines = 12): string {
+    return this.#output.split('\n').slice(-lines).join('\n');
+  }
+
+  /** User + system CPU time so far, in microseconds (from /proc), or undefined once it is gone. */
+  cpuMicros(): number | undefined {
+    try {
+      // Fields after the command's closing parenthesis: state is the 1st, utime the 12th, stime the 13th.
+      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      return Number.isFinite(ticks) ? (ticks / CLOCK_TICKS_PER_SECOND) * 1_000_000 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Bytes of the append-only files (Redis 7 keeps them in `appendonlydir/`). */
+  aofBytes(): number {
+    const aofDir = join(this.dir, 'appendonlydir');
+    try {
+      return readdirSync(aofDir).reduce((sum, name) => sum + statSync(join(aofDir, name)).size, 0);
+    } catch {
+      return 0;
+    }
+  }
+
+  /** SIGTERM (SIGKILL if it lingers), then remove its dir. */
+  async stop(): Promise<void> {
+    process.off('exit', this.#killOnExit);
+    if (this.#child.exitCode === null && this.#child.signalCode === null) {
+      this.#child.kill('SIGTERM');
+      const timer = setTimeout(() => this.#child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await this.#exited;
+      clearTimeout(timer);
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  readonly #killOnExit = (): void => {
+    this.#child.kill('SIGKILL');
+    rmSync(this.dir, { recursive: true, force: true });
+  };
+
+  /** Poll the socket with PING until `+PONG`. */
+  async #answersPing(): Promise<void> {
+    let gone = false;
+    void this.#exited.then(() => (gone = true));
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      if (gone) throw new BenchFailure(`redis-server exited before it answered PING:\n${this.outputTail()}`);
+      if (await pingOnce(this.socket)) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new BenchFailure(`redis-server did not answer PING within ${READY_TIMEOUT_MS} ms:\n${this.outputTail()}`);
+  }
+}
+
+function pingOnce(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const connection = connect(socket);
+    let reply = '';
+    const done = (ok: boolean) => {
+      connection.destroy();
+      resolve(ok);
+    };
+    connection.setTimeout(500, () => done(false));
+    connection.on('error', () => done(false));
+    connection.on('connect', () => connection.write('PING\r\n'));
+    connection.on('data', (chunk) => {
+      reply += chunk.toString();
+      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
+    });
+  });
+}
