@@ -1,10 +1,11 @@
-import type { SessionEvent, SessionInfo } from '@interthought/protocol';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import type { AppendBatch } from '../../src/core/event-store.js';
 import { connectRedis, quitRedis } from '../../src/cluster/redis-connection.js';
 import { connectRedisEventStore, type RedisEventStore, type RedisEventStoreOptions } from '../../src/cluster/redis-event-store.js';
 import { startRedisServer, type RedisServer, type RedisServerOptions } from '../support/redis-server.js';
+
+/** The one batch builder (store-fixtures'), for the tests that take their Redis fixtures from here. */
+export { batchOf } from '../store/store-fixtures.js';
 
 export interface RedisPerFile {
   /** The file's redis-server (started before its first test). */
@@ -64,10 +65,4 @@ export function redisPerFile(options: RedisServerOptions = {}): RedisPerFile {
       return store;
     },
   };
-}
-
-/** A batch the way the outbox writes it: each event serialised once. */
-export function batchOf(events: readonly SessionEvent[], summaries?: readonly SessionInfo[]): AppendBatch {
-  const frames = events.map((event) => JSON.stringify(event));
-  return summaries === undefined ? { events, frames } : { events, frames, summaries };
 }

@@ -114,6 +114,11 @@ describe('openSqliteEventStore on a new or existing file', () => {
 });
 
 describe('openSqliteEventStore refusals', () => {
+  it('refuses a retention limit that is not a positive integer', () => {
+    expect(() => openSqliteEventStore(':memory:', { retainEventsPerSession: 0 })).toThrow(expect.objectContaining({ code: 'BAD_OPTIONS' }));
+    expect(() => openSqliteEventStore(':memory:', { retainEventsPerSession: 2.5 })).toThrow(/positive integer/);
+  });
+
   it('refuses a synchronous mode other than FULL or NORMAL', () => {
     const bad = { synchronous: 'OFF; DROP TABLE sessions' } as unknown as { synchronous: 'FULL' };
     expect(() => openSqliteEventStore(temp.file(), bad)).toThrow(expect.objectContaining({ code: 'BAD_OPTIONS' }));
