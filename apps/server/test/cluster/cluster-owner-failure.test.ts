@@ -1,0 +1,168 @@
+import type { Health, SessionEvent } from '@interthought/protocol';
+import { describe, expect, it } from 'vitest';
+import { sessionKeys } from '../../src/cluster/redis-keys.js';
+import { clusterPerFile, eventually, expectContiguous, requesterCopy, TAKEOVER_WITHIN_MS, type RecordingClient } from '../support/cluster.js';
+import { expectCompleteStream } from '../support/session-stream.js';
+
+const cluster = clusterPerFile();
+
+/** Eight steps of fifty deltas at 200 a second: about two seconds of stream. */
+const FINITE = 'firehose rate=200 count=400 step=50 size=16';
+/** A stream that outlasts the test. */
+const ENDLESS = 'firehose rate=200 count=1000000 step=50 size=16';
+
+type ClusterHealth = NonNullable<Health['cluster']>;
+
+async function clusterHealth(id: string): Promise<ClusterHealth> {
+  const health = await cluster.node(id).health();
+  if (health.cluster === undefined) throw new Error(`Node ${id} reports no cluster health: ${JSON.stringify(health)}`);
+  return health.cluster;
+}
+
+/** How many appends Redis refused with FENCED so far (its error statistics count replies by their first word). */
+async function fencedRefusals(): Promise<number> {
+  const stats = await cluster.admin.info('errorstats');
+  return Number(/errorstat_FENCED:count=(\d+)/.exec(stats)?.[1] ?? 0);
+}
+
+async function followFromStart(sessionId: string, ...clients: RecordingClient[]): Promise<void> {
+  for (const client of clients) {
+    const { answer } = await client.request({ type: 'session.subscribe', sessionId, afterSeq: 0 });
+    expect(answer.type).toBe('session.subscribed');
+  }
+}
+
+/** Wait for `interrupted` on every client; resolves with its seq and how long after `since` the last one got it. */
+async function interruptedOn(sessionId: string, clients: RecordingClient[], since: number): Promise<{ seq: number; afterMs: number }> {
+  const seen = await Promise.all(clients.map((client) => client.waitForStatus(sessionId, 'interrupted', TAKEOVER_WITHIN_MS + 10_000)));
+  const afterMs = Date.now() - since;
+  const seqs = new Set(seen.map((event: SessionEvent) => event.seq));
+  expect(seqs.size).toBe(1);
+  return { seq: seen[0]!.seq, afterMs };
+}
+
+describe('The owner of a running session killed with kill -9', () => {
+  it('is taken over: viewers elsewhere see interrupted within TTL + sweep, a client back on a third node with its cursor gets exactly the rest, and a resume on any node completes it', async () => {
+    const creator = await cluster.connect('a');
+    const onB = await cluster.connect('b');
+    const onC = await cluster.connect('c');
+    const sessionId = await creator.createSession(FINITE, { agent: 'firehose' });
+    await followFromStart(sessionId, onB, onC);
+    expect(await cluster.leaseHolder(sessionId)).toBe('a');
+    await Promise.all([creator, onB, onC].map((client) => client.waitForSeq(sessionId, 30)));
+    const takeoversBefore = (await clusterHealth('b')).takeovers + (await clusterHealth('c')).takeovers;
+
+    const killedAt = Date.now();
+    await cluster.node('a').crash();
+    await creator.closed;
+    // What the creator had when its node died: it comes back elsewhere from there.
+    const cursor = creator.cursor(sessionId);
+    expectContiguous(creator.seqs(sessionId));
+
+    const interrupted = await interruptedOn(sessionId, [onB, onC], killedAt);
+    expect(interrupted.afterMs).toBeLessThan(TAKEOVER_WITHIN_MS);
+    expect(interrupted.seq).toBeGreaterThan(cursor);
+    // One of the other nodes took it over (once), under the next epoch.
+    expect((await clusterHealth('b')).takeovers + (await clusterHealth('c')).takeovers).toBe(takeoversBefore + 1);
+    expect(await cluster.admin.hget(sessionKeys(sessionId).meta, 'epoch')).toBe('2');
+
+    const log = await cluster.log(sessionId);
+    expectContiguous(log.map((entry) => entry.seq));
+    expect(log.at(-1)).toEqual({ seq: interrupted.seq, frame: expect.stringContaining('"status":"interrupted"') });
+    expect(creator.eventFrames(sessionId).map((frame) => frame.raw)).toEqual(log.slice(0, cursor).map((entry) => entry.frame));
+
+    const back = await cluster.connect('c');
+    const { answer } = await back.request({ type: 'session.subscribe', sessionId, afterSeq: cursor });
+    expect(answer).toMatchObject({ type: 'session.subscribed', sessionId, afterSeq: cursor, lastSeq: interrupted.seq });
+    await back.waitForSeq(sessionId, interrupted.seq);
+    expect(back.eventFrames(sessionId).map((frame) => frame.raw)).toEqual(log.slice(cursor).map((entry) => entry.frame));
+
+    const resume = await onB.request({ type: 'session.resume', sessionId });
+    expect(resume.answer).toMatchObject({ type: 'session.status', sessionId, status: 'running', requestId: resume.id });
+    const resumedSeq = (resume.answer as SessionEvent).seq;
+    await Promise.all([onB, onC, back].map((client) => client.untilFinished(sessionId, 20_000)));
+
+    const whole = await cluster.log(sessionId);
+    expectContiguous(whole.map((entry) => entry.seq));
+    const frames = whole.map((entry) => entry.frame);
+    expect(onC.eventFrames(sessionId).map((frame) => frame.raw)).toEqual(frames);
+    expect(onB.eventFrames(sessionId).map((frame) => frame.raw)).toEqual(frames.map((frame, index) => (index + 1 === resumedSeq ? requesterCopy(frame, resume.id) : frame)));
+    expect(back.eventFrames(sessionId).map((frame) => frame.raw)).toEqual(frames.slice(cursor));
+    const state = expectCompleteStream(sessionId, onC.events(sessionId));
+    expect(state.steps.size).toBeGreaterThanOrEqual(9);
+    for (const client of [onB, onC, back]) expect(client.frames.filter((frame) => frame.type === 'error')).toEqual([]);
+  });
+});
+
+describe('A takeover on nodes busy with streams of their own', () => {
+  it('still writes interrupted (the taker lets the session go only once that is written)', async () => {
+    const busy = await Promise.all(['b', 'b', 'c', 'c'].map((id) => cluster.connect(id)));
+    const streams = await Promise.all(busy.map((client) => client.createSession('firehose rate=5000 count=1000000 size=16', { agent: 'firehose', options: { tokenDelayMs: 0 } })));
+    await Promise.all(busy.map((client, index) => client.waitForSeq(streams[index]!, 100)));
+
+    const creator = await cluster.connect('a');
+    const onB = await cluster.connect('b');
+    const onC = await cluster.connect('c');
+    const sessionId = await creator.createSession(ENDLESS, { agent: 'firehose' });
+    await followFromStart(sessionId, onB, onC);
+    await Promise.all([onB, onC].map((client) => client.waitForSeq(sessionId, 30)));
+    const killedAt = Date.now();
+    await cluster.node('a').crash();
+    const interrupted = await interruptedOn(sessionId, [onB, onC], killedAt);
+    expect(interrupted.afterMs).toBeLessThan(TAKEOVER_WITHIN_MS);
+    const log = await cluster.log(sessionId);
+    expectContiguous(log.map((entry) => entry.seq));
+    expect(log.at(-1)?.seq).toBe(interrupted.seq);
+    for (const [index, client] of busy.entries()) {
+      const { answer } = await client.request({ type: 'session.cancel', sessionId: streams[index] });
+      expect(answer).toMatchObject({ type: 'session.status', status: 'cancelled' });
+    }
+  });
+});
+
+describe('An owner stopped (SIGSTOP) until its lease expired', () => {
+  it('writes nothing once it wakes: the takeover is the last event of the log, and the woken node counts the session lost and stops its run', async () => {
+    const onA = await cluster.connect('a');
+    const onB = await cluster.connect('b');
+    const onC = await cluster.connect('c');
+    const sessionId = await onA.createSession(ENDLESS, { agent: 'firehose' });
+    await followFromStart(sessionId, onB, onC);
+    await Promise.all([onA, onB, onC].map((client) => client.waitForSeq(sessionId, 30)));
+    const before = await clusterHealth('a');
+    expect(before.ownedSessions).toBe(1);
+
+    const zombie = cluster.node('a');
+    const stoppedAt = Date.now();
+    zombie.signal('SIGSTOP');
+    let interrupted: { seq: number; afterMs: number };
+    let fencedBefore: number;
+    try {
+      interrupted = await interruptedOn(sessionId, [onB, onC], stoppedAt);
+      fencedBefore = await fencedRefusals();
+    } finally {
+      zombie.signal('SIGCONT');
+    }
+    expect(interrupted.afterMs).toBeLessThan(TAKEOVER_WITHIN_MS);
+
+    // Awake, its run still wants to write and its lease is still in its books: it finds out.
+    const after = await eventually(async () => {
+      const health = await clusterHealth('a');
+      return health.lostSessions > before.lostSessions && health.ownedSessions === 0 ? health : undefined;
+    }, 'node a to count the session lost');
+    expect(after.lostSessions).toBe(before.lostSessions + 1);
+    // Its run woke first (its next delta was due long before the next renewal) and tried to append: refused.
+    expect(await fencedRefusals()).toBeGreaterThan(fencedBefore);
+    expect((await zombie.health()).sessions).toBe(0);
+
+    // Its viewer, still connected to it, gets the takeover's event as everyone does.
+    await onA.waitForSeq(sessionId, interrupted.seq);
+    const log = await cluster.log(sessionId);
+    expectContiguous(log.map((entry) => entry.seq));
+    expect(log.at(-1)).toEqual({ seq: interrupted.seq, frame: expect.stringContaining('"status":"interrupted"') });
+    for (const client of [onA, onB, onC]) expect(client.eventFrames(sessionId).map((frame) => frame.raw)).toEqual(log.map((entry) => entry.frame));
+    expect(await cluster.admin.hget(sessionKeys(sessionId).meta, 'epoch')).toBe('2');
+    // Nothing of the zombie's reached the log since: a round trip through it later, the log is the same.
+    expect((await zombie.getJson<{ seq: number }>(`/api/sessions/${sessionId}`)).seq).toBe(interrupted.seq);
+    expect(await cluster.log(sessionId)).toEqual(log);
+  });
+});
