@@ -149,6 +149,8 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
   #waiters: Waiter[] = [];
   /** Deliveries the queued and in-flight events will cost (each counts its subscribers, at least one). */
   #pendingDeliveries = 0;
+  /** Targets whose events can never be written (their log is gone): a failed batch does not take theirs back. */
+  readonly #discarded = new WeakSet<T>();
 
   constructor(options: OutboxOptions<T>) {
     this.#store = options.store;
@@ -210,6 +212,7 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
    * so those events can never be written; they were never sent either.
    */
   discard(target: T): void {
+    this.#discarded.add(target);
     this.#queue = this.#queue.filter((entry) => entry.target !== target);
     this.#pendingDeliveries = this.#countQueuedDeliveries();
     this.#settleWaiters(true);
@@ -298,7 +301,7 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
       }
       this.#options.reportError('appendBatch failed; the events stay queued and are retried', error);
       // Back in front of what queued meanwhile, so the order of every session's events holds.
-      this.#queue = batch.concat(this.#queue);
+      this.#queue = batch.filter((entry) => !this.#discarded.has(entry.target)).concat(this.#queue);
       this.#failWaiters();
       this.#options.onWriteFailed?.();
       this.#scheduleRetry();

@@ -312,7 +312,8 @@ export class SessionManager implements SessionService {
       watchers = this.#subscriptions.removeSession(live);
       this.#sessions.remove(live);
     }
-    const deleted = deletedEvent(sessionId, live?.state.seq ?? lastSeq, this.#now().toISOString());
+    // After the last event anyone got: what the run queued meanwhile was discarded, never sent.
+    const deleted = deletedEvent(sessionId, live?.writtenSeq ?? lastSeq, this.#now().toISOString());
     announceDeletion(deleted, watchers, reply, this.#reportError);
     this.#listWatchers.removed(sessionId);
     return deleted;
