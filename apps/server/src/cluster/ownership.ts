@@ -100,12 +100,18 @@ export class Ownership {
     this.#sweepTimer.unref();
   }
 
-  /** Stop renewing and sweeping; with `release`, hand every lease back so other nodes take over at once. */
+  /**
+   * Stop renewing and sweeping; with `release`, hand every lease back so other nodes take over at
+   * once. The sessions stay in `it:active`: a run this node stopped (not finished) is then found
+   * by another node's next sweep and marked interrupted; one that had ended is simply let go there.
+   */
   async stop({ release }: { release: boolean }): Promise<void> {
     clearInterval(this.#renewTimer);
     clearInterval(this.#sweepTimer);
     if (!release) return;
-    await Promise.allSettled([...this.#held.keys()].map((sessionId) => this.release(sessionId)));
+    const leases = [...this.#held.values()];
+    for (const lease of leases) this.#forget(lease.sessionId);
+    await Promise.allSettled(leases.map((lease) => this.leases.release(lease)));
   }
 
   async #renewAll(): Promise<void> {

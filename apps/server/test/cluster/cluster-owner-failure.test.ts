@@ -1,7 +1,7 @@
 import type { Health, SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { sessionKeys } from '../../src/cluster/redis-keys.js';
-import { clusterPerFile, eventually, expectContiguous, requesterCopy, TAKEOVER_WITHIN_MS, type RecordingClient } from '../support/cluster.js';
+import { clusterPerFile, eventually, expectContiguous, LEASE_TTL_MS, requesterCopy, TAKEOVER_WITHIN_MS, type RecordingClient } from '../support/cluster.js';
 import { expectCompleteStream } from '../support/session-stream.js';
 
 const cluster = clusterPerFile();
@@ -91,6 +91,36 @@ describe('The owner of a running session killed with kill -9', () => {
     const state = expectCompleteStream(sessionId, onC.events(sessionId));
     expect(state.steps.size).toBeGreaterThanOrEqual(9);
     for (const client of [onB, onC, back]) expect(client.frames.filter((frame) => frame.type === 'error')).toEqual([]);
+  });
+});
+
+describe('An owner stopped gracefully (SIGTERM) mid-stream', () => {
+  it('hands its running session over: another node marks it interrupted without waiting for the lease, and a resume completes it', async () => {
+    const creator = await cluster.connect('a');
+    const onB = await cluster.connect('b');
+    const onC = await cluster.connect('c');
+    const sessionId = await creator.createSession(FINITE, { agent: 'firehose' });
+    await followFromStart(sessionId, onB, onC);
+    await Promise.all([onB, onC].map((client) => client.waitForSeq(sessionId, 30)));
+
+    const stoppedAt = Date.now();
+    const owner = cluster.node('a');
+    owner.signal('SIGTERM');
+    const exitCode = owner.server.exited;
+    const interrupted = await interruptedOn(sessionId, [onB, onC], stoppedAt);
+    expect(await exitCode).toBe(0);
+    // Handed over, not left to expire: a lease renewed a third of a TTL ago at most would still hold for two thirds of it.
+    expect(interrupted.afterMs).toBeLessThan((2 * LEASE_TTL_MS) / 3);
+    const log = await cluster.log(sessionId);
+    expectContiguous(log.map((entry) => entry.seq));
+    expect(log.at(-1)?.seq).toBe(interrupted.seq);
+
+    const resume = await onC.request({ type: 'session.resume', sessionId });
+    expect(resume.answer).toMatchObject({ type: 'session.status', status: 'running', requestId: resume.id });
+    await Promise.all([onB, onC].map((client) => client.untilFinished(sessionId, 20_000)));
+    const whole = await cluster.log(sessionId);
+    expectContiguous(whole.map((entry) => entry.seq));
+    expect(onB.eventFrames(sessionId).map((frame) => frame.raw)).toEqual(whole.map((entry) => entry.frame));
   });
 });
 
