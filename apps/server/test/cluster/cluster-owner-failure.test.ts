@@ -1,4 +1,4 @@
-import type { Health, SessionEvent } from '@interthought/protocol';
+import type { Health, ServerMessage, SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { sessionKeys } from '../../src/cluster/redis-keys.js';
 import { clusterPerFile, eventually, expectContiguous, LEASE_TTL_MS, requesterCopy, TAKEOVER_WITHIN_MS, type RecordingClient } from '../support/cluster.js';
@@ -91,6 +91,36 @@ describe('The owner of a running session killed with kill -9', () => {
     const state = expectCompleteStream(sessionId, onC.events(sessionId));
     expect(state.steps.size).toBeGreaterThanOrEqual(9);
     for (const client of [onB, onC, back]) expect(client.frames.filter((frame) => frame.type === 'error')).toEqual([]);
+  });
+});
+
+describe('A command sent to a non-owner while the owner is dead', () => {
+  it('waits for the dead owner\'s lease and is carried out by a live node: the correction is accepted, logged after the takeover\'s interrupted, and the run completes', async () => {
+    const creator = await cluster.connect('a');
+    const onB = await cluster.connect('b');
+    const onC = await cluster.connect('c');
+    const sessionId = await creator.createSession(FINITE, { agent: 'firehose' });
+    await followFromStart(sessionId, onB, onC);
+    const completed = await onB.waitForType('step.completed', (frame) => frame.sessionId === sessionId);
+
+    await cluster.node('a').crash();
+    // Sent at once: the lease is still the dead node's for up to a TTL.
+    const correction = await onB.request({ type: 'step.correct', sessionId, stepId: completed.stepId, content: 'corrected while its owner was dead' });
+    expect(correction.answer).toMatchObject({ type: 'correction.accepted', requestId: correction.id, stepId: completed.stepId });
+    const { newStepId } = correction.answer as Extract<ServerMessage, { type: 'correction.accepted' }>;
+    await Promise.all([onB, onC].map((client) => client.untilFinished(sessionId, 20_000)));
+
+    const log = await cluster.log(sessionId);
+    expectContiguous(log.map((entry) => entry.seq));
+    const events = log.map((entry) => JSON.parse(entry.frame) as SessionEvent);
+    const interruptedAt = events.findIndex((event) => event.type === 'session.status' && event.status === 'interrupted');
+    const correctedAt = events.findIndex((event) => event.type === 'step.corrected' && event.step.stepId === newStepId);
+    expect(interruptedAt).toBeGreaterThan(-1);
+    expect(correctedAt).toBeGreaterThan(interruptedAt);
+    const acceptedAt = onB.frames.indexOf(correction.answer);
+    expect(onB.frames.findIndex((frame) => frame.type === 'step.corrected' && frame.step.stepId === newStepId)).toBeGreaterThan(acceptedAt);
+    for (const client of [onB, onC]) expect(client.eventFrames(sessionId).map((frame) => frame.raw)).toEqual(log.map((entry) => entry.frame));
+    expectCompleteStream(sessionId, onC.events(sessionId));
   });
 });
 

@@ -146,6 +146,12 @@ describe('A randomised run: firehose sessions, commands sent to random nodes, ow
       expect(rest.seq).toBe(lastSeq);
       for (const follower of session.followers) expectFollowerMatchesLog(follower, log.map((entry) => entry.frame), rest);
     }
+    // Every accepted correction is in the log: an answer never promises what was then dropped.
+    for (const { follower, answer } of answers) {
+      if (answer.type !== 'correction.accepted') continue;
+      const corrected = (await cluster.log(follower.sessionId)).map((entry) => JSON.parse(entry.frame) as SessionEvent).filter((event) => event.type === 'step.corrected');
+      expect(corrected.map((event) => event.step.stepId)).toContain(answer.newStepId);
+    }
     // Each request got exactly one answer, and no client got an error it did not ask for.
     for (const { follower, id, answer } of answers) {
       const client = follower.segments.find((segment) => segment.client.frames.includes(answer))!.client;
