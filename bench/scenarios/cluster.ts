@@ -23,21 +23,14 @@ function group(run: LevelRun | undefined, label: string): FollowGroupResult | un
   return run?.result.groups.find((candidate) => candidate.label === label);
 }
 
-/** The single node: SQLite in memory, the same sessions, both nodes' subscribers on its one server. */
-async function measureSingleNode(context: BenchContext, levels: Level[], runs: ClusterRuns): Promise<void> {
-  const perNode = context.scale.cluster.subscribersPerNode;
-  await context.withTarget('interthought', { label: SINGLE }, async (single) => {
-    const groups: SubscriberGroup[] = [{ label: SINGLE, url: single.wsUrl, perSession: 2 * perNode }];
-    for (const level of levels) {
-      context.log(`cluster: single-node reference at ${levelName(level)}`);
-      runs.single.set(level, await runLevel(context, { owner: single, groups, servers: [single] }, level, `single node at ${levelName(level)}`));
-    }
-  });
-}
-
-/** Redis (AOF, fsync always) and nodes a and b: latency and saturation, then the owner's kill -9. */
-async function measureCluster(context: BenchContext, levels: Level[], runs: ClusterRuns): Promise<void> {
+/**
+ * Redis (AOF, fsync always), nodes a and b, and the single node (SQLite in memory, both nodes'
+ * subscribers on its one server) all up at once, so each level runs on the single node and then
+ * on the cluster, and other work on the machine weighs on both alike; then the owner's kill -9.
+ */
+async function measure(context: BenchContext, levels: Level[], runs: ClusterRuns): Promise<void> {
   const scale = context.scale.cluster;
+  const perNode = scale.subscribersPerNode;
   const redis = await RedisProcess.start();
   context.log(`cluster: redis-server pid ${redis.pid} on ${redis.socket} (appendonly yes, appendfsync always)`);
   const nodeEnv = (nodeId: string) => ({
@@ -49,19 +42,24 @@ async function measureCluster(context: BenchContext, levels: Level[], runs: Clus
   const withNode = <T>(nodeId: string, use: (node: TargetProcess) => Promise<T>) =>
     context.withTarget('interthought', { label: `node ${nodeId}`, env: nodeEnv(nodeId), exclusive: true }, use);
   try {
-    await withNode('a', (a) =>
-      withNode('b', async (b) => {
-        const groups: SubscriberGroup[] = [
-          { label: OWNER, url: a.wsUrl, perSession: scale.subscribersPerNode },
-          { label: OTHER, url: b.wsUrl, perSession: scale.subscribersPerNode },
-        ];
-        for (const level of levels) {
-          context.log(`cluster: sessions on node a, followed on a and b, ${levelName(level)}`);
-          runs.cluster.set(level, await runLevel(context, { owner: a, groups, servers: [a, b], redis }, level, `cluster at ${levelName(level)}`));
-        }
-        context.log(`cluster: takeover, ${scale.takeover.sessions} sessions of node a followed on b`);
-        runs.takeover = await runTakeover(context, a, b);
-      }),
+    await context.withTarget('interthought', { label: SINGLE }, (single) =>
+      withNode('a', (a) =>
+        withNode('b', async (b) => {
+          const singleGroups: SubscriberGroup[] = [{ label: SINGLE, url: single.wsUrl, perSession: 2 * perNode }];
+          const clusterGroups: SubscriberGroup[] = [
+            { label: OWNER, url: a.wsUrl, perSession: perNode },
+            { label: OTHER, url: b.wsUrl, perSession: perNode },
+          ];
+          for (const level of levels) {
+            context.log(`cluster: single node at ${levelName(level)}`);
+            runs.single.set(level, await runLevel(context, { owner: single, groups: singleGroups, servers: [single] }, level, `single node at ${levelName(level)}`));
+            context.log(`cluster: sessions on node a, followed on a and b, ${levelName(level)}`);
+            runs.cluster.set(level, await runLevel(context, { owner: a, groups: clusterGroups, servers: [a, b], redis }, level, `cluster at ${levelName(level)}`));
+          }
+          context.log(`cluster: takeover, ${scale.takeover.sessions} sessions of node a followed on b`);
+          runs.takeover = await runTakeover(context, a, b);
+        }),
+      ),
     );
     runs.aofBytes = redis.aofBytes();
   } finally {
@@ -197,8 +195,7 @@ export const clusterScenario: Scenario = {
     const scale = context.scale.cluster;
     const levels: Level[] = [...scale.offeredPerSec, 'max'];
     const runs: ClusterRuns = { single: new Map(), cluster: new Map(), takeover: undefined, aofBytes: 0 };
-    await measureSingleNode(context, levels, runs);
-    await measureCluster(context, levels, runs);
+    await measure(context, levels, runs);
     return {
       figures: [...levels.flatMap((level) => levelFigures(level, runs, scale.subscribersPerNode)), ...takeoverFigures(runs, scale.leaseTtlMs)],
       targets: targets(context, runs),
