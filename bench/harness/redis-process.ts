@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BenchFailure } from '../scenarios/scenario.js';
+import { redisCommand } from './redis-command.js';
 
 const READY_TIMEOUT_MS = 10_000;
 const STOP_TIMEOUT_MS = 5_000;
@@ -42,6 +42,8 @@ export class RedisProcess {
     const dir = mkdtempSync(join(tmpdir(), 'interthought-bench-redis-'));
     const socket = join(dir, 'redis.sock');
     const args = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
+    // Redis' latency monitor notes every AOF write and fsync of 1 ms or more: what a latency tail owes to the disk.
+    args.push('--latency-monitor-threshold', '1');
     const child = spawn(redisBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const redis = new RedisProcess(child, dir, socket);
     // A bench that dies (Ctrl-C, a crash) must not leave a Redis server behind.
@@ -103,6 +105,22 @@ export class RedisProcess {
     }
   }
 
+  /** Forget the latency monitor's events, so the next `slowEvents` covers only what follows. */
+  async resetLatency(): Promise<void> {
+    await redisCommand(this.socket, ['LATENCY', 'RESET']);
+  }
+
+  /** The slowest of each event of 1 ms or more since the last reset (`aof-fsync-always`, `aof-write` …), in ms. */
+  async slowEvents(): Promise<Record<string, number>> {
+    const reply = await redisCommand(this.socket, ['LATENCY', 'LATEST']);
+    const events: Record<string, number> = {};
+    // Each entry: event name, time of its latest spike, latest ms, slowest ms.
+    for (const entry of Array.isArray(reply) ? reply : []) {
+      if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[3] === 'number') events[entry[0]] = entry[3];
+    }
+    return events;
+  }
+
   /** SIGTERM (SIGKILL if it lingers), then remove its dir. */
   async stop(): Promise<void> {
     process.off('exit', this.#killOnExit);
@@ -127,27 +145,9 @@ export class RedisProcess {
     const deadline = Date.now() + READY_TIMEOUT_MS;
     while (Date.now() < deadline) {
       if (gone) throw new BenchFailure(`redis-server exited before it answered PING:\n${this.outputTail()}`);
-      if (await pingOnce(this.socket)) return;
+      if ((await redisCommand(this.socket, ['PING'], 500).catch(() => undefined)) === 'PONG') return;
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     throw new BenchFailure(`redis-server did not answer PING within ${READY_TIMEOUT_MS} ms:\n${this.outputTail()}`);
   }
-}
-
-function pingOnce(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const connection = connect(socket);
-    let reply = '';
-    const done = (ok: boolean) => {
-      connection.destroy();
-      resolve(ok);
-    };
-    connection.setTimeout(500, () => done(false));
-    connection.on('error', () => done(false));
-    connection.on('connect', () => connection.write('PING\r\n'));
-    connection.on('data', (chunk) => {
-      reply += chunk.toString();
-      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
-    });
-  });
 }

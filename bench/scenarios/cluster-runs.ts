@@ -15,6 +15,8 @@ export interface LevelRun {
   result: FollowResult;
   /** CPU time of every server process of the run (both nodes and Redis, or the single node) over its wall time, in % of one core. */
   cpuPercent: number;
+  /** Redis' latency monitor over the run: the slowest of each event of 1 ms or more (`aof-fsync-always` …), in ms. */
+  redisSlowEvents?: Record<string, number>;
 }
 
 /** What the owner's kill -9 showed on the other node. */
@@ -84,12 +86,14 @@ export async function runLevel(
     end: 'cancel',
     endTimeoutMs: 30_000,
   };
+  await run.redis?.resetLatency();
   const before = await cpuMicros(run.servers, run.redis);
   const started = performance.now();
   const result = expectKind(await context.runLoad(job, followTimeoutMs(job)), 'follow');
   const cpu = (await cpuMicros(run.servers, run.redis)) - before;
+  const cpuPercent = (cpu / 1_000 / (performance.now() - started)) * 100;
   assertMeasured(result, what);
-  return { result, cpuPercent: (cpu / 1_000 / (performance.now() - started)) * 100 };
+  return run.redis === undefined ? { result, cpuPercent } : { result, cpuPercent, redisSlowEvents: await run.redis.slowEvents() };
 }
 
 /**

@@ -140,6 +140,12 @@ function describeSamples(samples: readonly SeqFault[]): string {
   return ` (${shown.join('; ')})`;
 }
 
+function describeSlowEvents(events: Record<string, number> | undefined): string {
+  if (events === undefined) return 'not read';
+  const entries = Object.entries(events);
+  return entries.length === 0 ? 'none' : entries.map(([event, ms]) => `${event} ${ms} ms`).join(', ');
+}
+
 function notes(context: BenchContext, runs: ClusterRuns, levels: Level[]): string[] {
   const scale = context.scale.cluster;
   const lines: string[] = [];
@@ -162,6 +168,7 @@ function notes(context: BenchContext, runs: ClusterRuns, levels: Level[]): strin
       }
     }
   }
+  lines.push(`Redis' latency monitor (commands, AOF writes and fsyncs of 1 ms or more), the slowest of each in every cluster run: ${levels.map((level) => `${levelName(level)}: ${describeSlowEvents(runs.cluster.get(level)?.redisSlowEvents)}`).join('; ')}.`);
   const takeover = runs.takeover;
   if (takeover) {
     const shown = takeover.takeoverMs.map((ms) => (ms === null ? 'never' : `${Math.round(ms)}`)).join(', ');
@@ -177,7 +184,7 @@ function notes(context: BenchContext, runs: ClusterRuns, levels: Level[]): strin
   const perNode = scale.subscribersPerNode;
   lines.push(
     `${scale.sessions} firehose sessions created on node a (so a owns them), ${perNode} subscriber${perNode === 1 ? '' : 's'} per session on a and ${perNode} on b, all from afterSeq 0; the single node (SQLite :memory:) gets the same sessions with all ${2 * perNode} subscribers on its one server. Offered rates count delivered frames over every subscriber, as in throughput.`,
-    `One redis-server on a unix socket with appendonly yes, appendfsync always: every append is fsynced before it is published; the AOF held ${(runs.aofBytes / 1_048_576).toFixed(1)} MiB at the end.`,
+    `One redis-server on a unix socket with appendonly yes, appendfsync always: every append is fsynced before it is published; the AOF held ${(runs.aofBytes / 1_048_576).toFixed(1)} MiB at the end (Redis rewrites it once it passes 64 MiB).`,
     `Seqs are checked per subscriber from 1 to the final status (cancelled, or interrupted after the kill): a gap is a lost event, a seq seen twice a duplicate, a subscriber that never saw the final status is unfinished; ${seqCheckTotals(runs).events.toLocaleString('en-US')} events checked in all.`,
   );
   return lines;
