@@ -238,8 +238,9 @@ export class ClusterSessions implements SessionService {
           return await this.deps.bus.call(claim.holder.nodeId, command, answered);
         } catch (error) {
           if (!(error instanceof RoutedCommandError)) throw error;
-          // The owner died or let the session go: once its lease is gone, this node takes it.
-          if ((error.code === 'NOT_OWNER' || error.code === 'NO_ANSWER') && Date.now() < deadline) {
+          // The owner died or let the session go: once its lease is gone, this node takes it. Not
+          // after NO_ANSWER: that owner got the command (it was resent to it) and may have run it.
+          if (error.code === 'NOT_OWNER' && Date.now() < deadline) {
             await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
             continue;
           }

@@ -25,7 +25,18 @@ interface RoutedRequest extends RoutedCommand {
   from: string;
 }
 
-type Reply = { rid: string; frame: string } | { rid: string; done: true; result?: unknown } | { rid: string; error: { code: ErrorCode | 'NOT_OWNER'; message: string } };
+/** `n` numbers the replies to one request, so a requester drops the copies a resent request's answer repeats. */
+type Reply = { rid: string; n: number } & ({ frame: string } | { done: true; result?: unknown } | { error: { code: ErrorCode | 'NOT_OWNER'; message: string } });
+type ReplyBody = Reply extends infer R ? (R extends unknown ? Omit<R, 'n'> : never) : never;
+
+/**
+ * A request unanswered after `answerMs` is sent again, this many times, before the requester
+ * gives up: a request published while the owner's bus was reconnecting is lost, and an owner
+ * stalled for a moment answers late. The owner runs each request once (see `#answers`).
+ */
+const RESENDS = 2;
+/** How long an owner keeps a request's answer to send again for a resend of it. */
+const ANSWER_KEPT_MS = 60_000;
 
 /** How a routed command ended on the owner. */
 export class RoutedCommandError extends Error {
@@ -40,8 +51,17 @@ export class RoutedCommandError extends Error {
 interface Pending {
   onFrame: (frame: string) => void;
   resolve: (result: unknown) => void;
-  reject: (error: RoutedCommandError) => void;
-  timer: NodeJS.Timeout;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout | undefined;
+  /** The `n` of the next reply expected. */
+  next: number;
+}
+
+/** A request this node served: its replies so far, to send again if it is resent. */
+interface Answered {
+  replies: Reply[];
+  finished: Promise<void>;
+  at: number;
 }
 
 /** What the owner side does with a routed command: frames for the requester go out through `send`. */
@@ -58,6 +78,8 @@ export type CommandHandler = (command: RoutedCommand, send: (frame: string) => v
  */
 export class NodeBus {
   readonly #pending = new Map<string, Pending>();
+  /** Requests served here lately, by requester and request id: a resent one is answered, not run again. */
+  readonly #answers = new Map<string, Answered>();
   #handler: CommandHandler | undefined;
   #routed = 0;
   #served = 0;
@@ -104,26 +126,45 @@ export class NodeBus {
 
   /**
    * Send a command to `nodeId` and wait for its outcome; each frame for the requester reaches
-   * `onFrame` first, in order. `NO_ANSWER` when no node listens there or it stays silent.
+   * `onFrame` first, in order, once. `NOT_OWNER` when no node listens there (it did not run the
+   * command); `NO_ANSWER` when it stays silent through every resend (it may have run it).
    */
   async call(nodeId: string, command: RoutedCommand, onFrame: (frame: string) => void): Promise<unknown> {
     const rid = nanoid();
-    const request: RoutedRequest = { ...command, rid, from: this.nodeId };
-    const outcome = new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(rid);
-        reject(new RoutedCommandError('NO_ANSWER', `Node ${nodeId} did not answer within ${this.answerMs} ms.`));
-      }, this.answerMs);
-      this.#pending.set(rid, { onFrame, resolve, reject, timer });
-    });
+    const message = JSON.stringify({ ...command, rid, from: this.nodeId } satisfies RoutedRequest);
+    const outcome = new Promise<unknown>((resolve, reject) => this.#pending.set(rid, { onFrame, resolve, reject, timer: undefined, next: 0 }));
     this.#routed += 1;
-    const listeners = await this.publisher.publish(rpcChannel(nodeId), JSON.stringify(request));
-    if (listeners === 0) this.#settle(rid, { rid, error: { code: 'NOT_OWNER', message: `Node ${nodeId} is not listening (it stopped or died).` } });
+    await this.#send(nodeId, rid, message, 0);
     return outcome;
   }
 
+  async #send(nodeId: string, rid: string, message: string, resends: number): Promise<void> {
+    let listeners: number;
+    try {
+      listeners = await this.publisher.publish(rpcChannel(nodeId), message);
+    } catch (error) {
+      this.#fail(rid, error);
+      return;
+    }
+    if (listeners === 0) {
+      this.#fail(rid, new RoutedCommandError('NOT_OWNER', `Node ${nodeId} is not listening (it stopped or died).`));
+      return;
+    }
+    const pending = this.#pending.get(rid);
+    if (pending === undefined) return;
+    clearTimeout(pending.timer);
+    pending.timer = setTimeout(() => {
+      if (resends < RESENDS) {
+        void this.#send(nodeId, rid, message, resends + 1);
+        return;
+      }
+      const waited = this.answerMs * (RESENDS + 1);
+      this.#fail(rid, new RoutedCommandError('NO_ANSWER', `Node ${nodeId} did not answer within ${waited} ms; it may have carried the request out.`));
+    }, this.answerMs);
+  }
+
   async close(): Promise<void> {
-    for (const [rid] of this.#pending) this.#settle(rid, { rid, error: { code: 'INTERNAL', message: 'This node is shutting down.' } });
+    for (const [rid] of this.#pending) this.#fail(rid, new RoutedCommandError('INTERNAL', 'This node is shutting down.'));
     await quitRedis(this.subscriber);
   }
 
@@ -145,21 +186,25 @@ export class NodeBus {
 
   #onReply(reply: Reply): void {
     const pending = this.#pending.get(reply.rid);
-    if (pending === undefined) return;
+    // Gone (settled, or given up), or a copy the owner sent again for a resend of the request.
+    if (pending === undefined || reply.n < pending.next) return;
+    pending.next = reply.n + 1;
     if ('frame' in reply) {
       pending.onFrame(reply.frame);
       return;
     }
-    this.#settle(reply.rid, reply);
+    this.#pending.delete(reply.rid);
+    clearTimeout(pending.timer);
+    if ('error' in reply) pending.reject(new RoutedCommandError(reply.error.code, reply.error.message));
+    else pending.resolve(reply.result);
   }
 
-  #settle(rid: string, reply: Reply): void {
+  #fail(rid: string, error: unknown): void {
     const pending = this.#pending.get(rid);
     if (pending === undefined) return;
     this.#pending.delete(rid);
     clearTimeout(pending.timer);
-    if ('error' in reply) pending.reject(new RoutedCommandError(reply.error.code, reply.error.message));
-    else if ('done' in reply) pending.resolve(reply.result);
+    pending.reject(error);
   }
 
   async #onRequest(request: RoutedRequest): Promise<void> {
@@ -168,19 +213,46 @@ export class NodeBus {
       this.publisher.publish(to, JSON.stringify(reply)).catch((error: unknown) => this.report(`answering node ${request.from} failed`, error));
     };
     if (this.#handler === undefined) {
-      publish({ rid: request.rid, error: { code: 'NOT_OWNER', message: 'This node runs no sessions yet.' } });
+      publish({ rid: request.rid, n: 0, error: { code: 'NOT_OWNER', message: 'This node runs no sessions yet.' } });
       return;
     }
+    const key = `${request.from}\n${request.rid}`;
+    const earlier = this.#answers.get(key);
+    if (earlier !== undefined) {
+      // Resent because the answer was late or lost: it is not run twice; its answer goes again once complete.
+      await earlier.finished;
+      for (const reply of earlier.replies) publish(reply);
+      return;
+    }
+    this.#forgetOldAnswers();
+    let finish: () => void = () => undefined;
+    const answered: Answered = { replies: [], finished: new Promise((resolve) => (finish = resolve)), at: Date.now() };
+    this.#answers.set(key, answered);
+    const answer = (body: ReplyBody): void => {
+      const reply = { ...body, n: answered.replies.length } as Reply;
+      answered.replies.push(reply);
+      publish(reply);
+    };
     this.#served += 1;
     try {
-      const result = await this.#handler(request, (frame) => publish({ rid: request.rid, frame }));
-      publish({ rid: request.rid, done: true, result });
+      const result = await this.#handler(request, (frame) => answer({ rid: request.rid, frame }));
+      answer({ rid: request.rid, done: true, result });
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      publish({
+      answer({
         rid: request.rid,
         error: { code: typeof code === 'string' ? (code as ErrorCode) : 'INTERNAL', message: error instanceof Error ? error.message : String(error) },
       });
+    } finally {
+      finish();
+    }
+  }
+
+  #forgetOldAnswers(): void {
+    const before = Date.now() - ANSWER_KEPT_MS;
+    for (const [key, answered] of this.#answers) {
+      if (answered.at >= before) break;
+      this.#answers.delete(key);
     }
   }
 }
