@@ -211,9 +211,10 @@ export class ClusterSessions implements SessionService {
    */
   async #command(op: Op, sessionId: string, reply: ReplyTo | undefined, input?: CorrectStepInput): Promise<unknown> {
     if (typeof sessionId !== 'string') throw notFound(sessionId);
-    const release = reply === undefined ? () => undefined : this.deps.feeds.hold(sessionId, reply.peer);
+    const held = reply === undefined ? undefined : this.deps.feeds.hold(sessionId, reply.peer);
+    const release = (): void => held?.release();
     const answered = (frame: string): void => {
-      if (reply !== undefined) this.deps.feeds.answer(sessionId, reply.peer, frame);
+      held?.answer(frame);
       release();
     };
     const deadline = Date.now() + this.deps.takeoverWaitMs;

@@ -19,6 +19,12 @@ interface Viewer {
   swaps: Map<number, string>;
 }
 
+/** A viewer's request in flight: see `SessionFeeds.hold`. */
+export interface HeldRequest {
+  answer(frame: string): void;
+  release(): void;
+}
+
 /** This node's view of one session's log: the viewers, and the last seq the channel or log gave it. */
 interface Feed {
   sessionId: string;
@@ -103,30 +109,37 @@ export class SessionFeeds {
     return this.#feeds.get(sessionId)?.viewers.has(peer) ?? false;
   }
 
-  /** A request of `peer` on the session is going out: hold its events until the answer (`release`). */
-  hold(sessionId: string, peer: Peer): () => void {
-    const viewer = this.#feeds.get(sessionId)?.viewers.get(peer);
-    if (viewer === undefined) return () => undefined;
+  /**
+   * A request of `peer` on the session is going out: its events are held until `release`, and
+   * `answer` takes the request's direct answer. Both stay bound to the viewer that asked, also
+   * once the feed ended: a deletion whose plain `session.deleted` arrives before the requester's
+   * copy still sends what was held for it, in order, then its copy.
+   */
+  hold(sessionId: string, peer: Peer): HeldRequest {
+    const feed = this.#feeds.get(sessionId);
+    const viewer = feed?.viewers.get(peer);
+    if (feed === undefined || viewer === undefined) return { answer: (frame) => peer.send(frame), release: () => undefined };
     viewer.holds += 1;
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      viewer.holds -= 1;
-      const feed = this.#feeds.get(sessionId);
-      if (feed !== undefined && feed.viewers.get(peer) === viewer) void this.#drain(feed, viewer);
+    return {
+      answer: (frame) => this.#answer(feed, viewer, frame),
+      release: () => {
+        if (released) return;
+        released = true;
+        viewer.holds -= 1;
+        if (feed.viewers.get(peer) === viewer) void this.#drain(feed, viewer);
+      },
     };
   }
 
   /**
-   * The direct answer to a request of `peer` on the session: sent at once when it is not an event
+   * The direct answer to a request of the viewer: sent at once when it is not an event
    * (`correction.accepted`), else in place of the plain event of its seq (the requester's copy).
    */
-  answer(sessionId: string, peer: Peer, frame: string): void {
-    const viewer = this.#feeds.get(sessionId)?.viewers.get(peer);
-    const seq = viewer === undefined ? undefined : (JSON.parse(frame) as { seq?: unknown }).seq;
-    if (viewer === undefined || typeof seq !== 'number' || seq <= viewer.cursor) {
-      peer.send(frame);
+  #answer(feed: Feed, viewer: Viewer, frame: string): void {
+    const seq = (JSON.parse(frame) as { seq?: unknown }).seq;
+    if (feed.viewers.get(viewer.peer) !== viewer || typeof seq !== 'number' || seq <= viewer.cursor) {
+      viewer.peer.send(frame);
       return;
     }
     viewer.swaps.set(seq, frame);
