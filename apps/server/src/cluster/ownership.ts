@@ -62,13 +62,24 @@ export class Ownership {
 
   /** Take the lease when nobody holds it; say who does otherwise. `SESSION_NOT_FOUND` (an EventStoreError) for an unknown session. */
   claim(sessionId: string, { takeover = false } = {}): Promise<Claim> {
-    if (this.#held.has(sessionId)) return Promise.resolve({ here: true });
     let claiming = this.#claiming.get(sessionId);
     if (claiming === undefined) {
-      claiming = this.#acquire(sessionId, takeover).finally(() => this.#claiming.delete(sessionId));
+      claiming = this.#claim(sessionId, takeover).finally(() => this.#claiming.delete(sessionId));
       this.#claiming.set(sessionId, claiming);
     }
     return claiming;
+  }
+
+  /**
+   * A lease this node holds is renewed, not trusted from memory: a node stalled past its TTL
+   * (a pause, a swap storm) learns here, before it acts on a command, that another node took the
+   * session over, instead of running the command on a stale copy whose writes are then fenced off
+   * and whose requester never hears back.
+   */
+  async #claim(sessionId: string, takeover: boolean): Promise<Claim> {
+    const held = this.#held.get(sessionId);
+    if (held !== undefined && (await this.#renew(held))) return { here: true };
+    return this.#acquire(sessionId, takeover);
   }
 
   async #acquire(sessionId: string, takeover: boolean): Promise<Claim> {
@@ -115,30 +126,32 @@ export class Ownership {
   }
 
   async #renewAll(): Promise<void> {
-    const leases = [...this.#held.values()];
-    await Promise.all(
-      leases.map(async (lease) => {
-        let ours: boolean;
-        try {
-          ours = await this.leases.renew(lease);
-        } catch (error) {
-          this.events.report(`renewing the lease of session ${lease.sessionId} failed`, error);
-          // Self-fencing: past its TTL without a renewal the lease may be another node's by now.
-          const renewedAt = this.#renewedAt.get(lease.sessionId) ?? 0;
-          ours = performance.now() - renewedAt < this.leases.ttlMs;
-          if (ours) return;
-        }
-        if (ours) {
-          this.#renewals += 1;
-          this.#renewedAt.set(lease.sessionId, performance.now());
-          return;
-        }
-        if (this.#held.get(lease.sessionId) !== lease) return;
-        this.#forget(lease.sessionId);
-        this.#lost += 1;
-        this.events.lost(lease.sessionId);
-      }),
-    );
+    await Promise.all([...this.#held.values()].map((lease) => this.#renew(lease)));
+  }
+
+  /** Renew one lease: false, and the session reported lost, when it is not this node's any more. */
+  async #renew(lease: SessionLease): Promise<boolean> {
+    let ours: boolean;
+    try {
+      ours = await this.leases.renew(lease);
+    } catch (error) {
+      this.events.report(`renewing the lease of session ${lease.sessionId} failed`, error);
+      // Self-fencing: past its TTL without a renewal the lease may be another node's by now.
+      const renewedAt = this.#renewedAt.get(lease.sessionId) ?? 0;
+      if (performance.now() - renewedAt < this.leases.ttlMs) return true;
+      ours = false;
+    }
+    if (ours) {
+      this.#renewals += 1;
+      this.#renewedAt.set(lease.sessionId, performance.now());
+      return true;
+    }
+    if (this.#held.get(lease.sessionId) === lease) {
+      this.#forget(lease.sessionId);
+      this.#lost += 1;
+      this.events.lost(lease.sessionId);
+    }
+    return false;
   }
 
   #forget(sessionId: string): void {
