@@ -228,20 +228,60 @@ export class SessionFeeds {
     }
   }
 
-  /** Read the log after the feed's last seq, up to `throughSeq`, and deliver it. */
+  /**
+   * Read the log after the feed's last seq, up to `throughSeq`, and deliver it. When retention
+   * trimmed the log past the gap (this node fell far behind), the viewers get a fresh snapshot
+   * instead, as a subscriber with an old cursor does, and the log is read on from there.
+   */
   async #fill(feed: Feed, throughSeq: number): Promise<void> {
     while (!feed.ended && feed.lastSeq < throughSeq) {
       const limit = Number.isFinite(throughSeq) ? throughSeq - feed.lastSeq : 1_000;
       const frames = await this.store.readEventFrames(feed.sessionId, feed.lastSeq, limit);
       if (frames.length === 0) return;
-      const first = feed.lastSeq + 1;
-      for (let index = 0; index < frames.length; index++) this.#deliver(feed, first + index, frames[index]!);
+      const events = frames.map((frame) => JSON.parse(frame) as SessionEvent);
+      if (events[0]!.seq !== feed.lastSeq + 1) {
+        await this.#resnapshot(feed);
+        continue;
+      }
+      for (let index = 0; index < frames.length; index++) this.#deliver(feed, events[index]!.seq, frames[index]!, events[index]);
     }
   }
 
-  #deliver(feed: Feed, seq: number, frame: string): void {
+  /** The events after the feed's last seq are no longer kept: every viewer behind gets the state as it is now. */
+  async #resnapshot(feed: Feed): Promise<void> {
+    const snapshot = await this.#currentSnapshot(feed.sessionId);
+    if (snapshot === undefined) {
+      this.#end(feed);
+      return;
+    }
+    feed.lastSeq = Math.max(feed.lastSeq, snapshot.seq);
+    for (const viewer of feed.viewers.values()) this.#resnapshotViewer(viewer, snapshot);
+  }
+
+  /** The session's state as the store holds it now, serialised as a `session.snapshot`; undefined once deleted. */
+  async #currentSnapshot(sessionId: string): Promise<{ seq: number; frame: string } | undefined> {
+    const loaded = await loadSession(this.store, sessionId);
+    if (loaded === undefined) return undefined;
+    const frame: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(loaded.state) };
+    return { seq: loaded.state.seq, frame: JSON.stringify(frame) };
+  }
+
+  /** Replace what a viewer missed with a snapshot; a requester's answers it covers still reach it. */
+  #resnapshotViewer(viewer: Viewer, snapshot: { seq: number; frame: string }): void {
+    if (snapshot.seq <= viewer.cursor) return;
+    viewer.peer.send(snapshot.frame);
+    viewer.cursor = snapshot.seq;
+    viewer.queue = viewer.queue.filter((entry) => entry.seq > snapshot.seq);
+    for (const [seq, answer] of viewer.swaps) {
+      if (seq > snapshot.seq) continue;
+      viewer.swaps.delete(seq);
+      viewer.peer.send(answer);
+    }
+  }
+
+  #deliver(feed: Feed, seq: number, frame: string, parsed?: SessionEvent): void {
     feed.lastSeq = seq;
-    const event = JSON.parse(frame) as SessionEvent;
+    const event = parsed ?? (JSON.parse(frame) as SessionEvent);
     for (const viewer of feed.viewers.values()) {
       if (seq <= viewer.cursor) continue;
       if (viewer.catchingUp || viewer.holds > 0) viewer.queue.push({ seq, frame, event });
@@ -271,7 +311,14 @@ export class SessionFeeds {
       viewer.catchingUp = true;
       try {
         const missing = await this.store.readEventFrames(feed.sessionId, viewer.cursor, first.seq - 1 - viewer.cursor);
-        for (const frame of missing) this.#send(viewer, viewer.cursor + 1, frame, JSON.parse(frame) as SessionEvent);
+        const events = missing.map((frame) => JSON.parse(frame) as SessionEvent);
+        if (events.length === 0 || events[0]!.seq !== viewer.cursor + 1) {
+          // Trimmed past the viewer's cursor: the state as it is now stands for what it missed.
+          const snapshot = await this.#currentSnapshot(feed.sessionId);
+          if (snapshot !== undefined) this.#resnapshotViewer(viewer, snapshot);
+        } else {
+          for (let index = 0; index < missing.length; index++) this.#send(viewer, events[index]!.seq, missing[index]!, events[index]!);
+        }
       } finally {
         viewer.catchingUp = false;
       }
