@@ -37,6 +37,11 @@ function bySession(batch: AppendBatch): Map<string, { events: SessionEvent[]; fr
  * them and letting the session go; the other sessions of the batch are written.
  */
 export class OwnedAppends implements EventStore {
+  /** Appends on their way, by session: a deletion waits for them (see `deleteSession`). */
+  readonly #appending = new Map<string, Set<Promise<void>>>();
+  /** Sessions being deleted: their appends are refused as lost from now on (the core drops those events). */
+  readonly #deleting = new Set<string>();
+
   constructor(
     readonly inner: RedisEventStore,
     private readonly ownership: Ownership,
@@ -49,11 +54,48 @@ export class OwnedAppends implements EventStore {
   }
 
   async appendBatch(batch: AppendBatch): Promise<void> {
+    const parts = bySession(batch);
+    const appending = this.#append(parts);
+    for (const sessionId of parts.keys()) {
+      let calls = this.#appending.get(sessionId);
+      if (calls === undefined) this.#appending.set(sessionId, (calls = new Set()));
+      calls.add(appending);
+    }
+    try {
+      await appending;
+    } finally {
+      for (const sessionId of parts.keys()) {
+        const calls = this.#appending.get(sessionId);
+        calls?.delete(appending);
+        if (calls?.size === 0) this.#appending.delete(sessionId);
+      }
+    }
+  }
+
+  /**
+   * Every append of the session already on its way lands first, and is reported back to the core
+   * as written, before the session is deleted: the core announces `session.deleted` right after
+   * the last seq it knows written, and each of those batches was published to every viewer as it
+   * was written (a deletion that overtook one reused a seq they had, and every node dropped it).
+   * The core notes a write a few microtasks after its append resolves, well before the deletion's
+   * own reply comes back from Redis.
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    this.#deleting.add(sessionId);
+    try {
+      await Promise.allSettled([...(this.#appending.get(sessionId) ?? [])]);
+      await this.inner.deleteSession(sessionId);
+    } finally {
+      this.#deleting.delete(sessionId);
+    }
+  }
+
+  async #append(parts: ReturnType<typeof bySession>): Promise<void> {
     const lost: string[] = [];
     const failures: unknown[] = [];
     await Promise.all(
-      [...bySession(batch)].map(async ([sessionId, part]) => {
-        if (!this.ownership.holds(sessionId)) {
+      [...parts].map(async ([sessionId, part]) => {
+        if (!this.ownership.holds(sessionId) || this.#deleting.has(sessionId)) {
           lost.push(sessionId);
           return;
         }
@@ -80,9 +122,6 @@ export class OwnedAppends implements EventStore {
   }
   listSessions(options: { limit: number; before?: string }): Promise<SessionPage> {
     return this.inner.listSessions(options);
-  }
-  deleteSession(sessionId: string): Promise<void> {
-    return this.inner.deleteSession(sessionId);
   }
   readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]> {
     return this.inner.readEvents(sessionId, afterSeq, limit);
