@@ -21,7 +21,8 @@ export interface BrowserChainScale {
 }
 
 /**
- * Two cluster nodes sharing one Redis (AOF fsynced on every write). Sessions are created on
+ * Two cluster nodes sharing one Redis (AOF fsynced every second for the latency levels, on every
+ * write for saturation and takeover). Sessions are created on
  * node a; `subscribersPerNode` follow each session on node a (its owner) and as many on node b.
  * The single-node reference (SQLite in memory) gets the same sessions with both groups on its one
  * server, so it delivers the same frames.

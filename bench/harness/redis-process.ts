@@ -16,10 +16,17 @@ function redisBinary(): string {
 }
 
 /**
+ * How often Redis fsyncs its AOF: `always` before every reply (nothing acknowledged is lost, each
+ * write waits for the disk), `everysec` from a background thread once a second (a crash loses up
+ * to the last second, writes never wait for the disk).
+ */
+export type AppendFsync = 'always' | 'everysec';
+
+/**
  * A `redis-server` of the bench's own, in a temp dir, on a unix socket (Redis 7.0 cannot pick a
- * free TCP port: `--port 0` turns TCP off), durable as production runs it: AOF on, fsynced before
- * every reply (`appendfsync always`), no RDB snapshots. A missing `redis-server` fails the
- * scenario with a message saying how to install it.
+ * free TCP port: `--port 0` turns TCP off), with the AOF on and no RDB snapshots; `appendfsync`
+ * says how durable (`always`, as production runs it, unless asked otherwise). A missing
+ * `redis-server` fails the scenario with a message saying how to install it.
  */
 export class RedisProcess {
   readonly #child: ChildProcess;
@@ -30,6 +37,7 @@ export class RedisProcess {
     child: ChildProcess,
     readonly dir: string,
     readonly socket: string,
+    readonly appendfsync: AppendFsync,
   ) {
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
@@ -38,14 +46,14 @@ export class RedisProcess {
     child.stderr?.on('data', keep);
   }
 
-  static async start(): Promise<RedisProcess> {
+  static async start(appendfsync: AppendFsync = 'always'): Promise<RedisProcess> {
     const dir = mkdtempSync(join(tmpdir(), 'interthought-bench-redis-'));
     const socket = join(dir, 'redis.sock');
-    const args = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
+    const args = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'yes', '--appendfsync', appendfsync, '--dir', dir];
     // Redis' latency monitor notes every AOF write and fsync of 1 ms or more: what a latency tail owes to the disk.
     args.push('--latency-monitor-threshold', '1');
     const child = spawn(redisBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const redis = new RedisProcess(child, dir, socket);
+    const redis = new RedisProcess(child, dir, socket, appendfsync);
     // A bench that dies (Ctrl-C, a crash) must not leave a Redis server behind.
     process.once('exit', redis.#killOnExit);
     try {

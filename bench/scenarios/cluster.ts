@@ -1,4 +1,7 @@
-import { RedisProcess } from '../harness/redis-process.js';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RedisProcess, type AppendFsync } from '../harness/redis-process.js';
 import type { TargetProcess } from '../harness/target-process.js';
 import type { FollowGroupResult, SubscriberGroup } from '../load/jobs.js';
 import type { SeqFault } from '../load/seq-tracker.js';
@@ -8,63 +11,110 @@ import { check, figure, millis, perSecond, ratio, times, type BenchContext, type
 const OWNER = 'owner node';
 const OTHER = 'other node';
 const SINGLE = 'single node';
+const SINGLE_FILE = 'single node, SQLite file';
+
+/**
+ * The Redis each part runs against. Latency levels: AOF fsynced once a second, so the tail shows
+ * the cluster's path (append, publish, fan-out) rather than the disk's fsync, which the in-memory
+ * single node never pays. Saturation and takeover: fsync before every reply, as production runs.
+ */
+const LATENCY_FSYNC: AppendFsync = 'everysec';
+const DURABLE_FSYNC: AppendFsync = 'always';
+const fsyncOf = (level: Level): AppendFsync => (level === 'max' ? DURABLE_FSYNC : LATENCY_FSYNC);
 
 const levelName = (level: Level) => (level === 'max' ? 'saturation' : `${perSecond(level)} offered`);
+/** A level's name with the Redis it ran against, for figures and notes. */
+const levelWithRedis = (level: Level) => `${levelName(level)} (Redis appendfsync ${fsyncOf(level)})`;
 
-/** Every run of the scenario, by level: the single-node reference and the cluster. */
+/** Every run of the scenario, by level: the single-node references and the cluster. */
 interface ClusterRuns {
   single: Map<Level, LevelRun>;
+  /** The single node on a durable SQLite file (synchronous FULL), at the first offered level. */
+  singleFile: LevelRun | undefined;
   cluster: Map<Level, LevelRun>;
   takeover: TakeoverRun | undefined;
-  aofBytes: number;
+  aofBytes: Partial<Record<AppendFsync, number>>;
+  /** Bytes of the single node's SQLite file and its WAL at the end, 0 when it wrote none. */
+  sqliteBytes: number;
 }
 
 function group(run: LevelRun | undefined, label: string): FollowGroupResult | undefined {
   return run?.result.groups.find((candidate) => candidate.label === label);
 }
 
-/**
- * Redis (AOF, fsync always), nodes a and b, and the single node (SQLite in memory, both nodes'
- * subscribers on its one server) all up at once, so each level runs on the single node and then
- * on the cluster, and other work on the machine weighs on both alike; then the owner's kill -9.
- */
-async function measure(context: BenchContext, levels: Level[], runs: ClusterRuns): Promise<void> {
+/** Nodes a and b on a Redis of their own with the given AOF fsync; returns the AOF's bytes at the end. */
+async function onCluster(context: BenchContext, appendfsync: AppendFsync, use: (cluster: { redis: RedisProcess; a: TargetProcess; b: TargetProcess }) => Promise<void>): Promise<number> {
   const scale = context.scale.cluster;
-  const perNode = scale.subscribersPerNode;
-  const redis = await RedisProcess.start();
-  context.log(`cluster: redis-server pid ${redis.pid} on ${redis.socket} (appendonly yes, appendfsync always)`);
+  const redis = await RedisProcess.start(appendfsync);
+  context.log(`cluster: redis-server pid ${redis.pid} on ${redis.socket} (appendonly yes, appendfsync ${appendfsync})`);
   const nodeEnv = (nodeId: string) => ({
     INTERTHOUGHT_REDIS_URL: redis.url,
     INTERTHOUGHT_NODE_ID: nodeId,
     INTERTHOUGHT_LEASE_TTL_MS: String(scale.leaseTtlMs),
     INTERTHOUGHT_SWEEP_MS: String(scale.sweepMs),
   });
-  const withNode = <T>(nodeId: string, use: (node: TargetProcess) => Promise<T>) =>
-    context.withTarget('interthought', { label: `node ${nodeId}`, env: nodeEnv(nodeId), exclusive: true }, use);
+  const withNode = (nodeId: string, inner: (node: TargetProcess) => Promise<void>) =>
+    context.withTarget('interthought', { label: `node ${nodeId}`, env: nodeEnv(nodeId), exclusive: true }, inner);
   try {
-    await context.withTarget('interthought', { label: SINGLE }, (single) =>
-      withNode('a', (a) =>
-        withNode('b', async (b) => {
-          const singleGroups: SubscriberGroup[] = [{ label: SINGLE, url: single.wsUrl, perSession: 2 * perNode }];
-          const clusterGroups: SubscriberGroup[] = [
-            { label: OWNER, url: a.wsUrl, perSession: perNode },
-            { label: OTHER, url: b.wsUrl, perSession: perNode },
-          ];
-          for (const level of levels) {
-            context.log(`cluster: single node at ${levelName(level)}`);
-            runs.single.set(level, await runLevel(context, { owner: single, groups: singleGroups, servers: [single] }, level, `single node at ${levelName(level)}`));
-            context.log(`cluster: sessions on node a, followed on a and b, ${levelName(level)}`);
-            runs.cluster.set(level, await runLevel(context, { owner: a, groups: clusterGroups, servers: [a, b], redis }, level, `cluster at ${levelName(level)}`));
-          }
-          context.log(`cluster: takeover, ${scale.takeover.sessions} sessions of node a followed on b`);
-          runs.takeover = await runTakeover(context, a, b);
-        }),
-      ),
-    );
-    runs.aofBytes = redis.aofBytes();
+    await withNode('a', (a) => withNode('b', (b) => use({ redis, a, b })));
+    return redis.aofBytes();
   } finally {
     await redis.stop();
   }
+}
+
+function sqliteBytes(file: string): number {
+  return [file, `${file}-wal`].reduce((sum, path) => sum + (existsSync(path) ? statSync(path).size : 0), 0);
+}
+
+/**
+ * Two parts, each with its servers all up at once, so each level runs on the single node and then
+ * on the cluster, and other work on the machine weighs on both alike. Latency levels: the single
+ * node in memory and on a SQLite file, the cluster on a Redis fsyncing every second. Saturation
+ * and the owner's kill -9: the single node in memory, the cluster on a Redis fsyncing every write.
+ */
+async function measure(context: BenchContext, levels: Level[], runs: ClusterRuns): Promise<void> {
+  const perNode = context.scale.cluster.subscribersPerNode;
+  const singleGroups = (url: string, label = SINGLE): SubscriberGroup[] => [{ label, url, perSession: 2 * perNode }];
+  const clusterGroups = (a: TargetProcess, b: TargetProcess): SubscriberGroup[] => [
+    { label: OWNER, url: a.wsUrl, perSession: perNode },
+    { label: OTHER, url: b.wsUrl, perSession: perNode },
+  ];
+  const latencyLevels = levels.filter((level) => level !== 'max');
+  const directory = mkdtempSync(join(tmpdir(), 'interthought-bench-cluster-'));
+  const file = join(directory, 'events.db');
+  try {
+    await context.withTarget('interthought', { label: SINGLE }, (single) =>
+      context.withTarget('interthought', { label: SINGLE_FILE, env: { INTERTHOUGHT_DB: file }, exclusive: true }, async (singleFile) => {
+        runs.aofBytes[LATENCY_FSYNC] = await onCluster(context, LATENCY_FSYNC, async ({ redis, a, b }) => {
+          for (const level of latencyLevels) {
+            context.log(`cluster: single node at ${levelName(level)}`);
+            runs.single.set(level, await runLevel(context, { owner: single, groups: singleGroups(single.wsUrl), servers: [single] }, level, `single node at ${levelName(level)}`));
+            if (level === latencyLevels[0]) {
+              context.log(`cluster: single node on a SQLite file at ${levelName(level)}`);
+              runs.singleFile = await runLevel(context, { owner: singleFile, groups: singleGroups(singleFile.wsUrl, SINGLE_FILE), servers: [singleFile] }, level, `single node (SQLite file) at ${levelName(level)}`);
+            }
+            context.log(`cluster: sessions on node a, followed on a and b, ${levelWithRedis(level)}`);
+            runs.cluster.set(level, await runLevel(context, { owner: a, groups: clusterGroups(a, b), servers: [a, b], redis }, level, `cluster at ${levelName(level)}`));
+          }
+        });
+        runs.sqliteBytes = sqliteBytes(file);
+      }),
+    );
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+  if (!levels.includes('max')) return;
+  await context.withTarget('interthought', { label: SINGLE }, async (single) => {
+    runs.aofBytes[DURABLE_FSYNC] = await onCluster(context, DURABLE_FSYNC, async ({ redis, a, b }) => {
+      context.log('cluster: single node at saturation');
+      runs.single.set('max', await runLevel(context, { owner: single, groups: singleGroups(single.wsUrl), servers: [single] }, 'max', 'single node at saturation'));
+      context.log(`cluster: sessions on node a, followed on a and b, ${levelWithRedis('max')}`);
+      runs.cluster.set('max', await runLevel(context, { owner: a, groups: clusterGroups(a, b), servers: [a, b], redis }, 'max', 'cluster at saturation'));
+      context.log(`cluster: takeover, ${context.scale.cluster.takeover.sessions} sessions of node a followed on b (Redis appendfsync ${DURABLE_FSYNC})`);
+      runs.takeover = await runTakeover(context, a, b);
+    });
+  });
 }
 
 function levelFigures(level: Level, runs: ClusterRuns, perNode: number): Figure[] {
@@ -72,7 +122,7 @@ function levelFigures(level: Level, runs: ClusterRuns, perNode: number): Figure[
   const single = group(runs.single.get(level), SINGLE);
   const owner = group(cluster, OWNER);
   const other = group(cluster, OTHER);
-  const name = levelName(level);
+  const name = levelWithRedis(level);
   const vsSingle = (read: (result: FollowGroupResult) => number, from: FollowGroupResult | undefined) => ({
     value: from ? read(from) : null,
     baseline: single ? read(single) : null,
@@ -93,6 +143,24 @@ function levelFigures(level: Level, runs: ClusterRuns, perNode: number): Figure[
     figure(`${name}: latency p99, ${OTHER}`, 'ms', 'lower', vsSingle((result) => result.latency.p99, other), SINGLE),
     figure(`${name}: latency p99, ${OTHER} vs ${OWNER}`, 'ms', 'lower', { value: other?.latency.p99 ?? null, baseline: owner?.latency.p99 ?? null }, OWNER),
     figure(`${name}: CPU of nodes a + b + Redis`, '% of a core', 'lower', { value: cluster?.cpuPercent ?? null, baseline: runs.single.get(level)?.cpuPercent ?? null }, SINGLE),
+    ...(level === durableSingleLevel(runs) ? singleFileFigures(runs, other) : []),
+  ];
+}
+
+/** The level the durable single node ran at (the first offered one). */
+function durableSingleLevel(runs: ClusterRuns): Level | undefined {
+  return runs.single.keys().next().value;
+}
+
+/** The durable single node against the in-memory one, and the cluster's other node against it. */
+function singleFileFigures(runs: ClusterRuns, other: FollowGroupResult | undefined): Figure[] {
+  const level = durableSingleLevel(runs);
+  if (level === undefined) return [];
+  const file = group(runs.singleFile, SINGLE_FILE);
+  const memory = group(runs.single.get(level), SINGLE);
+  return [
+    figure(`${levelName(level)}: latency p99, ${SINGLE_FILE} (synchronous FULL)`, 'ms', 'lower', { value: file?.latency.p99 ?? null, baseline: memory?.latency.p99 ?? null }, `${SINGLE} (:memory:)`),
+    figure(`${levelWithRedis(level)}: latency p99, ${OTHER} vs the ${SINGLE_FILE}`, 'ms', 'lower', { value: other?.latency.p99 ?? null, baseline: file?.latency.p99 ?? null }, SINGLE_FILE),
   ];
 }
 
@@ -108,7 +176,7 @@ function takeoverFigures(runs: ClusterRuns, leaseTtlMs: number): Figure[] {
 
 /** Lost, duplicated and unfinished over every subscriber of every run (single node included). */
 function seqCheckTotals(runs: ClusterRuns) {
-  const all = [...runs.single.values(), ...runs.cluster.values(), ...(runs.takeover ? [runs.takeover] : [])].flatMap((run) => run.result.groups);
+  const all = [...runs.single.values(), ...(runs.singleFile ? [runs.singleFile] : []), ...runs.cluster.values(), ...(runs.takeover ? [runs.takeover] : [])].flatMap((run) => run.result.groups);
   return seqTotals(all);
 }
 
@@ -121,7 +189,7 @@ function targets(context: BenchContext, runs: ClusterRuns): TargetCheck[] {
   const takeovers = runs.takeover?.takeoverMs ?? [];
   const worstTakeover = takeovers.length > 0 && takeovers.every((ms) => ms !== null) ? Math.max(...(takeovers as number[])) : null;
   return [
-    check('cluster-p99', `Cross-node p99 at ${perSecond(firstLevel)} vs single node`, p99Ratio, { max: 3 }, times),
+    check('cluster-p99', `Cross-node p99 at ${perSecond(firstLevel)} (Redis appendfsync ${LATENCY_FSYNC}) vs single node (:memory:)`, p99Ratio, { max: 3 }, times),
     {
       id: 'cluster-seq',
       label: 'Lost or duplicated events, every subscriber of every run',
@@ -133,6 +201,8 @@ function targets(context: BenchContext, runs: ClusterRuns): TargetCheck[] {
     check('cluster-takeover', `Takeover after kill -9, every session (lease TTL ${scale.leaseTtlMs.toLocaleString('en-US')} ms + 2 s)`, worstTakeover, { max: scale.leaseTtlMs + 2_000 }, millis),
   ];
 }
+
+const mib = (bytes: number | undefined) => (bytes === undefined ? 'n/a' : `${(bytes / 1_048_576).toFixed(1)} MiB`);
 
 function describeSamples(samples: readonly SeqFault[]): string {
   if (samples.length === 0) return '';
@@ -149,8 +219,11 @@ function describeSlowEvents(events: Record<string, number> | undefined): string 
 function notes(context: BenchContext, runs: ClusterRuns, levels: Level[]): string[] {
   const scale = context.scale.cluster;
   const lines: string[] = [];
+  const fileLevel = durableSingleLevel(runs);
+  const singleFile = new Map<Level, LevelRun>(runs.singleFile && fileLevel !== undefined ? [[fileLevel, runs.singleFile]] : []);
   for (const [where, byLevel] of [
     ['single node', runs.single],
+    ['single node on a SQLite file', singleFile],
     ['cluster', runs.cluster],
   ] as const) {
     for (const level of levels) {
@@ -168,7 +241,7 @@ function notes(context: BenchContext, runs: ClusterRuns, levels: Level[]): strin
       }
     }
   }
-  lines.push(`Redis' latency monitor (commands, AOF writes and fsyncs of 1 ms or more), the slowest of each in every cluster run: ${levels.map((level) => `${levelName(level)}: ${describeSlowEvents(runs.cluster.get(level)?.redisSlowEvents)}`).join('; ')}.`);
+  lines.push(`Redis' latency monitor (commands, AOF writes and fsyncs of 1 ms or more), the slowest of each in every cluster run: ${levels.map((level) => `${levelWithRedis(level)}: ${describeSlowEvents(runs.cluster.get(level)?.redisSlowEvents)}`).join('; ')}.`);
   const takeover = runs.takeover;
   if (takeover) {
     const shown = takeover.takeoverMs.map((ms) => (ms === null ? 'never' : `${Math.round(ms)}`)).join(', ');
@@ -184,16 +257,18 @@ function notes(context: BenchContext, runs: ClusterRuns, levels: Level[]): strin
   const perNode = scale.subscribersPerNode;
   lines.push(
     `${scale.sessions} firehose sessions created on node a (so a owns them), ${perNode} subscriber${perNode === 1 ? '' : 's'} per session on a and ${perNode} on b, all from afterSeq 0; the single node (SQLite :memory:) gets the same sessions with all ${2 * perNode} subscribers on its one server. Offered rates count delivered frames over every subscriber, as in throughput.`,
-    `One redis-server on a unix socket with appendonly yes, appendfsync always: every append is fsynced before it is published; the AOF held ${(runs.aofBytes / 1_048_576).toFixed(1)} MiB at the end (Redis rewrites it once it passes 64 MiB).`,
+    `The latency levels (${levels.filter((level) => level !== 'max').map(levelName).join(', ')}) run against a redis-server with appendonly yes, appendfsync ${LATENCY_FSYNC} (fsynced once a second by a background thread, so no write waits for the disk; a crash of the machine loses up to a second); its AOF held ${mib(runs.aofBytes[LATENCY_FSYNC])} at the end. Saturation and the takeover run against another redis-server, with fresh nodes a and b, with appendfsync ${DURABLE_FSYNC} (every append fsynced before it is published, as production runs); its AOF held ${mib(runs.aofBytes[DURABLE_FSYNC])} (Redis rewrites an AOF once it passes 64 MiB). Both on a unix socket.`,
+    `The durable single node (INTERTHOUGHT_DB on a temp file, synchronous FULL, WAL) ran at ${fileLevel === undefined ? 'n/a' : levelName(fileLevel)} only, between the in-memory single node and the cluster; its file and WAL held ${mib(runs.sqliteBytes)} at the end${runs.sqliteBytes === 0 ? ' (it wrote none: the row measures no file)' : ''}.`,
     `Seqs are checked per subscriber from 1 to the final status (cancelled, or interrupted after the kill): a gap is a lost event, a seq seen twice a duplicate, a subscriber that never saw the final status is unfinished; ${seqCheckTotals(runs).events.toLocaleString('en-US')} events checked in all.`,
   );
   return lines;
 }
 
 /**
- * Two cluster nodes sharing one durable Redis, against the single SQLite node in the same run:
- * emit → receive latency on the owner node and on the other node, saturation, takeover after
- * kill -9 of the owner, and seq contiguity for every subscriber of every run.
+ * Two cluster nodes sharing one Redis, against the single SQLite node in the same run: emit →
+ * receive latency on the owner node and on the other node (Redis fsyncing every second; the
+ * single node in memory and on a durable file), saturation and takeover after kill -9 of the owner
+ * (Redis fsyncing every write), and seq contiguity for every subscriber of every run.
  */
 export const clusterScenario: Scenario = {
   name: 'cluster',
@@ -201,7 +276,7 @@ export const clusterScenario: Scenario = {
   async run(context): Promise<ScenarioReport> {
     const scale = context.scale.cluster;
     const levels: Level[] = [...scale.offeredPerSec, 'max'];
-    const runs: ClusterRuns = { single: new Map(), cluster: new Map(), takeover: undefined, aofBytes: 0 };
+    const runs: ClusterRuns = { single: new Map(), singleFile: undefined, cluster: new Map(), takeover: undefined, aofBytes: {}, sqliteBytes: 0 };
     await measure(context, levels, runs);
     return {
       figures: [...levels.flatMap((level) => levelFigures(level, runs, scale.subscribersPerNode)), ...takeoverFigures(runs, scale.leaseTtlMs)],
@@ -209,6 +284,8 @@ export const clusterScenario: Scenario = {
       notes: notes(context, runs, levels),
       details: {
         single: Object.fromEntries(runs.single),
+        singleFile: runs.singleFile,
+        redisAppendfsync: Object.fromEntries(levels.map((level) => [String(level), fsyncOf(level)])),
         cluster: Object.fromEntries(runs.cluster),
         takeover: runs.takeover,
       },
