@@ -217,11 +217,6 @@ export function requesterCopy(plain: string, requestId: string): string {
   return `${plain.slice(0, -1)},"requestId":${JSON.stringify(requestId)}}`;
 }
 
-/** An event frame as stored: the requester's `requestId`, if any, taken off again. */
-export function storedForm(raw: string): string {
-  return raw.replace(/,"requestId":"[^"]*"\}$/, '}');
-}
-
 /** One entry of a session's log in Redis. */
 export interface LogEntry {
   seq: number;
