@@ -101,3 +101,28 @@ export const ICON_PATHS = {
 } satisfies Record<string, IconDrawing>;
 
 export type IconName = keyof typeof ICON_PATHS;
+
+/** An icon ready to draw: its SVG paint attributes and its paths joined into one `d`. */
+export interface DrawnIcon {
+  attributes: Record<string, string | number | undefined>;
+  d: string;
+}
+
+function drawn(icon: IconDrawing): DrawnIcon {
+  const box = icon.box ?? 16;
+  const attributes: DrawnIcon['attributes'] = icon.filled
+    ? { viewBox: `0 0 ${box} ${box}`, fill: 'currentColor' }
+    : { viewBox: `0 0 ${box} ${box}`, fill: 'none', stroke: 'currentColor', 'stroke-width': icon.strokeWidth };
+  if (icon.round) {
+    attributes['stroke-linecap'] = 'round';
+    attributes['stroke-linejoin'] = 'round';
+  }
+  // One path of several subpaths draws the same (none of them overlaps a filled other) and is one element to create per icon.
+  return { attributes, d: icon.paths.join(' ') };
+}
+
+/**
+ * Every icon prepared once, at load: a timeline draws one per step, thousands for a long chain,
+ * so an icon costs one element with fixed attributes rather than a reactive attribute each.
+ */
+export const DRAWN_ICONS = Object.fromEntries(Object.entries(ICON_PATHS).map(([name, icon]) => [name, drawn(icon)])) as Record<IconName, DrawnIcon>;
