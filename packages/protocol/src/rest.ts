@@ -44,6 +44,7 @@ export const HealthSchema = z.looseObject({
       leaseRenewals: z.number().int().min(0),
       takeovers: z.number().int().min(0),
       lostSessions: z.number().int().min(0),
+      fencedAppends: z.number().int().min(0),
       routedCommands: z.number().int().min(0),
       servedCommands: z.number().int().min(0),
       followedSessions: z.number().int().min(0),

@@ -55,7 +55,8 @@ export async function startClusterNode(
     },
     config.sweepMs,
   );
-  const local = await startSessionManager({ ...core, store: new OwnedAppends(store, ownership), recoverInterrupted: false, reportError: report });
+  const appends = new OwnedAppends(store, ownership);
+  const local = await startSessionManager({ ...core, store: appends, recoverInterrupted: false, reportError: report });
   let feeds: SessionFeeds | undefined;
   const channel = await SessionChannel.open(target, {
     onBatch: (sessionId, frames, firstSeq) => feeds?.onBatch(sessionId, frames, firstSeq),
@@ -65,7 +66,7 @@ export async function startClusterNode(
   feeds = new SessionFeeds(store, channel, report);
   const listWatchers = new SessionListWatchers(report);
   const bus = await NodeBus.open({ target, nodeId: config.nodeId, publisher: store.redis, onList: (frame) => listWatchers.relay(frame), report, answerMs: 5_000 });
-  const service = new ClusterSessions({ local, store, ownership, feeds, channel, bus, listWatchers, takeoverWaitMs: takeoverWaitMs(config), report });
+  const service = new ClusterSessions({ local, store, appends, ownership, feeds, channel, bus, listWatchers, takeoverWaitMs: takeoverWaitMs(config), report });
   sessions = service;
   // The core tells this node's list changes to one watcher, which tells every node.
   await local.watchList({ peer: { id: `node:${config.nodeId}`, send: () => undefined, sendLive: (frame) => service.onLocalListChange(frame) } }, 1);

@@ -10,6 +10,7 @@ import type { SessionPage } from '../core/event-store.js';
 import { EventStoreError } from '../store/store-errors.js';
 import { encodeBatchMessage } from './batch-message.js';
 import { RoutedCommandError, type NodeBus, type RoutedCommand } from './node-bus.js';
+import type { OwnedAppends } from './owned-appends.js';
 import type { Ownership } from './ownership.js';
 import { sessionKeys } from './redis-keys.js';
 import type { RedisEventStore } from './redis-event-store.js';
@@ -22,6 +23,8 @@ type Op = RoutedCommand['op'];
 export interface ClusterSessionsDeps {
   local: SessionManager;
   store: RedisEventStore;
+  /** The store as the local core writes to it (fenced appends are counted there). */
+  appends: OwnedAppends;
   ownership: Ownership;
   feeds: SessionFeeds;
   channel: SessionChannel;
@@ -62,6 +65,7 @@ export class ClusterSessions implements SessionService {
         nodeId: ownership.nodeId,
         redis: store.redis.status === 'ready' ? 'ready' : 'reconnecting',
         ...ownership.stats,
+        fencedAppends: this.deps.appends.fencedAppends,
         routedCommands: bus.stats.routed,
         servedCommands: bus.stats.served,
         followedSessions: feeds.followed,

@@ -41,11 +41,17 @@ export class OwnedAppends implements EventStore {
   readonly #appending = new Map<string, Set<Promise<void>>>();
   /** Sessions being deleted: their appends are refused as lost from now on (the core drops those events). */
   readonly #deleting = new Set<string>();
+  /** Appends Redis refused FENCED (another node's epoch): nothing of them was written. */
+  #fenced = 0;
 
   constructor(
     readonly inner: RedisEventStore,
     private readonly ownership: Ownership,
   ) {}
+
+  get fencedAppends(): number {
+    return this.#fenced;
+  }
 
   async createSession(record: SessionRecord): Promise<void> {
     await this.inner.createSession(record);
@@ -102,8 +108,12 @@ export class OwnedAppends implements EventStore {
         try {
           await this.inner.appendBatch(part);
         } catch (error) {
-          if (error instanceof EventStoreError && error.code === 'FENCED') lost.push(sessionId);
-          else failures.push(error);
+          if (error instanceof EventStoreError && error.code === 'FENCED') {
+            this.#fenced += 1;
+            lost.push(sessionId);
+          } else {
+            failures.push(error);
+          }
         }
       }),
     );

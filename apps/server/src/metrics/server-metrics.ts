@@ -39,6 +39,18 @@ export class ServerMetrics implements TransportMetrics {
       sessions.stats.commits.span === 'turn' ? 1 : 0,
     );
     registry.gauge('interthought_transaction_seconds', 'Mean time to write a small batch (a transaction by itself).', () => sessions.stats.commits.transactionCostMs / 1_000);
+    if (sessions.stats.cluster !== undefined) {
+      // A cluster node's part in the cluster (`GET /api/health` shows the same figures).
+      const cluster = () => sessions.stats.cluster;
+      registry.gauge('interthought_cluster_redis_up', '1 while this node is connected to Redis, 0 while it reconnects.', () => (cluster()?.redis === 'ready' ? 1 : 0));
+      registry.gauge('interthought_cluster_owned_sessions', 'Sessions whose lease this node holds (their runs run here).', () => cluster()?.ownedSessions ?? 0);
+      registry.counterFrom('interthought_cluster_lease_renewals_total', 'Lease renewals that succeeded.', () => cluster()?.leaseRenewals ?? 0);
+      registry.counterFrom('interthought_cluster_takeovers_total', 'Sessions this node took over from a node that died.', () => cluster()?.takeovers ?? 0);
+      registry.counterFrom('interthought_cluster_lost_sessions_total', 'Sessions this node lost to another (its lease expired): it stopped running them.', () => cluster()?.lostSessions ?? 0);
+      registry.counterFrom('interthought_cluster_fenced_appends_total', 'Appends Redis refused FENCED: written under an epoch another node had replaced (nothing was written).', () => cluster()?.fencedAppends ?? 0);
+      registry.counterFrom('interthought_cluster_routed_commands_total', 'Commands this node sent to the owner of their session.', () => cluster()?.routedCommands ?? 0);
+      registry.counterFrom('interthought_cluster_served_commands_total', 'Commands other nodes sent here, to the owner.', () => cluster()?.servedCommands ?? 0);
+    }
     registry.gauge('process_resident_memory_bytes', 'Resident set size.', () => process.memoryUsage.rss());
     registry.gauge('nodejs_heap_used_bytes', 'V8 heap in use.', () => process.memoryUsage().heapUsed);
     registry.gauge('process_uptime_seconds', 'Seconds since the process started.', () => Math.round(process.uptime()));
