@@ -1,6 +1,6 @@
 import type { PhaseContext } from './phase.js';
 import type { ClientKillScale } from './scale.js';
-import type { SeededRandom } from './seeded-random.js';
+import type { SeededRandom } from '../apps/server/test/support/seeded-random.js';
 import { Ledgers } from './session-ledger.js';
 import { checkAgainstLogs, createFirehoseSessions, sleep } from './sessions.js';
 import { StreamFollower, type ConnectionPlan } from './stream-follower.js';

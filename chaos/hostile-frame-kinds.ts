@@ -1,4 +1,4 @@
-import type { SeededRandom } from './seeded-random.js';
+import type { SeededRandom } from '../apps/server/test/support/seeded-random.js';
 
 /** The families of hostile frames the chaos run sends. */
 export const ANSWERED_KINDS = [

@@ -2,7 +2,7 @@ import { ChaosSocket } from './chaos-socket.js';
 import { ANSWERED_KINDS, CLOSING_KINDS, hostileFrame, type HostileFrame, type HostileKind } from './hostile-frame-kinds.js';
 import type { PhaseContext } from './phase.js';
 import type { HostileScale } from './scale.js';
-import type { SeededRandom } from './seeded-random.js';
+import type { SeededRandom } from '../apps/server/test/support/seeded-random.js';
 import { Ledgers } from './session-ledger.js';
 import { checkAgainstLogs, createFirehoseSessions, eachLimited, sleep, timeLimit } from './sessions.js';
 import { StreamFollower } from './stream-follower.js';

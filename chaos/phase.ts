@@ -1,6 +1,6 @@
 import type { ChaosServer } from './chaos-server.js';
 import type { ChaosScale } from './scale.js';
-import type { SeededRandom } from './seeded-random.js';
+import type { SeededRandom } from '../apps/server/test/support/seeded-random.js';
 import type { StallProbe } from './stall-probe.js';
 import type { ChaosTally } from './tally.js';
 

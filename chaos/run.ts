@@ -18,7 +18,7 @@ import { runHostileFrames } from './hostile-frames.js';
 import type { PhaseContext } from './phase.js';
 import { renderReport } from './report.js';
 import { SCALES, type ChaosMode } from './scale.js';
-import { SeededRandom, randomSeed } from './seeded-random.js';
+import { SeededRandom, randomSeed } from '../apps/server/test/support/seeded-random.js';
 import { runServerRestarts } from './server-restarts.js';
 import { StallProbe, type StallReport } from './stall-probe.js';
 import { ChaosTally } from './tally.js';

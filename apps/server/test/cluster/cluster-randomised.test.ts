@@ -1,5 +1,6 @@
 import { applyEvents, chainSteps, createSessionState, toSnapshot, type ServerMessage, type SessionEvent, type SessionSnapshotData, type SessionStatus } from '@interthought/protocol';
 import { describe, expect, it, onTestFailed } from 'vitest';
+import { SeededRandom } from '../support/seeded-random.js';
 import { clusterPerFile, expectContiguous, NODE_IDS, requesterCopy, type RecordingClient } from '../support/cluster.js';
 
 const cluster = clusterPerFile();
@@ -14,27 +15,6 @@ const KILLS = 2;
 /** The actions stop after this long even if some are left. */
 const ACTIONS_WITHIN_MS = 12_000;
 const FINAL_STATUSES: ReadonlySet<SessionStatus> = new Set(['completed', 'cancelled', 'failed']);
-
-/** mulberry32: small, seedable, good enough to pick actions. */
-class Random {
-  #state: number;
-  constructor(seed: number) {
-    this.#state = seed >>> 0;
-  }
-  next(): number {
-    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
-    let t = this.#state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  }
-  int(min: number, max: number): number {
-    return min + Math.floor(this.next() * (max - min + 1));
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)]!;
-  }
-}
 
 interface Segment {
   nodeId: string;
@@ -92,7 +72,7 @@ interface TrackedSession {
 
 describe('A randomised run: firehose sessions, commands sent to random nodes, owners killed at random', () => {
   it(`keeps every client's seqs contiguous from its cursor and equal to the durable log, byte for byte (seed ${SEED})`, { timeout: 120_000 }, async () => {
-    const random = new Random(SEED);
+    const random = new SeededRandom(SEED);
     const trace: string[] = [];
     onTestFailed(() => console.error(`Randomised cluster run, seed ${SEED}:\n${trace.join('\n')}`));
     const note = (line: string) => trace.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
@@ -167,7 +147,7 @@ describe('A randomised run: firehose sessions, commands sent to random nodes, ow
 });
 
 /** A correction of a step on the chain the follower sees, or a status request; undefined when there is nothing to correct yet. */
-function commandFor(random: Random, follower: Follower): Record<string, unknown> | undefined {
+function commandFor(random: SeededRandom, follower: Follower): Record<string, unknown> | undefined {
   const roll = random.next();
   const sessionId = follower.sessionId;
   if (roll < 0.4) {
@@ -184,7 +164,7 @@ function commandFor(random: Random, follower: Follower): Record<string, unknown>
 }
 
 /** kill -9 the node that owns a random running session (any node if none runs), start it again afresh, and move its clients elsewhere. */
-async function killAnOwner(random: Random, sessions: TrackedSession[], note: (line: string) => void): Promise<void> {
+async function killAnOwner(random: SeededRandom, sessions: TrackedSession[], note: (line: string) => void): Promise<void> {
   const holders = (await Promise.all(sessions.map((session) => cluster.leaseHolder(session.sessionId)))).filter((holder): holder is string => holder !== undefined);
   const victim = holders.length > 0 ? random.pick(holders) : random.pick(NODE_IDS);
   note(`kill -9 node ${victim} (owners: ${holders.join(', ') || 'none'})`);
@@ -201,7 +181,7 @@ async function killAnOwner(random: Random, sessions: TrackedSession[], note: (li
   note(`node ${victim} started again`);
 }
 
-async function finish(random: Random, session: TrackedSession, note: (line: string) => void): Promise<void> {
+async function finish(random: SeededRandom, session: TrackedSession, note: (line: string) => void): Promise<void> {
   const watcher = session.followers[0]!;
   for (let round = 0; round < 12; round++) {
     const status = watcher.lastStatus();

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { connectRedis, quitRedis } from '../../src/cluster/redis-connection.js';
 import { sessionKeys } from '../../src/cluster/redis-keys.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
-import { runningUrl, type ServerProcess } from './server-process.js';
+import { runningUrl, watchServerProcess, type ServerProcess } from './server-process.js';
 import { isSessionEvent, TestClient } from './ws-client.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -65,17 +65,7 @@ export class NodeProcess {
   static async start(id: string, env: Record<string, string>): Promise<NodeProcess> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: SERVER_DIR, env, stdio: ['ignore', 'pipe', 'pipe'] });
     running.add(child);
-    let out = '';
-    let err = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-    const exited = new Promise<number | string>((resolve) =>
-      child.once('exit', (code, signal) => {
-        running.delete(child);
-        resolve(code ?? signal ?? -1);
-      }),
-    );
-    const server: ServerProcess = { child, stdout: () => out, stderr: () => err, exited };
+    const server: ServerProcess = watchServerProcess(child, () => running.delete(child));
     try {
       return new NodeProcess(id, server, await runningUrl(server, 30_000));
     } catch (error) {

@@ -22,11 +22,21 @@ export function spawnServer(env: Record<string, string>): ServerProcess {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', INTERTHOUGHT_DB: ':memory:', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return watchServerProcess(child);
+}
+
+/** Keep what a spawned server prints and when it exits; `onExit` runs first (e.g. to forget the child). */
+export function watchServerProcess(child: ChildProcess, onExit?: () => void): ServerProcess {
   let out = '';
   let err = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      onExit?.();
+      resolve(code ?? signal ?? -1);
+    }),
+  );
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 

@@ -3,19 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { watchServerProcess, type ServerProcess } from '../../support/server-process.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const READY = /Interthought is running at (http:\/\/\S+)/;
 const START_TIMEOUT_MS = 20_000;
 
 /** A real server process: `node --import tsx apps/server/src/main.ts`, started from the repository root. */
-export interface ServerChild {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with the exit code, or the signal's name if it was killed. */
-  exited: Promise<number | string>;
-}
+export type ServerChild = ServerProcess;
 
 export interface DurableServer extends ServerChild {
   /** e.g. http://127.0.0.1:41234 */
@@ -46,17 +41,7 @@ export function spawnServerProcess(env: Record<string, string>): ServerChild {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
-  let out = '';
-  let err = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<number | string>((resolve) =>
-    child.once('exit', (code, signal) => {
-      children.delete(child);
-      resolve(code ?? signal ?? -1);
-    }),
-  );
-  return { child, stdout: () => out, stderr: () => err, exited };
+  return watchServerProcess(child, () => children.delete(child));
 }
 
 /** Wait for the "Interthought is running at …" line. */

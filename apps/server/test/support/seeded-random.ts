@@ -1,7 +1,7 @@
 /**
- * A small seeded PRNG (mulberry32): every decision of a chaos run (when a client dies, what a
- * hostile frame holds, when the server is killed) comes from it, so `--seed=N` replays the same
- * decisions. Timing on a shared machine still varies, so interleavings can differ between runs.
+ * A small seeded PRNG (mulberry32), shared by `pnpm chaos` and the randomised cluster test. Every
+ * decision of a chaos run (when a client dies, what a hostile frame holds, when the server is
+ * killed) comes from it, so `--seed=N` replays the same decisions. Timing on a shared machine still varies, so interleavings can differ between runs.
  */
 export class SeededRandom {
   #state: number;
