@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import type { EventStore } from './core/event-store.js';
 import { SessionManager } from './core/session-manager.js';
 import { stopServer } from './graceful-stop.js';
+import { RedisUnreachableError } from './cluster/redis-connection.js';
 import { StoreOpenError, openConfiguredStore, storeLocation, storeRefusal } from './store-from-config.js';
 
 function readConfig(): Config {
@@ -40,7 +41,12 @@ async function main(): Promise<void> {
   // not the app's: it closes after the app has stopped its sessions.
   const store = config.cluster === undefined ? openStore(config) : undefined;
   if (config.cluster !== undefined) console.log(`Cluster node ${config.cluster.nodeId}: sessions are shared through Redis at ${config.cluster.redisUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
-  const app = await buildApp(config, store === undefined ? {} : { store });
+  const app = await buildApp(config, store === undefined ? {} : { store }).catch((error: unknown) => {
+    if (!(error instanceof RedisUnreachableError)) throw error;
+    // An operator's mistake or an outage: one clear paragraph, not a stack trace.
+    console.error(`${error.message}. Start Redis there (or fix INTERTHOUGHT_REDIS_URL), or unset INTERTHOUGHT_REDIS_URL to run one server on SQLite.`);
+    process.exit(1);
+  });
   if (app.sessions instanceof SessionManager && app.sessions.recoveredSessionIds.length > 0) {
     const count = app.sessions.recoveredSessionIds.length;
     console.log(`${count} session${count === 1 ? ' was' : 's were'} running when the server last stopped: marked interrupted (session.resume continues one).`);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../support/server-process.js';
 
-describe('main with a bad configuration', () => {
+describe('main with a bad configuration or an unreachable store', () => {
   let server: ServerProcess | undefined;
   afterEach(() => {
     if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -16,5 +16,15 @@ describe('main with a bad configuration', () => {
         '  LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "chatty"\n',
     );
     expect(server.stdout()).toBe('');
+  });
+
+  it('says where Redis was expected, without a stack trace, and exits 1 when cluster mode cannot reach it', async () => {
+    server = spawnServer({ PORT: '0', INTERTHOUGHT_REDIS_URL: 'unix:///nonexistent/interthought-redis.sock', INTERTHOUGHT_NODE_ID: 'lonely' });
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toBe(
+      'Redis at /nonexistent/interthought-redis.sock is unreachable: connect ENOENT /nonexistent/interthought-redis.sock. ' +
+        'Start Redis there (or fix INTERTHOUGHT_REDIS_URL), or unset INTERTHOUGHT_REDIS_URL to run one server on SQLite.\n',
+    );
+    expect(server.stdout()).toBe('Cluster node lonely: sessions are shared through Redis at unix:///nonexistent/interthought-redis.sock\n');
   });
 });
