@@ -42,6 +42,8 @@ export const CLIENT_MESSAGES: Record<ClientMessageType, MessageEntry> = {
   'session.delete': { id: 'SessionDeleteRequest', summary: 'Delete a session and its log for everyone; its watchers get `session.deleted`.' },
   'sessions.watch': { id: 'SessionsWatchRequest', summary: 'Follow the list of sessions: the newest first, then every change.' },
   'sessions.unwatch': { id: 'SessionsUnwatchRequest', summary: 'Stop following the list of sessions.' },
+  'tool.approve': { id: 'ToolApproveRequest', summary: 'Run a tool call that waits for approval, as proposed.' },
+  'tool.reject': { id: 'ToolRejectRequest', summary: 'Refuse a tool call that waits for approval; the agent goes on knowing it was refused.' },
 };
 
 /** Every server frame; a `Record` over the server frame types, so a new type cannot be left out. */
@@ -63,6 +65,8 @@ export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
   'step.completed': { id: 'StepCompletedEvent', summary: "A step's final content, equal to its deltas joined." },
   'step.corrected': { id: 'StepCorrectedEvent', summary: "A user's correction replaced a step on the chain." },
   'steps.invalidated': { id: 'StepsInvalidatedEvent', summary: 'The replaced step and every later step of the old chain are invalidated (kept).' },
+  'approval.requested': { id: 'ApprovalRequestedEvent', summary: 'A completed tool call waits for the user: approve, edit (correct it) or reject.' },
+  'approval.resolved': { id: 'ApprovalResolvedEvent', summary: 'The decision on a pending tool call (it answers `tool.approve` / `tool.reject` too).' },
   'session.deleted': { id: 'SessionDeletedEvent', summary: "A session's last event: it was deleted with its log (it answers `session.delete` too)." },
 };
 

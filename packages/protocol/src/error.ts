@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   BAD_CORRECTION: 'BAD_CORRECTION',
   /** The request is illegal in the session's current status (e.g. pausing a paused session). */
   INVALID_STATE: 'INVALID_STATE',
+  /** `tool.approve` / `tool.reject` of a step with no pending approval: already decided, not a tool call, or never asked (capability `approvals`). */
+  APPROVAL_NOT_PENDING: 'APPROVAL_NOT_PENDING',
   AGENT_NOT_FOUND: 'AGENT_NOT_FOUND',
   /** The agent exists but is not configured or cannot run now. */
   AGENT_UNAVAILABLE: 'AGENT_UNAVAILABLE',

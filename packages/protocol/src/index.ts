@@ -4,6 +4,7 @@ export * from './text-rules.js';
 export * from './common.js';
 export * from './error.js';
 export * from './hello.js';
+export * from './approval.js';
 export * from './step.js';
 export * from './session.js';
 export * from './session-list.js';

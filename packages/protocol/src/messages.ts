@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ApprovalRequestedEventSchema, ApprovalResolvedEventSchema, ToolApproveRequestSchema, ToolRejectRequestSchema } from './approval.js';
 import { CorrectionAcceptedSchema, StepCorrectRequestSchema } from './correction.js';
 import { ErrorFrameSchema } from './error.js';
 import { HelloSchema } from './hello.js';
@@ -45,6 +46,8 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SessionDeleteRequestSchema,
   SessionsWatchRequestSchema,
   SessionsUnwatchRequestSchema,
+  ToolApproveRequestSchema,
+  ToolRejectRequestSchema,
 ]);
 
 /** The `type` of every client request. */
@@ -61,6 +64,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   StepCompletedEventSchema,
   StepCorrectedEventSchema,
   StepsInvalidatedEventSchema,
+  ApprovalRequestedEventSchema,
+  ApprovalResolvedEventSchema,
   SessionDeletedEventSchema,
 ]);
 

@@ -1,3 +1,4 @@
+import type { StepApproval } from './approval.js';
 import type { SessionEvent } from './messages.js';
 import type { SessionInfo, SessionSnapshot } from './session.js';
 import type { Step, StepCorrectedEvent, StepStartedEvent } from './step.js';
@@ -173,6 +174,10 @@ function checkFits(state: SessionState, event: SessionEvent): void {
     case 'steps.invalidated':
       for (const stepId of event.stepIds) requireStep(state, stepId, event);
       return;
+    case 'approval.requested':
+    case 'approval.resolved':
+      requireStep(state, event.stepId, event);
+      return;
     case 'session.status':
     case 'session.deleted':
       return;
@@ -238,6 +243,17 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       for (const stepId of event.stepIds) state.steps.get(stepId)!.status = 'invalidated';
       state.session.revision = event.revision;
       break;
+    case 'approval.requested':
+      state.steps.get(event.stepId)!.approval = { state: 'pending', requestedAt: event.at };
+      break;
+    case 'approval.resolved': {
+      const step = state.steps.get(event.stepId)!;
+      const approval: StepApproval = { state: event.decision, by: event.by, at: event.at };
+      if (step.approval?.requestedAt !== undefined) approval.requestedAt = step.approval.requestedAt;
+      if (event.reason !== undefined) approval.reason = event.reason;
+      step.approval = approval;
+      break;
+    }
     case 'session.deleted':
       // The tree stays as it was, for a client that still shows it; the session is gone on the server.
       state.deleted = true;

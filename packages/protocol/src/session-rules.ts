@@ -16,7 +16,8 @@ export const LIFECYCLE_ALLOWED_FROM: Readonly<Record<LifecycleRequest, readonly 
   pause: ['running'],
   resume: ['paused', 'interrupted'],
   // Cancel stops a run: a finished session has none, and stays open to corrections.
-  cancel: ['running', 'paused', 'interrupted'],
+  // A session waiting for an approval can be cancelled; resuming it is deciding the pending call.
+  cancel: ['running', 'paused', 'waiting', 'interrupted'],
 };
 
 /** Whether `request` applies to a session in `status`. */
@@ -39,4 +40,24 @@ export function isCorrectable(state: SessionState, stepId: string): boolean {
 /** A client frame's `id` as the answer may echo it (`requestId`): a string of 1 to `requestIdMax` characters, else none. */
 export function usableRequestId(value: unknown): string | undefined {
   return typeof value === 'string' && value.length >= 1 && value.length <= FIELD_LIMITS.requestIdMax ? value : undefined;
+}
+
+/** Why a step cannot be approved or rejected now; `undefined` when it can (PROTOCOL.md §17.3). */
+export type DecisionRefusal = 'not_found' | 'not_a_tool_call' | 'not_requested' | 'already_decided' | 'invalidated' | 'session_not_waiting';
+
+/** Whether `tool.approve` / `tool.reject` apply to this step now, and if not, why not. */
+export function decisionRefusal(state: SessionState, stepId: string): DecisionRefusal | undefined {
+  const step = state.steps.get(stepId);
+  if (step === undefined) return 'not_found';
+  if (step.kind !== 'tool_call') return 'not_a_tool_call';
+  if (step.approval === undefined) return 'not_requested';
+  if (step.approval.state !== 'pending') return 'already_decided';
+  if (!isOnChain(state, step)) return 'invalidated';
+  if (state.session.status !== 'waiting' || state.deleted === true) return 'session_not_waiting';
+  return undefined;
+}
+
+/** Whether the step is a tool call waiting for the user's decision now (what the UI offers Approve / Edit / Reject on). */
+export function isAwaitingDecision(state: SessionState, stepId: string): boolean {
+  return decisionRefusal(state, stepId) === undefined;
 }

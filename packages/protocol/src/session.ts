@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { FIELD_LIMITS } from './limits.js';
 import { IdSchema, TimestampSchema, answerBase, requestBase, sessionEventBase } from './common.js';
+import { APPROVAL_TIMEOUT_LIMITS, ApprovalPolicySchema } from './approval.js';
 import { StepSchema } from './step.js';
 
-/** A session's lifecycle status. */
-export const SessionStatusSchema = z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']);
+/**
+ * A session's lifecycle status. `waiting`: a tool call waits for the user's decision, and no run
+ * holds the session until one is made (additive, capability `approvals`).
+ */
+export const SessionStatusSchema = z.enum(['running', 'paused', 'waiting', 'completed', 'failed', 'cancelled', 'interrupted']);
 
 /** Per-session options for `session.create`. Unknown options are refused. */
 export const SessionOptionsSchema = z.strictObject({
@@ -14,6 +18,10 @@ export const SessionOptionsSchema = z.strictObject({
   model: z.string().min(1).max(200).optional(),
   /** Sampling temperature, for LLM agents. */
   temperature: z.number().min(0).max(2).optional(),
+  /** Which tool calls wait for the user's approval (additive, capability `approvals`). */
+  approve: ApprovalPolicySchema.optional(),
+  /** A pending approval not decided within this many milliseconds is rejected with the reason "timed out". */
+  approvalTimeoutMs: z.number().int().min(APPROVAL_TIMEOUT_LIMITS.minMs).max(APPROVAL_TIMEOUT_LIMITS.maxMs).optional(),
 });
 
 /** `session.create`: start a session; the creator is subscribed to it. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StepApprovalSchema } from './approval.js';
 import { IdSchema, SeqSchema, TimestampSchema, sessionEventBase } from './common.js';
 
 /** What a step is: the agent's reasoning, its plan, a tool call, the tool's result, or its answer. */
@@ -39,6 +40,8 @@ export const StepSchema = z.looseObject({
   /** When the step started and finished streaming (additive, v1.0). */
   startedAt: TimestampSchema.optional(),
   completedAt: TimestampSchema.optional(),
+  /** For a `tool_call` step the policy made wait: its approval and the decision on it (additive, capability `approvals`). */
+  approval: StepApprovalSchema.optional(),
 });
 
 /** `step.started`: a new step begins streaming on the head of the chain. */

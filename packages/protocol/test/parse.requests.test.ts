@@ -6,7 +6,8 @@ import { chars, refusal, text } from './support/frames.js';
 const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
   'session.create': [
     { type: 'session.create', task: 'Plan a 3-day trip to Kyoto' },
-    { type: 'session.create', id: 'r1', task: 'Compare two sorting algorithms', agent: 'openai', options: { tokenDelayMs: 0, model: 'gpt-4o-mini', temperature: 0.2 } },
+    { type: 'session.create', id: 'r1', task: 'Compare two sorting algorithms', agent: 'openai', options: { tokenDelayMs: 0, model: 'gpt-4o-mini', temperature: 0.2, approve: ['calculator'], approvalTimeoutMs: 60_000 } },
+    { type: 'session.create', task: 'Convert 3 miles to km', options: { approve: 'all' } },
   ],
   'session.subscribe': [
     { type: 'session.subscribe', sessionId: 's_1' },
@@ -26,6 +27,14 @@ const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
   ],
   'sessions.watch': [{ type: 'sessions.watch' }, { type: 'sessions.watch', id: 'r8', limit: 100 }],
   'sessions.unwatch': [{ type: 'sessions.unwatch', id: 'r9' }],
+  'tool.approve': [
+    { type: 'tool.approve', sessionId: 's_1', stepId: 'st_4' },
+    { type: 'tool.approve', id: 'r10', sessionId: 's_1', stepId: 'st_4' },
+  ],
+  'tool.reject': [
+    { type: 'tool.reject', sessionId: 's_1', stepId: 'st_4' },
+    { type: 'tool.reject', id: 'r11', sessionId: 's_1', stepId: 'st_4', reason: 'Not with production data.' },
+  ],
 };
 
 describe('parseClientMessage: valid requests', () => {

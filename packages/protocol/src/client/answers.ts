@@ -12,6 +12,8 @@ export const ANSWER_TYPES = {
   'session.delete': ['session.deleted'],
   'sessions.watch': ['sessions.watching'],
   'sessions.unwatch': ['sessions.unwatched'],
+  'tool.approve': ['approval.resolved'],
+  'tool.reject': ['approval.resolved'],
 } as const satisfies Record<ClientMessageType, readonly ServerMessageType[]>;
 
 /** The request of a given type, without its `id` (the client assigns one). */

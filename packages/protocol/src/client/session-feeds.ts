@@ -137,6 +137,8 @@ export class SessionFeeds {
       case 'step.completed':
       case 'step.corrected':
       case 'steps.invalidated':
+      case 'approval.requested':
+      case 'approval.resolved':
         return this.applyEvent(frame);
       case 'session.deleted':
         return this.applyDeleted(frame);
