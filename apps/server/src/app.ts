@@ -76,6 +76,7 @@ function coreDeps(app: FastifyInstance) {
     maxActiveSessions: app.config.maxSessions,
     maxActiveSessionsPerOwner: app.config.maxActiveSessionsPerAddress,
     pausedRunTtlMs: app.config.pausedRunTtlMs,
+    ...(app.config.defaultApprove === undefined ? {} : { defaultApprove: app.config.defaultApprove }),
   };
 }
 

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { ApprovalPolicySchema, type ApprovalPolicy } from '@interthought/protocol';
 
 /** The server's settings, read once from the environment by `loadConfig`. */
 export interface Config {
@@ -47,6 +48,12 @@ export interface Config {
    */
   runStartsPerMinutePerAddress: number;
   runStartsPerMinute: number;
+  /**
+   * Which tool calls of sessions created without `options.approve` wait for the user's approval
+   * (INTERTHOUGHT_APPROVE: `all`, `none`, or comma-separated tool names; default: none set, so
+   * the tools that change something wait and those that only read do not).
+   */
+  defaultApprove: ApprovalPolicy | undefined;
   /** A run paused this long gives its slot back: it is stopped and marked interrupted, resumable (INTERTHOUGHT_PAUSED_RUN_TTL_MS, default 15 min). */
   pausedRunTtlMs: number;
   /** How often each WebSocket is pinged; a peer that missed the previous pong is dropped. */
@@ -205,6 +212,21 @@ const hostList = z
     return entries;
   });
 
+/** INTERTHOUGHT_APPROVE: `all`, `none` or tool names, as `options.approve` takes them. */
+const approvePolicy = z
+  .string()
+  .optional()
+  .transform((raw, ctx): ApprovalPolicy | undefined => {
+    const value = raw?.trim() ?? '';
+    if (value === '') return undefined;
+    if (value === 'all' || value === 'none') return value;
+    const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+    const parsed = ApprovalPolicySchema.safeParse(names);
+    if (parsed.success) return parsed.data;
+    ctx.issues.push({ code: 'custom', input: raw, message: `must be "all", "none" or a comma-separated list of tool names (1 to 64 of them, each 1 to 64 characters), got ${shown(value)}` });
+    return z.NEVER;
+  });
+
 const EnvSchema = z.object({
   HOST: z.string().optional().transform((raw) => raw?.trim() || '127.0.0.1'),
   PORT: integer(3000, 0, 65_535),
@@ -231,6 +253,7 @@ const EnvSchema = z.object({
   INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS: integer(100, 1, 10_000_000),
   INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS: integer(120, 1, 100_000_000),
   INTERTHOUGHT_RUN_STARTS_PER_MINUTE: integer(2_400, 1, 100_000_000),
+  INTERTHOUGHT_APPROVE: approvePolicy,
   INTERTHOUGHT_PAUSED_RUN_TTL_MS: integer(15 * 60_000, 1_000, 7 * 24 * 3_600_000),
   INTERTHOUGHT_HEARTBEAT_MS: integer(30_000, 10, 3_600_000),
   INTERTHOUGHT_SOFT_BUFFER_BYTES: integer(256 * 1024, 1_024, 1024 * 1024 * 1024),
@@ -306,6 +329,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxActiveSessionsPerAddress: vars.INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS,
     runStartsPerMinutePerAddress: vars.INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS,
     runStartsPerMinute: vars.INTERTHOUGHT_RUN_STARTS_PER_MINUTE,
+    defaultApprove: vars.INTERTHOUGHT_APPROVE,
     pausedRunTtlMs: vars.INTERTHOUGHT_PAUSED_RUN_TTL_MS,
     heartbeatMs: vars.INTERTHOUGHT_HEARTBEAT_MS,
     softBufferBytes: vars.INTERTHOUGHT_SOFT_BUFFER_BYTES,

@@ -16,6 +16,8 @@ export async function observeTool(context: AgentRunContext, toolName: string, in
   if (!tool) {
     outcome = { ok: false, error: `Unknown tool "${toolName}".` };
   } else {
+    // A run that ended (e.g. its call now waits for approval) must not run the tool at all.
+    context.signal.throwIfAborted();
     try {
       outcome = { ok: true, result: await tool.execute(input, context.signal) };
     } catch (error) {

@@ -2,6 +2,8 @@ import type { RedisOptions } from 'ioredis';
 import type { ClusterConfig } from '../config.js';
 import type { SessionManagerDeps } from '../core/session-manager.js';
 import { startSessionManager } from '../core/session-manager.js';
+import { timeoutRejection } from '../core/approvals.js';
+import { SessionError } from '../core/session-error.js';
 import { SessionListWatchers } from '../core/session-list-watchers.js';
 import { ClusterSessions } from './cluster-sessions.js';
 import { NodeBus } from './node-bus.js';
@@ -56,7 +58,17 @@ export async function startClusterNode(
     config.sweepMs,
   );
   const appends = new OwnedAppends(store, ownership);
-  const local = await startSessionManager({ ...core, store: appends, recoverInterrupted: false, reportError: report });
+  const local = await startSessionManager({
+    ...core,
+    store: appends,
+    recoverInterrupted: false,
+    reportError: report,
+    // Rejected where the session can run, like a user's rejection (the waiting session has no owner).
+    onApprovalTimeout: (sessionId, stepId) =>
+      void sessions?.reject(timeoutRejection(sessionId, stepId)).catch((error: unknown) => {
+        if (!(error instanceof SessionError) || error.code === 'INTERNAL') report(`rejecting the timed-out approval of session ${sessionId} failed`, error);
+      }),
+  });
   let feeds: SessionFeeds | undefined;
   const channel = await SessionChannel.open(target, {
     onBatch: (sessionId, frames, firstSeq) => feeds?.onBatch(sessionId, frames, firstSeq),
@@ -64,6 +76,7 @@ export async function startClusterNode(
     onError: (error) => report('the session channel failed', error),
   });
   feeds = new SessionFeeds(store, channel, report);
+  store.onWritten((sessionId, frames, firstSeq) => feeds?.onBatch(sessionId, frames, firstSeq));
   const listWatchers = new SessionListWatchers(report);
   const bus = await NodeBus.open({ target, nodeId: config.nodeId, publisher: store.redis, onList: (frame) => listWatchers.relay(frame), report, answerMs: 5_000 });
   const service = new ClusterSessions({ local, store, appends, ownership, feeds, channel, bus, listWatchers, takeoverWaitMs: takeoverWaitMs(config), report });

@@ -5,7 +5,7 @@ import { SessionError, notFound } from '../core/session-error.js';
 import type { SessionListWatchers } from '../core/session-list-watchers.js';
 import { loadSession } from '../core/session-loader.js';
 import type { SessionManager } from '../core/session-manager.js';
-import type { CorrectStepInput, CorrectionResult, CreateSessionInput, SessionCoreStats, SessionService } from '../core/session-service.js';
+import type { CorrectStepInput, CorrectionResult, CreateSessionInput, DecideInput, SessionCoreStats, SessionService } from '../core/session-service.js';
 import type { SessionPage } from '../core/event-store.js';
 import { EventStoreError } from '../store/store-errors.js';
 import { encodeBatchMessage } from './batch-message.js';
@@ -18,6 +18,8 @@ import type { SessionChannel } from './session-channel.js';
 import type { SessionFeeds } from './session-feeds.js';
 
 type Op = RoutedCommand['op'];
+/** What a command carries besides its session: a correction or a decision. */
+type CommandInput = CorrectStepInput | DecideInput;
 
 
 export interface ClusterSessionsDeps {
@@ -109,6 +111,15 @@ export class ClusterSessions implements SessionService {
 
   async correct(input: CorrectStepInput, reply?: ReplyTo): Promise<CorrectionResult> {
     return (await this.#command('correct', input.sessionId, reply, input)) as CorrectionResult;
+  }
+
+  /** Decisions go where the session is run, like every command: of two at once, its owner applies one first. */
+  async approve(input: DecideInput, reply?: ReplyTo): Promise<void> {
+    await this.#command('approve', input.sessionId, reply, input);
+  }
+
+  async reject(input: DecideInput, reply?: ReplyTo): Promise<void> {
+    await this.#command('reject', input.sessionId, reply, input);
   }
 
   async pause(sessionId: string, reply?: ReplyTo): Promise<void> {
@@ -213,7 +224,7 @@ export class ClusterSessions implements SessionService {
    * else on its owner. The requester's events of the session are held until its answer arrives,
    * which then replaces the plain copy of the event it is (or precedes the events it caused).
    */
-  async #command(op: Op, sessionId: string, reply: ReplyTo | undefined, input?: CorrectStepInput): Promise<unknown> {
+  async #command(op: Op, sessionId: string, reply: ReplyTo | undefined, input?: CommandInput): Promise<unknown> {
     if (typeof sessionId !== 'string') throw notFound(sessionId);
     const held = reply === undefined ? undefined : this.deps.feeds.hold(sessionId, reply.peer);
     const release = (): void => held?.release();
@@ -283,17 +294,21 @@ export class ClusterSessions implements SessionService {
     };
     const peer: Peer = { id: command.peer.id, ...(command.peer.owner === undefined ? {} : { owner: command.peer.owner }), send: forward, sendLive: forward };
     const reply: ReplyTo = { peer, ...(command.requestId === undefined ? {} : { requestId: command.requestId }) };
-    const result = await this.#runHere(command.op, command.sessionId, reply, command.input as CorrectStepInput | undefined);
+    const result = await this.#runHere(command.op, command.sessionId, reply, command.input as CommandInput | undefined);
     await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS).unref())]);
     return result;
   }
 
-  async #runHere(op: Op, sessionId: string, reply: ReplyTo | undefined, input: CorrectStepInput | undefined): Promise<unknown> {
+  async #runHere(op: Op, sessionId: string, reply: ReplyTo | undefined, input: CommandInput | undefined): Promise<unknown> {
     const { local } = this.deps;
     try {
       switch (op) {
         case 'correct':
           return await local.correct({ ...(input as CorrectStepInput), sessionId }, reply);
+        case 'approve':
+          return await local.approve({ ...(input as DecideInput), sessionId }, reply);
+        case 'reject':
+          return await local.reject({ ...(input as DecideInput), sessionId }, reply);
         case 'pause':
           return await local.pause(sessionId, reply);
         case 'resume':

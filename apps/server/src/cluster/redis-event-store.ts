@@ -7,7 +7,7 @@ import { EventStoreError } from '../store/store-errors.js';
 import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';
 import { ACTIVE_KEY, BY_STATUS_KEY, SESSIONS_KEY, listEntry, sessionIdOfEntry, sessionKeys, statusRange } from './redis-keys.js';
 import { DEFAULT_RETAINED_EVENTS, RedisRetention, type StreamEntries } from './redis-retention.js';
-import { defineClusterScripts, type ClusterScripts } from './redis-scripts.js';
+import { defineClusterScripts, type AppendCall, type AppendReply, type ClusterScripts } from './redis-scripts.js';
 import { toStoreError } from './redis-store-errors.js';
 import { splitBySession, type SessionAppend } from './session-appends.js';
 
@@ -41,6 +41,12 @@ function decodeCursor(cursor: string): string {
 }
 
 /**
+ * Told of frames written to a session's log, `frames[0]` at seq `firstSeq`, exactly as stored and
+ * published (a retried batch may repeat frames already written: the same bytes at the same seqs).
+ */
+export type WrittenListener = (sessionId: string, frames: readonly string[], firstSeq: number) => void;
+
+/**
  * The `EventStore` of cluster mode, over one ioredis client (which it owns: `close()` quits it).
  * Layout and scripts: `redis-keys.ts`, `redis-scripts.ts`. Each session's append is one script
  * call that checks the fencing epoch and the seqs, writes the events to the session's stream and
@@ -57,6 +63,7 @@ export class RedisEventStore implements EventStore {
   readonly #retention: RedisRetention | undefined;
   /** The epoch under which this node owns each session it writes fenced. */
   readonly #epochs = new Map<string, number>();
+  #onWritten: WrittenListener | undefined;
   #closed = false;
 
   constructor(redis: Redis, options: RedisEventStoreOptions = {}) {
@@ -77,6 +84,15 @@ export class RedisEventStore implements EventStore {
   /** The scripts defined on `redis`, for the lease primitives. */
   get scripts(): ClusterScripts {
     return this.#scripts;
+  }
+
+  /**
+   * Hand every session's frames this store wrote to `listener`, as soon as Redis answered the
+   * append (before any trim): the node that writes a session delivers to its own viewers from
+   * here, without waiting for its own publish to come back over the session channel.
+   */
+  onWritten(listener: WrittenListener): void {
+    this.#onWritten = listener;
   }
 
   /** From now on, append to `sessionId` only while its epoch is still `epoch` (the lease's). */
@@ -165,7 +181,8 @@ export class RedisEventStore implements EventStore {
     // One id for the whole call: ioredis resends an unanswered script after a reconnect, and the
     // script recognises its own last batch by it.
     const batchId = randomUUID();
-    const results = await Promise.allSettled(appends.map((append) => this.#appendSession(append, batchId)));
+    const replies = await this.#scripts.appendEach(appends.map((append) => this.#appendCall(append, batchId)));
+    const results = await Promise.allSettled(appends.map((append, index) => this.#afterAppend(append, replies[index]!)));
     const failure = results.find((result) => result.status === 'rejected');
     if (failure === undefined) return;
     const written = appends.filter((_, index) => results[index]?.status === 'fulfilled').map((append) => append.sessionId);
@@ -211,21 +228,36 @@ export class RedisEventStore implements EventStore {
     await quitRedis(this.#redis);
   }
 
-  async #appendSession(append: SessionAppend, batchId: string): Promise<void> {
+  #appendCall(append: SessionAppend, batchId: string): AppendCall {
     const { sessionId, summary } = append;
     const keys = sessionKeys(sessionId);
     const epoch = this.#epochs.get(sessionId);
-    const args = [
-      epoch === undefined ? '' : String(epoch),
-      Math.max(0, append.firstSeq - 1),
-      batchId,
-      summary === undefined ? '' : JSON.stringify(summary),
-      summary?.status ?? '',
-      keys.channel,
-      ...append.frames,
-    ] as const;
-    const [lastSeq, firstSeq] = await this.#refusable(sessionId, this.#scripts.append([keys.meta, keys.log, BY_STATUS_KEY], [...args]));
-    if (append.frames.length > 0) await this.#retention?.afterAppend(sessionId, firstSeq, lastSeq);
+    return {
+      keys: [keys.meta, keys.log, BY_STATUS_KEY],
+      args: [
+        epoch === undefined ? '' : String(epoch),
+        Math.max(0, append.firstSeq - 1),
+        batchId,
+        summary === undefined ? '' : JSON.stringify(summary),
+        summary?.status ?? '',
+        keys.channel,
+        ...append.frames,
+      ],
+    };
+  }
+
+  /** One session's part is written (or refused, as a typed error): tell this node's feeds, then trim. */
+  async #afterAppend(append: SessionAppend, reply: PromiseSettledResult<AppendReply>): Promise<void> {
+    const { sessionId } = append;
+    if (reply.status === 'rejected') throw toStoreError(reply.reason, sessionId);
+    const [lastSeq, firstSeq] = reply.value;
+    if (append.frames.length === 0) return;
+    try {
+      this.#onWritten?.(sessionId, append.frames, append.firstSeq);
+    } catch {
+      // A listener's failure is its own: the append is written all the same.
+    }
+    await this.#retention?.afterAppend(sessionId, firstSeq, lastSeq);
   }
 
   /** A script call whose refusals become typed `EventStoreError`s naming the session. */

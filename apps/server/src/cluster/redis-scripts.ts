@@ -172,14 +172,25 @@ const DEFINITIONS = {
 type ScriptName = keyof typeof DEFINITIONS;
 type Arg = string | number;
 
+/** The keys and arguments of one session's append script call (see `APPEND`). */
+export interface AppendCall {
+  keys: [meta: string, log: string, byStatus: string];
+  args: [epoch: string, expectedLastSeq: number, batchId: string, summary: string, summaryStatus: string, channel: string, ...frames: string[]];
+}
+
+/** What one append script call answered: {lastSeq, firstSeq} after the append. */
+export type AppendReply = [lastSeq: number, firstSeq: number];
+
 /** The scripts as typed calls: keys first, then arguments, in the orders documented above. */
 export interface ClusterScripts {
   createSession(keys: [meta: string, sessions: string, byStatus: string], args: [info: string, options: string, lastSeq: number, status: string, entry: string]): Promise<number>;
   updateSession(keys: [meta: string, byStatus: string], args: [info: string, status: string]): Promise<number>;
-  append(
-    keys: [meta: string, log: string, byStatus: string],
-    args: [epoch: string, expectedLastSeq: number, batchId: string, summary: string, summaryStatus: string, channel: string, ...frames: string[]],
-  ): Promise<[lastSeq: number, firstSeq: number]>;
+  append(keys: AppendCall['keys'], args: AppendCall['args']): Promise<AppendReply>;
+  /**
+   * Several sessions' appends written to Redis in one go (a pipeline: one write, one read of the
+   * replies), each still its own atomic script call; settled per call, in order.
+   */
+  appendEach(calls: readonly AppendCall[]): Promise<PromiseSettledResult<AppendReply>[]>;
   trim(keys: [meta: string, log: string, snap: string], args: [expectedFirstSeq: number, throughSeq: number, snapshot: string]): Promise<number>;
   deleteSession(
     keys: [meta: string, log: string, snap: string, lease: string, sessions: string, byStatus: string, active: string],
@@ -203,14 +214,35 @@ export function defineClusterScripts(redis: Redis): ClusterScripts {
     <R>(name: ScriptName) =>
     (keys: readonly Arg[], args: readonly Arg[]): Promise<R> =>
       commands[name](keys, args) as Promise<R>;
+  const append = call<AppendReply>('itAppend');
   return {
     createSession: call('itCreateSession'),
     updateSession: call('itUpdateSession'),
-    append: call('itAppend'),
+    append,
+    appendEach: (calls) => (calls.length === 1 ? Promise.allSettled([append(calls[0]!.keys, calls[0]!.args)]) : appendPipelined(redis, calls)),
     trim: call('itTrim'),
     deleteSession: call('itDeleteSession'),
     acquireLease: call('itAcquireLease'),
     renewLease: call('itRenewLease'),
     releaseLease: call('itReleaseLease'),
   };
+}
+
+/**
+ * The append calls as one pipeline. Sent one by one, each session's call was a write of its own
+ * on the socket (a syscall here, a wake-up and a read in Redis, a reply write back): a batch of
+ * ten sessions cost ten of each. ioredis resends a pipeline's unanswered commands after a
+ * reconnect like any other, and each script recognises a resent batch by its id.
+ */
+async function appendPipelined(redis: Redis, calls: readonly AppendCall[]): Promise<PromiseSettledResult<AppendReply>[]> {
+  // The pipeline carries the scripts defined on the client, which ioredis' types cannot know of.
+  const pipeline = redis.pipeline() as unknown as Record<'itAppend', (keys: readonly Arg[], args: readonly Arg[]) => void> & {
+    exec(): Promise<[error: Error | null, reply: unknown][] | null>;
+  };
+  for (const { keys, args } of calls) pipeline.itAppend(keys, args);
+  const replies = await pipeline.exec();
+  return calls.map((_, index) => {
+    const [error, reply] = replies?.[index] ?? [new Error('Redis gave no reply to the append'), undefined];
+    return error ? { status: 'rejected', reason: error } : { status: 'fulfilled', value: reply as AppendReply };
+  });
 }

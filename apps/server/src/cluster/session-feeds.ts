@@ -51,7 +51,10 @@ function cursorError(sessionId: string, lastSeq: number, afterSeq: unknown): Ses
  * batch is published on the session's channel by the store's append script; this node
  * subscribes to the channel of each session its clients follow, then reads the log after their
  * cursors, and merges the two by seq: a gap (a lost message, a reconnect) is filled from the log,
- * never skipped, and a frame goes out exactly as it was stored, byte for byte, on every node.
+ * never skipped, and a frame goes out exactly as it was stored, byte for byte, on every node. The
+ * node that owns a session also hands each batch it wrote to its feed as soon as Redis answered
+ * (the same frames, merged by seq the same way), so its own viewers do not wait for the publish
+ * to come back from Redis.
  *
  * A viewer's own request on a session (a pause, a correction …) holds that session's events for
  * it until the answer arrives from the node that ran the request, so the answer precedes the
@@ -145,7 +148,11 @@ export class SessionFeeds {
     viewer.swaps.set(seq, frame);
   }
 
-  /** A batch published on a followed session's channel. */
+  /**
+   * A batch of a followed session: published on its channel, or written by this node (handed over
+   * as Redis answered the append, before its publish comes back). Whichever copy comes second finds
+   * its seqs delivered and skips them.
+   */
   onBatch(sessionId: string, frames: readonly string[], firstSeq: number): void {
     const feed = this.#feeds.get(sessionId);
     if (feed === undefined) return;

@@ -1,7 +1,9 @@
+import type { Step } from '@interthought/protocol';
 import type { Agent } from '../agents/agent.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { LiveSession, SessionRun } from './live-session.js';
 import type { Backlog } from './outbox.js';
+import { needsApproval } from './approvals.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
 
@@ -11,6 +13,8 @@ export interface RunDeps {
   defaultTokenDelayMs: number;
   /** The server's backlog (the outbox): a run's writes wait while it is over its mark. */
   backlog?: Backlog;
+  /** A completed tool call of `run` waits for the user: end the run and record the request. */
+  awaitApproval(run: AgentRun, step: Step): void;
 }
 
 function errorMessage(error: unknown): string {
@@ -74,6 +78,14 @@ export class AgentRun implements SessionRun, RunScope {
 
   newId(): string {
     return this.#deps.newId();
+  }
+
+  needsApproval(tool: string | undefined): boolean {
+    return needsApproval(this.session.options.approve, tool, this.#deps.tools);
+  }
+
+  waitForApproval(step: Step): void {
+    this.#deps.awaitApproval(this, step);
   }
 
   /** Abort the agent and its tools; the session no longer counts this run as its own. */

@@ -1,4 +1,4 @@
-import { FIELD_LIMITS, isOnChain, type SessionEvent, type Step } from '@interthought/protocol';
+import { FIELD_LIMITS, isOnChain, type SessionEvent, type Step, type StepApproval } from '@interthought/protocol';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { LiveSession } from './live-session.js';
 import { SessionError } from './session-error.js';
@@ -65,6 +65,8 @@ export interface AcceptedCorrection {
   content: string;
   note?: string;
   by?: string;
+  /** The new step's approval, when the correction edited a call that waited for one. */
+  approval?: StepApproval;
 }
 
 /**
@@ -94,6 +96,7 @@ export function appendCorrection(session: LiveSession, accepted: AcceptedCorrect
     correction,
   };
   if (target.tool !== undefined) step.tool = target.tool;
+  if (accepted.approval !== undefined) step.approval = accepted.approval;
   const corrected: SessionEvent = { type: 'step.corrected', ...correctedBase, step, revision };
   session.append(corrected);
   const invalidation: SessionEvent = {

@@ -133,6 +133,8 @@ export class LiveSession implements OutboxTarget {
       case 'step.started':
       case 'step.delta':
       case 'step.completed':
+      case 'approval.requested':
+      case 'approval.resolved':
         break;
       default: {
         const unhandled: never = event;

@@ -1,4 +1,4 @@
-import { StepKindSchema, type SessionEvent, type StepKind } from '@interthought/protocol';
+import { StepKindSchema, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
 import type { StepSink, StepWriter } from '../agents/agent.js';
 import type { LiveSession } from './live-session.js';
 import type { Backlog } from './outbox.js';
@@ -14,6 +14,10 @@ export interface RunScope {
   /** The server's backlog of events to write and send: writers wait while it is over its mark. */
   readonly backlog?: Backlog;
   newId(): string;
+  /** Whether a completed call of `tool` waits for the user (the session's approval policy). */
+  needsApproval(tool: string | undefined): boolean;
+  /** The completed call `step` waits for the user: the run ends here, before its tool can run. */
+  waitForApproval(step: Step): void;
 }
 
 const STEP_KINDS: ReadonlySet<string> = new Set(StepKindSchema.options);
@@ -128,6 +132,7 @@ class RunStepWriter implements StepWriter {
     if (step.tool !== undefined) event.tool = step.tool;
     if (result !== undefined) event.result = result;
     session.append(event);
+    if (step.kind === 'tool_call' && scope.needsApproval(step.tool)) scope.waitForApproval(step);
   }
 
   backpressure(): Promise<void> | undefined {

@@ -25,6 +25,17 @@ export function checkTask(task: unknown): string {
   ]);
 }
 
+/** A rejection's reason: at most `noteMax` characters of well-formed text; otherwise `BAD_FRAME`. */
+export function checkReason(reason: unknown): string {
+  if (typeof reason !== 'string' || reason.length > FIELD_LIMITS.noteMax) {
+    throw new SessionError('BAD_FRAME', `A reason must be at most ${FIELD_LIMITS.noteMax} characters.`, [
+      { path: ['reason'], message: `Expected at most ${FIELD_LIMITS.noteMax} characters` },
+    ]);
+  }
+  checkWellFormed('reason', reason);
+  return reason;
+}
+
 /** The options as the protocol schema parses them; `BAD_FRAME` with one detail per issue otherwise. */
 export function checkOptions(options: unknown): SessionOptions {
   if (options === undefined) return {};

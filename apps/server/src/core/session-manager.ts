@@ -1,9 +1,11 @@
 import { nanoid } from 'nanoid';
-import { toSnapshot, type CorrectionAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData } from '@interthought/protocol';
+import { decisionRefusal, toSnapshot, type ApprovalDecision, type ApprovalPolicy, type CorrectionAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData, type Step } from '@interthought/protocol';
 import type { Agent } from '../agents/agent.js';
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { AgentRun, type RunDeps } from './agent-run.js';
+import { ApprovalDeadlines } from './approval-deadlines.js';
+import { TIMEOUT_DECIDER, appendApprovalRequest, appendDecision, appendRefusalObservation, checkDecision, pendingApproval, timeoutRejection } from './approvals.js';
 import { appendCorrection, checkCorrection } from './correction.js';
 import type { EventStore, SessionPage } from './event-store.js';
 import { ACTIVE_STATUSES, LiveSession } from './live-session.js';
@@ -13,8 +15,8 @@ import { SessionError, notFound } from './session-error.js';
 import { SessionListWatchers } from './session-list-watchers.js';
 import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from './session-loader.js';
 import type { Peer, ReplyTo } from './peer.js';
-import type { CorrectStepInput, CorrectionResult, CreateSessionInput, SessionCoreStats, SessionService } from './session-service.js';
-import { checkOptions, checkTask } from './session-input.js';
+import type { CorrectStepInput, CorrectionResult, CreateSessionInput, DecideInput, SessionCoreStats, SessionService } from './session-service.js';
+import { checkOptions, checkReason, checkTask } from './session-input.js';
 import { checkStatusRequest } from './status-rules.js';
 import { PausedRunExpiry } from './paused-run-expiry.js';
 import { SessionTable } from './session-table.js';
@@ -43,9 +45,19 @@ export interface SessionManagerDeps {
    * ones whose owner died.
    */
   recoverInterrupted?: boolean;
+  /** The approval policy of sessions created without one (`INTERTHOUGHT_APPROVE`); absent: tools that change something wait. */
+  defaultApprove?: ApprovalPolicy;
+  /**
+   * A pending approval's deadline passed (`options.approvalTimeoutMs`). Default: this core rejects
+   * it. A cluster node routes the rejection like any command, to whichever node may run the session.
+   */
+  onApprovalTimeout?: (sessionId: string, stepId: string) => void;
   /** Where failures the core survives are reported (default console.error). */
   reportError?: (context: string, error: unknown) => void;
 }
+
+/** `by` of a decision made through a caller that named nobody (a direct call of the core). */
+const UNKNOWN_DECIDER = 'unknown';
 
 /** How long `shutdown` waits for aborted agents to return before it writes and stops anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -69,6 +81,8 @@ export class SessionManager implements SessionService {
   readonly #maxActive: number;
   readonly #maxActivePerOwner: number;
   readonly #pausedRuns: PausedRunExpiry<LiveSession>;
+  readonly #deadlines: ApprovalDeadlines;
+  readonly #defaultApprove: ApprovalPolicy | undefined;
   readonly #now: () => Date;
   readonly #newId: () => string;
   readonly #runDeps: RunDeps;
@@ -92,8 +106,16 @@ export class SessionManager implements SessionService {
     this.#sessions = new SessionTable(deps.idleSessionCacheSize ?? 100);
     this.#now = deps.now ?? (() => new Date());
     this.#newId = deps.newId ?? (() => nanoid());
-    this.#runDeps = { tools: deps.tools, newId: this.#newId, defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0 };
+    this.#runDeps = {
+      tools: deps.tools,
+      newId: this.#newId,
+      defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0,
+      awaitApproval: (run, step) => this.#awaitApproval(run, step),
+    };
     this.#reportError = deps.reportError ?? reportToConsole;
+    this.#defaultApprove = deps.defaultApprove;
+    const onApprovalTimeout = deps.onApprovalTimeout ?? ((sessionId, stepId) => void this.#rejectForTimeout(sessionId, stepId));
+    this.#deadlines = new ApprovalDeadlines(onApprovalTimeout, this.#now);
     this.#listWatchers = new SessionListWatchers(this.#reportError);
     this.#subscriptions = new Subscriptions(deps.store);
     this.#outbox = new Outbox<LiveSession>({
@@ -106,7 +128,13 @@ export class SessionManager implements SessionService {
       },
     });
     this.#runDeps.backlog = this.#outbox;
-    const recovering = deps.recoverInterrupted === false ? Promise.resolve([]) : recoverInterrupted(deps.store, this.#now, (id) => this.#sessions.has(id));
+    const recovering =
+      deps.recoverInterrupted === false
+        ? Promise.resolve([])
+        : recoverInterrupted(deps.store, this.#now, (id) => this.#sessions.has(id)).then(async (ids) => {
+            await this.#armStoredDeadlines();
+            return ids;
+          });
     this.ready = recovering.then(
       (ids) => {
         this.#recovered = ids;
@@ -140,7 +168,9 @@ export class SessionManager implements SessionService {
   async create(input: CreateSessionInput, reply?: ReplyTo): Promise<SessionInfo> {
     await this.#open();
     const task = checkTask(input.task);
-    const options = checkOptions(input.options);
+    const checked = checkOptions(input.options);
+    // The default is recorded with the session: every node and every restart applies the same policy.
+    const options = checked.approve === undefined && this.#defaultApprove !== undefined ? { ...checked, approve: this.#defaultApprove } : checked;
     const agentName = input.agent ?? this.#agents.defaultName;
     const agent = this.#requireAgent(agentName);
     this.#checkCapacity(input.owner);
@@ -219,9 +249,14 @@ export class SessionManager implements SessionService {
     const agent = this.#requireAgent(session.state.session.agent);
     const reviving = !ACTIVE_STATUSES.has(session.status);
     if (reviving) this.#checkCapacity(input.owner);
+    // A correction of the call that waits for approval is its edit: the decision is recorded first, and the edited call runs.
+    const editing = decisionRefusal(session.state, target.stepId) === undefined;
     session.run?.abort('a step was corrected');
     this.#pausedRuns.disarm(session);
+    this.#deadlines.disarm(session.id);
     if (reviving) session.owner = input.owner;
+    const by = input.by ?? UNKNOWN_DECIDER;
+    if (editing) appendDecision(session, { step: target, decision: 'edited', by });
     const newStepId = this.#newId();
     const revision = appendCorrection(session, {
       target,
@@ -229,6 +264,7 @@ export class SessionManager implements SessionService {
       content: input.content,
       ...(input.note === undefined ? {} : { note: input.note }),
       ...(input.by === undefined ? {} : { by: input.by }),
+      ...(editing ? { approval: { state: 'edited', by, at: session.nextBase().at } } : {}),
     });
     const result: CorrectionResult = { sessionId: session.id, stepId: target.stepId, newStepId, revision };
     if (reply !== undefined) {
@@ -241,6 +277,15 @@ export class SessionManager implements SessionService {
     AgentRun.start(session, agent, this.#runDeps);
     this.#sessions.inUse(session.id);
     return result;
+  }
+
+  async approve(input: DecideInput, reply?: ReplyTo): Promise<void> {
+    await this.#decide(input, 'approved', reply);
+  }
+
+  async reject(input: DecideInput, reply?: ReplyTo): Promise<void> {
+    if (input.reason !== undefined) checkReason(input.reason);
+    await this.#decide(input, 'rejected', reply);
   }
 
   async pause(sessionId: string, reply?: ReplyTo): Promise<void> {
@@ -277,6 +322,7 @@ export class SessionManager implements SessionService {
     const session = await this.#require(sessionId);
     checkStatusRequest(sessionId, 'cancel', session.status);
     this.#pausedRuns.disarm(session);
+    this.#deadlines.disarm(session.id);
     session.run?.abort('the session was cancelled');
     session.setStatus('cancelled', reply ? { reply } : {});
   }
@@ -308,6 +354,7 @@ export class SessionManager implements SessionService {
       live.deleted = true;
       live.run?.abort('the session was deleted');
       this.#pausedRuns.disarm(live);
+      this.#deadlines.disarm(live.id);
       this.#outbox.discard(live);
       watchers = this.#subscriptions.removeSession(live);
       this.#sessions.remove(live);
@@ -360,6 +407,7 @@ export class SessionManager implements SessionService {
   async #stop(): Promise<void> {
     await this.ready;
     this.#pausedRuns.stop();
+    this.#deadlines.stop();
     const settling: Promise<void>[] = [];
     for (const session of this.#sessions.values()) {
       const run = session.run;
@@ -456,8 +504,75 @@ export class SessionManager implements SessionService {
     const session = this.#sessions.add(this.#live(loaded.state, loaded.options));
     // Stored as running but run by no one here: a run the startup recovery did not see.
     if (session.status === 'running') session.setStatus('interrupted');
+    this.#armDeadline(session);
     this.#sessions.noteIfIdle(session, { keep: true });
     return session;
+  }
+
+  /**
+   * Decide the call waiting for approval, as one atomic turn once the session is loaded: the
+   * decision, `running`, for a rejection the observation that records it, and a new run, which
+   * runs an approved call's tool or goes on after the refusal (PROTOCOL.md §19.3 "Deciding").
+   */
+  async #decide(input: DecideInput, decision: Exclude<ApprovalDecision, 'edited'>, reply: ReplyTo | undefined): Promise<void> {
+    await this.#open();
+    const session = await this.#require(input.sessionId);
+    const call = checkDecision(session, input.stepId);
+    const agent = this.#requireAgent(session.state.session.agent);
+    // A timeout's rejection ends a wait the session already held a slot for: it is not refused for room.
+    if (input.by !== TIMEOUT_DECIDER) this.#checkCapacity(input.owner);
+    this.#deadlines.disarm(session.id);
+    session.owner = input.owner;
+    const by = input.by ?? UNKNOWN_DECIDER;
+    appendDecision(session, { step: call, decision, by, ...(input.reason === undefined ? {} : { reason: input.reason }) }, reply);
+    session.setStatus('running');
+    if (decision === 'rejected') appendRefusalObservation(session, call, by, input.reason, this.#newId());
+    AgentRun.start(session, agent, this.#runDeps);
+    this.#sessions.inUse(session.id);
+  }
+
+  /** A run completed a tool call the policy makes wait: the run ends before the tool can run, and the session waits. */
+  #awaitApproval(run: AgentRun, call: Step): void {
+    const { session } = run;
+    run.abort('the tool call waits for approval');
+    this.#pausedRuns.disarm(session);
+    appendApprovalRequest(session, call);
+    this.#armDeadline(session);
+  }
+
+  /** Start the clock of the session's pending approval, if it has one and a timeout. */
+  #armDeadline(session: LiveSession): void {
+    this.#armDeadlineOf(session.state, session.options);
+  }
+
+  #armDeadlineOf(state: LiveSession['state'], options: LiveSession['options']): void {
+    const pending = pendingApproval(state);
+    if (pending === undefined || options.approvalTimeoutMs === undefined) return;
+    this.#deadlines.arm(state.session.sessionId, pending.stepId, pending.requestedAt ?? this.#now().toISOString(), options.approvalTimeoutMs);
+  }
+
+  /** At start: the deadlines of stored sessions waiting with a timeout run on from their `requestedAt` (read from their logs, not kept in memory). */
+  async #armStoredDeadlines(): Promise<void> {
+    const waiting = await this.#store.listSessionsByStatus('waiting');
+    for (const record of waiting) {
+      if (record.options.approvalTimeoutMs === undefined) continue;
+      try {
+        const loaded = await loadSession(this.#store, record.info.sessionId);
+        if (loaded !== undefined) this.#armDeadlineOf(loaded.state, loaded.options);
+      } catch (error) {
+        this.#reportError(`reading waiting session ${record.info.sessionId} failed`, error);
+      }
+    }
+  }
+
+  async #rejectForTimeout(sessionId: string, stepId: string): Promise<void> {
+    try {
+      await this.reject(timeoutRejection(sessionId, stepId));
+    } catch (error) {
+      // Decided, invalidated, cancelled or deleted meanwhile: nothing is left to time out.
+      if (error instanceof SessionError && error.code !== 'INTERNAL') return;
+      this.#reportError(`rejecting the timed-out approval of session ${sessionId} failed`, error);
+    }
   }
 
   /** A batch was written (its sessions noted it themselves): serve the subscriptions waiting for it, tell the list, let idle sessions go. */

@@ -23,6 +23,18 @@ export interface CorrectStepInput {
   owner?: string;
 }
 
+/** A decision on a tool call that waits for approval (`tool.approve` / `tool.reject`). */
+export interface DecideInput {
+  sessionId: string;
+  stepId: string;
+  /** Why it was rejected (rejections only). */
+  reason?: string;
+  /** Who decides (the connection id). */
+  by?: string;
+  /** Whose quota of active sessions the run the decision starts counts against (see `Peer.owner`). */
+  owner?: string;
+}
+
 export interface CorrectionResult {
   sessionId: string;
   stepId: string;
@@ -79,6 +91,13 @@ export interface SessionService {
    * With `reply`, the requester gets `correction.accepted` before any event the correction caused.
    */
   correct(input: CorrectStepInput, reply?: ReplyTo): Promise<CorrectionResult>;
+  /**
+   * Decide a tool call that waits for approval (PROTOCOL.md §19.3 "Deciding"), as one atomic turn
+   * of the session: the requester gets the `approval.resolved` event with its request id, then a
+   * new run runs the approved call, or goes on after the refusal's observation.
+   */
+  approve(input: DecideInput, reply?: ReplyTo): Promise<void>;
+  reject(input: DecideInput, reply?: ReplyTo): Promise<void>;
   /**
    * Status changes. The resulting `session.status` event goes to every subscriber; the requester
    * gets its copy with `requestId` (instead of the plain one, if it is subscribed).

@@ -5,6 +5,9 @@ import { SessionError } from './session-error.js';
 export type StatusRequest = LifecycleRequest;
 
 function hint(request: StatusRequest, status: SessionStatus): string {
+  if (status === 'waiting' && request !== 'cancel') {
+    return 'It waits for a decision on a tool call: approve or reject it (tool.approve / tool.reject), or correct it.';
+  }
   switch (request) {
     case 'pause':
       return status === 'paused' ? 'It is already paused; resume it instead.' : 'Only a running session can be paused.';

@@ -28,6 +28,7 @@ export interface CalculatorOutput {
  */
 export const calculatorTool: Tool<CalculatorInput> = {
   name: 'calculator',
+  effect: 'read',
   description:
     'Evaluate an arithmetic expression exactly. Supports + - * / ^ (also × ÷ −), parentheses, decimals and ' +
     'percentages: "15%" is 0.15, "200 * 15%" is 30, and a percentage right after + or - is relative ' +

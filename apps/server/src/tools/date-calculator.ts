@@ -58,6 +58,7 @@ export function calculateDate(input: DateCalculatorInput): DateCalculatorOutput 
 /** Calendar arithmetic: the number of days between two dates, or the date some days after another. */
 export const dateCalculatorTool: Tool<DateCalculatorInput> = {
   name: 'date_calculator',
+  effect: 'read',
   description:
     'Calendar arithmetic on YYYY-MM-DD dates: {"operation":"days_between","start","end"} counts the days from start to end; ' +
     '{"operation":"add_days","start","days"} gives the date that many days later (negative: earlier).',

@@ -1,5 +1,8 @@
 import type { z } from 'zod';
 
+/** Whether a tool only reads or changes something (see `Tool.effect`). */
+export type ToolEffect = 'read' | 'change';
+
 /** What a tool returns: structured output (JSON) and the text an observation shows. */
 export interface ToolResult {
   output: unknown;
@@ -13,6 +16,11 @@ export interface ToolResult {
 export interface Tool<Input = any> {
   name: string;
   description: string;
+  /**
+   * What running it does to the world: `read` only looks something up or computes; `change` acts
+   * (writes, sends, buys). By default a `change` tool waits for the user's approval (PROTOCOL.md §19.1 "Policy").
+   */
+  effect: ToolEffect;
   inputSchema: z.ZodType<Input>;
   /** Run the tool. Must stop promptly when `signal` aborts. Throws a `ToolError` for bad input it can explain. */
   execute(input: Input, signal: AbortSignal): Promise<ToolResult>;

@@ -60,6 +60,7 @@ export function convertUnits(input: UnitConverterInput): UnitConverterOutput {
 /** Converts between units of length, mass, time, speed, temperature and volume (English and Chinese unit names). */
 export const unitConverterTool: Tool<UnitConverterInput> = {
   name: 'unit_converter',
+  effect: 'read',
   description:
     'Convert a value between units of the same dimension. Units: ' +
     DIMENSIONS.map((dimension) => `${dimension} (${listUnits(dimension)})`).join('; ') +

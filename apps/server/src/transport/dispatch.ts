@@ -99,6 +99,15 @@ export async function dispatch(message: ClientMessage, connection: Connection, c
       sessions.unwatchList(connection);
       connection.sendMessage({ type: 'sessions.unwatched', requestId });
       return;
+    case 'tool.approve':
+    case 'tool.reject': {
+      // A decision starts a run (the approved tool, or the agent going on after a refusal).
+      ensureRunStartBudget(connection, context);
+      const decision = { sessionId: message.sessionId, stepId: message.stepId, by: connection.id, ...(owner === undefined ? {} : { owner }) };
+      if (message.type === 'tool.approve') await sessions.approve(decision, reply);
+      else await sessions.reject(message.reason === undefined ? decision : { ...decision, reason: message.reason }, reply);
+      return;
+    }
     default:
       assertNever(message);
   }

@@ -107,6 +107,15 @@ describe('loadConfig values', () => {
 });
 
 describe('loadConfig errors', () => {
+  it('reads INTERTHOUGHT_APPROVE as all, none or tool names, and refuses anything else', () => {
+    expect(loadConfig({}).defaultApprove).toBeUndefined();
+    expect(loadConfig({ INTERTHOUGHT_APPROVE: 'all' }).defaultApprove).toBe('all');
+    expect(loadConfig({ INTERTHOUGHT_APPROVE: ' none ' }).defaultApprove).toBe('none');
+    expect(loadConfig({ INTERTHOUGHT_APPROVE: 'calculator, unit_converter' }).defaultApprove).toEqual(['calculator', 'unit_converter']);
+    const [problem] = problemsOf({ INTERTHOUGHT_APPROVE: 'x'.repeat(65) });
+    expect(problem).toMatchObject({ variable: 'INTERTHOUGHT_APPROVE', problem: expect.stringContaining('"all", "none" or a comma-separated list') });
+  });
+
   it('refuses an allowed host with a scheme or a port', () => {
     expect(problemsOf({ INTERTHOUGHT_ALLOWED_HOSTS: 'https://thought.example.com' })[0]?.variable).toBe('INTERTHOUGHT_ALLOWED_HOSTS');
     expect(problemsOf({ INTERTHOUGHT_ALLOWED_HOSTS: 'thought.example.com:3000' })[0]?.problem).toContain('without scheme or port');

@@ -121,7 +121,8 @@ describe('startup recovery', () => {
     });
     const next = await restart(h);
     expect(next.manager.recoveredSessionIds).toEqual([sessionId]);
-    expect(asked).toEqual(['listSessionsByStatus(running)']);
+    // Then the waiting sessions, for the deadlines of their pending approvals.
+    expect(asked).toEqual(['listSessionsByStatus(running)', 'listSessionsByStatus(waiting)']);
   });
 
   it('leaves finished and paused sessions alone', async () => {

@@ -30,9 +30,11 @@ const TEMPLATES: Record<ClientMessageType, Json> = {
   'session.delete': { type: 'session.delete', sessionId: MISSING_SESSION },
   'sessions.watch': { type: 'sessions.watch', limit: 10 },
   'sessions.unwatch': { type: 'sessions.unwatch' },
+  'tool.approve': { type: 'tool.approve', sessionId: MISSING_SESSION, stepId: 'no-such-step' },
+  'tool.reject': { type: 'tool.reject', sessionId: MISSING_SESSION, stepId: 'no-such-step', reason: 'r' },
 };
 const CLIENT_TYPES = Object.keys(TEMPLATES) as ClientMessageType[];
-const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete'];
+const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject'];
 
 /** Every field path of a template, nested ones included. */
 function fieldPaths(value: Json, prefix: string[] = []): string[][] {

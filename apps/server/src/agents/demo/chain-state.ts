@@ -1,4 +1,4 @@
-import type { Step, StepKind } from '@interthought/protocol';
+import { isRefusalResult, type Step, type StepKind } from '@interthought/protocol';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import { arithmeticAnswer, expressionPlan } from './recognize-arithmetic.js';
 import { conversionAnswer, conversionPlan } from './recognize-conversion.js';
@@ -30,7 +30,11 @@ export interface ChainState {
   /** Every call so far ran as the plan had it and every value came from the tools. */
   asPlanned: boolean;
   /** Why the calculation cannot go on: a tool error, or an observation without a number. */
-  failure?: { kind: 'tool'; tool: string; error: string } | { kind: 'unreadable'; text: string };
+  failure?:
+    | { kind: 'tool'; tool: string; error: string }
+    | { kind: 'unreadable'; text: string }
+    /** The user refused the call (or nobody approved it in time): it never ran. */
+    | { kind: 'refused'; tool: string; timedOut: boolean; reason?: string };
   /** The action text on the chain (an advice plan's answer refers to it). */
   actionText?: string;
   /** Said at the start of the next action (a revision the agent could not use). */
@@ -162,7 +166,10 @@ function recordObservation(state: ChainState, step: Step): void {
   const stepIndex = state.nextStep;
   state.nextStep += 1;
   state.failure = undefined;
-  if ('error' in reading) {
+  if (step.status !== 'corrected' && isRefusalResult(step.result)) {
+    const { by, reason } = step.result;
+    state.failure = { kind: 'refused', tool, timedOut: by === 'server', ...(reason === undefined ? {} : { reason }) };
+  } else if ('error' in reading) {
     state.failure = { kind: 'tool', tool, error: reading.error };
   } else if ('unreadable' in reading) {
     state.failure = { kind: 'unreadable', text: reading.unreadable };

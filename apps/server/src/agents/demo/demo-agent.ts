@@ -4,7 +4,7 @@ import { streamStep } from '../stream-text.js';
 import { observeTool } from '../tool-steps.js';
 import { readChain, type ChainState } from './chain-state.js';
 import { say } from './language.js';
-import { announceCall, keptPlanRemark, toolFailureAnswer, unreadableObservationAnswer } from './narration.js';
+import { announceCall, keptPlanRemark, refusedCallAnswer, toolFailureAnswer, unreadableObservationAnswer } from './narration.js';
 import type { Outcome, PlannedCall, SolvePlan } from './plan.js';
 import { arithmeticAnswer } from './recognize-arithmetic.js';
 
@@ -31,6 +31,11 @@ function finalAnswer(state: ChainState): string {
   const { plan, lang } = state;
   if (state.failure?.kind === 'tool') return toolFailureAnswer(lang, state.failure.tool, state.failure.error);
   if (state.failure?.kind === 'unreadable') return unreadableObservationAnswer(lang, state.failure.text);
+  if (state.failure?.kind === 'refused') {
+    const { tool, timedOut, reason } = state.failure;
+    const soFar = state.lastValue?.value ?? state.lastValue?.date;
+    return refusedCallAnswer(lang, tool, { timedOut, ...(reason === undefined ? {} : { reason }) }, soFar === undefined ? undefined : String(soFar));
+  }
   const outcome: Outcome = {
     ...state.lastValue,
     ...(state.lastCall ? { call: state.lastCall } : {}),

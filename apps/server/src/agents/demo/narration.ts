@@ -43,6 +43,25 @@ export function toolFailureAnswer(lang: Lang, tool: string, reported: string): s
   );
 }
 
+/**
+ * The final answer after the user refused a tool call (or nobody approved it in time): say so,
+ * give what the earlier calls found if anything, and how to go on. It never invents the result.
+ */
+export function refusedCallAnswer(lang: Lang, tool: string, refusal: { timedOut: boolean; reason?: string }, soFar?: string): string {
+  const name = toolName(lang, tool);
+  const why = refusal.reason === undefined || refusal.timedOut ? '' : say(lang, ` (your reason: "${refusal.reason}")`, `（你的理由：“${refusal.reason}”）`);
+  const opening = refusal.timedOut
+    ? say(lang, `The ${name} call was not approved in time, so I did not run it.`, `${name}调用没有在时限内得到批准，所以我没有运行它。`)
+    : say(lang, `You declined the ${name} call${why}, so I did not run it.`, `你拒绝了这次${name}调用${why}，所以我没有运行它。`);
+  const found = soFar === undefined ? '' : say(lang, ` The last result I had is ${soFar}.`, `我目前得到的结果是 ${soFar}。`);
+  return (
+    opening +
+    say(lang, ' Without its result I cannot give a reliable answer.', '没有它的结果，我给不出可靠的答案。') +
+    found +
+    say(lang, ' To go on, correct the tool call (edit its input) and I will run that instead.', '如要继续，请修正这次工具调用（修改它的输入），我会改为运行修正后的调用。')
+  );
+}
+
 /** The final answer when an observation holds no number the agent can read. */
 export function unreadableObservationAnswer(lang: Lang, text: string): string {
   const shown = text.length > 80 ? `${text.slice(0, 77)}…` : text;

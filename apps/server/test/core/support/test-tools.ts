@@ -5,6 +5,7 @@ import { ToolError, type Tool } from '../../../src/tools/tool.js';
 export const adderTool: Tool<{ a: number; b: number }> = {
   name: 'adder',
   description: 'Adds two numbers.',
+  effect: 'read',
   inputSchema: z.strictObject({ a: z.number(), b: z.number() }),
   async execute({ a, b }) {
     if (!Number.isFinite(a + b)) throw new ToolError('the sum is not finite');
@@ -16,6 +17,7 @@ export const adderTool: Tool<{ a: number; b: number }> = {
 export class WaitingTool implements Tool<{ label: string }> {
   readonly name = 'waiter';
   readonly description = 'Waits until aborted.';
+  readonly effect = 'read';
   readonly inputSchema = z.strictObject({ label: z.string() });
   readonly signals: AbortSignal[] = [];
 
@@ -25,5 +27,19 @@ export class WaitingTool implements Tool<{ label: string }> {
       if (signal.aborted) reject(signal.reason);
       signal.addEventListener('abort', () => reject(signal.reason), { once: true });
     });
+  }
+}
+
+/** A tool that changes something (it appends to a ledger): by default its calls wait for approval. Records each run. */
+export class LedgerTool implements Tool<{ entry: string }> {
+  readonly name = 'ledger';
+  readonly description = 'Appends an entry to a ledger.';
+  readonly effect = 'change';
+  readonly inputSchema = z.strictObject({ entry: z.string().min(1) });
+  readonly entries: string[] = [];
+
+  async execute(input: { entry: string }): Promise<{ output: unknown; text: string }> {
+    this.entries.push(input.entry);
+    return { output: { written: input.entry, count: this.entries.length }, text: `Wrote "${input.entry}" (${this.entries.length} entries).` };
   }
 }

@@ -13,6 +13,7 @@ export function createTestTools(): { tools: ToolRegistry; invocations: ToolInvoc
   const add: Tool<{ a: number; b: number }> = {
     name: 'add',
     description: 'Add two numbers.',
+    effect: 'read',
     inputSchema: z.object({ a: z.number().describe('The first addend'), b: z.number() }),
     async execute(input) {
       invocations.push({ tool: 'add', input });
@@ -24,6 +25,7 @@ export function createTestTools(): { tools: ToolRegistry; invocations: ToolInvoc
   const capital: Tool<{ country: string }> = {
     name: 'capital',
     description: 'The capital city of a country.',
+    effect: 'read',
     inputSchema: z.object({ country: z.string().min(1) }),
     async execute(input) {
       invocations.push({ tool: 'capital', input });
