@@ -47,6 +47,12 @@ export function createTestApp(locale: 'en' | 'zh' = 'en'): TestApp {
       requests.push(request);
       return test.answer(request);
     },
+    // Recorded as the frame it sends: `session.create` with the agent and options given.
+    createSession: (task: string, options: { agent?: string; options?: object } = {}) => {
+      const request = { type: 'session.create', task, ...options } as Request;
+      requests.push(request);
+      return test.answer(request);
+    },
   } as unknown as InterthoughtClient;
   // No fetch at all: a test that reaches the REST API by accident fails loudly.
   const api = new RestApi({ fetch: () => Promise.reject(new TypeError('no network in component tests')) });

@@ -8,10 +8,16 @@ import { Clock, provideClock } from '$lib/time/clock.svelte.js';
 import { mountProvided, type Mounted } from './mount-provided.js';
 import { EventLog, ManualFrames } from './session-events.js';
 
-/** Chain actions that record what the components asked for; `answer` decides each correction's fate. */
+/**
+ * Chain actions that record what the components asked for; `answer` decides each correction's
+ * fate and `answerDecision` each approval's (a rejection is recorded in `refusedDecisions`).
+ */
 export class RecordingActions implements ChainActions {
   readonly submitted: Array<{ stepId: string; content: string; note: string | undefined }> = [];
+  readonly decisions: Array<{ stepId: string; kind: 'approve' | 'reject'; reason?: string | undefined }> = [];
+  readonly refusedDecisions: unknown[] = [];
   answer: (draft: CorrectionDraft) => Promise<void> = async () => undefined;
+  answerDecision: () => Promise<void> = async () => undefined;
 
   async submitCorrection(view: StepView, draft: CorrectionDraft): Promise<void> {
     await draft.submit(async (content, note) => {
@@ -21,7 +27,27 @@ export class RecordingActions implements ChainActions {
     });
   }
 
-  isOwnCorrection(by: string | undefined): boolean {
+  approve(view: StepView): Promise<void> {
+    return this.#decide(view, 'approve');
+  }
+
+  reject(view: StepView): Promise<void> {
+    return this.#decide(view, 'reject');
+  }
+
+  async #decide(view: StepView, kind: 'approve' | 'reject'): Promise<void> {
+    const reason = kind === 'reject' ? view.decision.reasonToSend : undefined;
+    try {
+      await view.decision.send(kind, async () => {
+        this.decisions.push({ stepId: view.stepId, kind, ...(reason !== undefined ? { reason } : {}) });
+        await this.answerDecision();
+      });
+    } catch (error) {
+      this.refusedDecisions.push(error);
+    }
+  }
+
+  isOwnConnection(by: string | undefined): boolean {
     return by === 'c-1';
   }
 }

@@ -60,7 +60,7 @@ export class EventLog {
   }
 
   /** Correct a step on the chain: a new step replaces it, it and every later step are invalidated. */
-  correct(stepId: string, content: string, note?: string, by = 'c-1'): string {
+  correct(stepId: string, content: string, note?: string, by = 'c-1', extra: { approval?: Step['approval'] } = {}): string {
     const old = this.steps.get(stepId)!;
     const invalidated = this.chain.slice(old.index);
     this.#revision += 1;
@@ -77,6 +77,7 @@ export class EventLog {
       correctionOf: stepId,
       correction: { previousContent: old.content, at: base.at, by, ...(note !== undefined ? { note } : {}) },
       ...(old.tool !== undefined ? { tool: old.tool } : {}),
+      ...(extra.approval !== undefined ? { approval: extra.approval } : {}),
     };
     this.steps.set(newId, { ...step });
     this.chain.length = old.index;
@@ -87,8 +88,33 @@ export class EventLog {
     return newId;
   }
 
-  status(status: SessionInfo['status']): void {
-    this.#push({ type: 'session.status', ...this.#base(), status });
+  status(status: SessionInfo['status'], detail?: string): void {
+    this.#push({ type: 'session.status', ...this.#base(), status, ...(detail !== undefined ? { detail } : {}) });
+  }
+
+  /** The policy makes a completed tool call wait for the user: `approval.requested`, then the status `waiting`. */
+  askApproval(stepId: string): void {
+    const step = this.steps.get(stepId)!;
+    step.approval = { state: 'pending' };
+    this.#push({ type: 'approval.requested', ...this.#base(), stepId, tool: step.tool ?? '', input: JSON.parse(step.content) as unknown });
+    this.status('waiting', `waiting for approval of ${step.tool ?? 'a tool'}`);
+  }
+
+  /** The decision on a waiting tool call (`by` a connection id, or "server" for a timeout). Returns when it was made. */
+  decide(stepId: string, decision: 'approved' | 'rejected' | 'edited', by = 'c-1', reason?: string): string {
+    const base = this.#base();
+    this.steps.get(stepId)!.approval = { state: decision, by, at: base.at, ...(reason !== undefined ? { reason } : {}) };
+    this.#push({ type: 'approval.resolved', ...base, stepId, decision, by, ...(reason !== undefined ? { reason } : {}) });
+    return base.at;
+  }
+
+  /** The observation that records a refused call, as the server appends it after a rejection. */
+  refusal(tool: string, by = 'c-1', reason?: string): string {
+    const stepId = this.start('observation', { tool });
+    const content = `The user refused this ${tool} call, so it was not run.${reason === undefined ? '' : ` Reason: ${reason}`}`;
+    this.steps.get(stepId)!.content = content;
+    this.complete(stepId, { result: { refused: true, by, ...(reason !== undefined ? { reason } : {}) } });
+    return stepId;
   }
 
   /** The session was deleted: its last event. */

@@ -11,3 +11,4 @@ export { describeError, errorCodeAndMessage, type ErrorText } from './error-text
 export { default as ErrorState } from './ErrorState.svelte';
 export { default as LiveRegion } from './LiveRegion.svelte';
 export { default as Toasts } from './Toasts.svelte';
+export { tabTitle, type TabTitleInput } from './tab-title.js';

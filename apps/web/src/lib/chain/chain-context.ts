@@ -7,8 +7,12 @@ import type { StepView } from './step-view.svelte.js';
 export interface ChainActions {
   /** Send the draft as a `step.correct`; resolves when answered (the draft carries any refusal). */
   submitCorrection(view: StepView, draft: CorrectionDraft): Promise<void>;
-  /** Whether a correction recorded as made by `by` (a connection id) came from this browser. */
-  isOwnCorrection(by: string | undefined): boolean;
+  /** Approve a tool call that waits for the user: it runs as proposed. Resolves when answered (a refusal is shown as a toast). */
+  approve(view: StepView): Promise<void>;
+  /** Reject it, with the reason written in `view.decision` if any: it does not run. Resolves when answered. */
+  reject(view: StepView): Promise<void>;
+  /** Whether a correction or decision recorded as made by `by` (a connection id) came from this browser. */
+  isOwnConnection(by: string | undefined): boolean;
 }
 
 export interface ChainContext {

@@ -2,6 +2,7 @@ import {
   ReducerError,
   applyEvent,
   createSessionState,
+  isAwaitingDecision,
   isCorrectable,
   type SessionEvent,
   type SessionInfo,
@@ -36,6 +37,9 @@ function rowsChangedFrom(event: SessionEvent, state: SessionState): number | und
     case 'step.delta':
     case 'session.status':
     case 'session.deleted':
+    // A decision changes a step's approval, not the shape of the chain (a refusal's observation starts as any step).
+    case 'approval.requested':
+    case 'approval.resolved':
       return undefined;
     case 'step.started':
       return event.step.index;
@@ -68,6 +72,8 @@ function touchedSteps(event: SessionEvent): readonly string[] {
       return [event.step.stepId];
     case 'step.delta':
     case 'step.completed':
+    case 'approval.requested':
+    case 'approval.resolved':
       return [event.stepId];
     case 'steps.invalidated':
       return event.stepIds;
@@ -300,6 +306,29 @@ export class SessionView {
     void this.#chainEpoch;
     if (view.status === 'invalidated' || this.#info?.status === 'cancelled' || this.#deleted) return false;
     return isCorrectable(this.#state, view.stepId);
+  }
+
+  /**
+   * Whether the step is a tool call waiting for the user's decision now (PROTOCOL.md §19), the one
+   * to offer Approve / Edit / Reject on. Reactive; a step that never waited reads nothing else.
+   */
+  awaitsDecision(view: StepView): boolean {
+    if (view.approval?.state !== 'pending') return false;
+    void this.#chainEpoch;
+    if (this.#info?.status !== 'waiting' || this.#deleted) return false;
+    return isAwaitingDecision(this.#state, view.stepId);
+  }
+
+  /** The tool call the session waits on, if it waits for the user (at most one: the run ended there). */
+  get awaitingStep(): StepView | undefined {
+    void this.#chainEpoch;
+    if (this.#info?.status !== 'waiting' || this.#deleted) return undefined;
+    // The waiting call ended the run, so it is at or near the head of the chain.
+    for (let index = this.#state.chain.length - 1; index >= 0; index--) {
+      const stepId = this.#state.chain[index]!;
+      if (isAwaitingDecision(this.#state, stepId)) return this.#views.get(stepId);
+    }
+    return undefined;
   }
 
   /** Look at another alternative at a branch point; picking the live one returns to the live chain there. */

@@ -1,4 +1,5 @@
-import type { CorrectionInfo, Step, StepKind, StepStatus } from '@interthought/protocol';
+import type { CorrectionInfo, Step, StepApproval, StepKind, StepStatus } from '@interthought/protocol';
+import { ApprovalDecision } from './approval-decision.svelte.js';
 import { CorrectionDraft } from './correction-draft.svelte.js';
 
 /** How many of the latest frames' text runs are still fading in (about a third of a second of them). */
@@ -31,6 +32,8 @@ export class StepView {
   #tool = $state<string | undefined>(undefined);
   #result = $state.raw<unknown>(undefined);
   #correction = $state.raw<CorrectionInfo | undefined>(undefined);
+  /** A tool call's approval: waiting, or the decision made on it (by whom, when, why). */
+  #approval = $state.raw<StepApproval | undefined>(undefined);
   #startedAt = $state<string | undefined>(undefined);
   #completedAt = $state<string | undefined>(undefined);
   /**
@@ -44,6 +47,12 @@ export class StepView {
   #pace: { since: number; chars: number } | undefined;
   /** The open correction editor of this step, if any. */
   #draft = $state<CorrectionDraft | null>(null);
+  /**
+   * The decision being made on this tool call while it waits, made on first use: only a waiting
+   * call needs one, and a long chain should not pay for it on every step. It is never replaced,
+   * so the field itself need not be reactive (its own fields are).
+   */
+  #decision: ApprovalDecision | undefined;
 
   constructor(step: Step) {
     this.stepId = step.stepId;
@@ -74,6 +83,21 @@ export class StepView {
 
   get correction(): CorrectionInfo | undefined {
     return this.#correction;
+  }
+
+  get approval(): StepApproval | undefined {
+    return this.#approval;
+  }
+
+  /** The approve / reject decision on this step while it waits for one. */
+  get decision(): ApprovalDecision {
+    this.#decision ??= new ApprovalDecision();
+    return this.#decision;
+  }
+
+  /** Whether a decision on this step is on its way (never true for a step that was not decided on). */
+  get deciding(): boolean {
+    return this.#decision?.sending != null;
   }
 
   get startedAt(): string | undefined {
@@ -113,6 +137,7 @@ export class StepView {
     if (step.tool !== this.#tool) this.#tool = step.tool;
     if (step.result !== this.#result) this.#result = step.result;
     if (step.correction !== this.#correction) this.#correction = step.correction;
+    if (step.approval !== this.#approval) this.#approval = step.approval;
     if (step.startedAt !== this.#startedAt) this.#startedAt = step.startedAt;
     if (step.completedAt !== this.#completedAt) this.#completedAt = step.completedAt;
     if (step.status === 'invalidated' && this.#draft && !this.#draft.pending) this.#draft = null;

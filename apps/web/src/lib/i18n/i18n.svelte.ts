@@ -124,6 +124,17 @@ export class I18n {
     return new Intl.DateTimeFormat(this.intlLocale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
   }
 
+  /**
+   * When something happened, as a clock reads it: "12:03" today, with the date on another day
+   * ("Jan 1, 2025, 12:03 PM"). For records that a time of day identifies, like a decision.
+   */
+  formatTimeOfDay(at: string | Date, now: number = Date.now()): string {
+    const date = typeof at === 'string' ? new Date(at) : at;
+    if (Number.isNaN(date.getTime())) return '';
+    if (date.toDateString() !== new Date(now).toDateString()) return this.formatDateTime(date);
+    return new Intl.DateTimeFormat(this.intlLocale, { timeStyle: 'short' }).format(date);
+  }
+
   /** A duration like "4 s", "2 min 5 s" / "4秒", "2分钟5秒". */
   formatDuration(ms: number): string {
     const totalSeconds = Math.max(0, Math.round(ms / 1000));

@@ -1,13 +1,15 @@
 import { isTypingTarget } from './shortcut-keys.js';
 
 /** What a key press asks the chain page to do. */
-export type ShortcutAction = 'next' | 'previous' | 'correct' | 'top' | 'bottom' | 'help' | 'escape';
+export type ShortcutAction = 'next' | 'previous' | 'correct' | 'approve' | 'reject' | 'top' | 'bottom' | 'help' | 'escape';
 
 /** The shortcuts, as the `?` overlay lists them. */
 export const SHORTCUT_LIST = [
   { keys: ['j'], action: 'next' },
   { keys: ['k'], action: 'previous' },
   { keys: ['e'], action: 'correct' },
+  { keys: ['a'], action: 'approve' },
+  { keys: ['r'], action: 'reject' },
   { keys: ['Esc'], action: 'cancel' },
   { keys: ['mod', 'Enter'], action: 'save' },
   { keys: ['g', 'g'], action: 'top' },
@@ -18,8 +20,9 @@ export const SHORTCUT_LIST = [
 type KeyEventLike = Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'>;
 
 /**
- * Turns key presses into chain actions, vim-style: `j`/`k`, `e`, `g g` (two presses within
- * `chordMs`), `G`, `?` and Escape. Keys typed into a text field are never shortcuts.
+ * Turns key presses into chain actions, vim-style: `j`/`k`, `e`, `a`/`r` (approve / reject a
+ * tool call that waits), `g g` (two presses within `chordMs`), `G`, `?` and Escape. Keys typed
+ * into a text field are never shortcuts.
  */
 export class ShortcutReader {
   #lastG = Number.NEGATIVE_INFINITY;
@@ -39,6 +42,10 @@ export class ShortcutReader {
         return 'previous';
       case 'e':
         return 'correct';
+      case 'a':
+        return 'approve';
+      case 'r':
+        return 'reject';
       case 'G':
         return 'bottom';
       case '?':

@@ -3,6 +3,7 @@ import type { Announcer } from '$lib/app/announcer.svelte.js';
 import { describeError, errorCodeAndMessage } from '$lib/app/error-text.js';
 import type { OwnConnections } from '$lib/app/own-connections.js';
 import type { Toaster } from '$lib/app/toaster.svelte.js';
+import type { DecisionKind } from '$lib/chain/approval-decision.svelte.js';
 import type { ChainActions } from '$lib/chain/chain-context.js';
 import type { CorrectionDraft } from '$lib/chain/correction-draft.svelte.js';
 import { SessionView } from '$lib/chain/session-view.svelte.js';
@@ -23,8 +24,9 @@ type LifecycleCommand = LifecycleRequest;
 
 /**
  * Connects one SessionView to the server: follows the session through the client (which
- * resumes with `afterSeq` across reconnects), sends corrections and pause/resume/cancel, and
- * turns every refusal into something the user sees — in the editor or as a toast.
+ * resumes with `afterSeq` across reconnects), sends corrections, approvals and
+ * pause/resume/cancel, and turns every refusal into something the user sees — in the editor or
+ * as a toast.
  */
 export class SessionController implements ChainActions {
   readonly view: SessionView;
@@ -74,8 +76,8 @@ export class SessionController implements ChainActions {
     this.view.dispose();
   }
 
-  /** Whether a correction was made from this browser (any of its connections, this one included). */
-  isOwnCorrection(by: string | undefined): boolean {
+  /** Whether a correction or decision was made from this browser (any of its connections, this one included). */
+  isOwnConnection(by: string | undefined): boolean {
     return by !== undefined && (by === this.deps.client.hello?.connectionId || this.deps.ownConnections.has(by));
   }
 
@@ -93,6 +95,29 @@ export class SessionController implements ChainActions {
       step.closeEditor();
       this.deps.announcer.announce(this.deps.i18n.t('announce.corrected'));
     });
+  }
+
+  /** Run a tool call that waits for approval, as proposed (`tool.approve`). */
+  approve(step: StepView): Promise<void> {
+    return this.#decide(step, 'approve', () => this.deps.client.request({ type: 'tool.approve', sessionId: this.sessionId, stepId: step.stepId }));
+  }
+
+  /** Refuse it, with the reason the user wrote if any (`tool.reject`): the agent goes on without running it. */
+  reject(step: StepView): Promise<void> {
+    const reason = step.decision.reasonToSend;
+    return this.#decide(step, 'reject', () =>
+      this.deps.client.request({ type: 'tool.reject', sessionId: this.sessionId, stepId: step.stepId, ...(reason !== undefined ? { reason } : {}) }),
+    );
+  }
+
+  /** Send a decision once (the step's buttons wait for it); a refusal, e.g. decided meanwhile elsewhere, becomes a toast. */
+  async #decide(step: StepView, kind: DecisionKind, send: () => Promise<unknown>): Promise<void> {
+    try {
+      const sent = await step.decision.send(kind, send);
+      if (sent) this.deps.announcer.announce(this.deps.i18n.t(kind === 'approve' ? 'announce.approved' : 'announce.rejected'));
+    } catch (error) {
+      this.#toast(error);
+    }
   }
 
   /** Load the session again after it failed to load (the error state's Retry). */

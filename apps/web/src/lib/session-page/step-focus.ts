@@ -38,3 +38,12 @@ export function moveStepFocus(container: ParentNode, active: Element | null, whe
   target.scrollIntoView({ block: 'nearest', behavior: 'auto' });
   return target;
 }
+
+/** Focus a step by its id and bring it into view (e.g. the tool call a session waits on). */
+export function focusStep(container: ParentNode, stepId: string): HTMLElement | null {
+  const target = stepElements(container).find((element) => element.dataset.stepId === stepId) ?? null;
+  if (!target) return null;
+  target.focus({ preventScroll: true });
+  target.scrollIntoView({ block: 'center', behavior: 'auto' });
+  return target;
+}

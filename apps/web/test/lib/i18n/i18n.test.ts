@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { I18n, LOCALE_STORAGE_KEY, detectLocale } from '$lib/i18n/index.js';
+import { I18n, LOCALE_STORAGE_KEY, detectLocale, statusLabel } from '$lib/i18n/index.js';
 import { MESSAGES } from '$lib/i18n/messages.js';
 import { MemoryStorage } from '../../support/memory-storage.js';
 
@@ -75,6 +75,24 @@ describe('I18n', () => {
     expect(i18n.formatDuration(125_000)).toBe('2 min 5 sec');
     expect(i18n.formatClock(65_000)).toBe('1:05');
     expect(i18n.formatClock(3_725_000)).toBe('1:02:05');
+  });
+
+  it('tells a time of day, with the date only for another day', () => {
+    const i18n = new I18n({ languages: ['en-US'] });
+    const at = new Date(2025, 0, 1, 12, 3);
+    expect(i18n.formatTimeOfDay(at, new Date(2025, 0, 1, 18, 0).getTime())).toBe('12:03 PM');
+    expect(i18n.formatTimeOfDay(at, new Date(2025, 0, 2, 9, 0).getTime())).toBe('Jan 1, 2025, 12:03 PM');
+    i18n.setLocale('zh');
+    expect(i18n.formatTimeOfDay(at, new Date(2025, 0, 1, 18, 0).getTime())).toBe('12:03');
+    expect(i18n.formatTimeOfDay('not a date')).toBe('');
+  });
+
+  it('names a status it does not know by its name', () => {
+    const i18n = new I18n({ languages: ['zh-CN'] });
+    expect(statusLabel(i18n, 'waiting')).toBe('等待你的决定');
+    expect(statusLabel(i18n, 'hibernating')).toBe('hibernating');
+    i18n.setLocale('en');
+    expect(statusLabel(i18n, 'waiting')).toBe('Waiting for you');
   });
 
   it('knows which run-time keys exist', () => {

@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ShortcutReader, isSaveShortcut } from '$lib/keyboard/index.js';
+import { SHORTCUT_LIST, ShortcutReader, isSaveShortcut } from '$lib/keyboard/index.js';
 
 const key = (k: string, extra: Partial<KeyboardEvent> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, target: document.body, ...extra });
 
 describe('ShortcutReader', () => {
-  it('maps j, k, e, G and ? to their actions', () => {
+  it('maps j, k, e, a, r, G and ? to their actions', () => {
     const reader = new ShortcutReader();
     expect(reader.read(key('j'))).toBe('next');
     expect(reader.read(key('k'))).toBe('previous');
     expect(reader.read(key('e'))).toBe('correct');
+    expect(reader.read(key('a'))).toBe('approve');
+    expect(reader.read(key('r'))).toBe('reject');
     expect(reader.read(key('G'))).toBe('bottom');
     expect(reader.read(key('?'))).toBe('help');
     expect(reader.read(key('Escape'))).toBe('escape');
@@ -47,5 +49,12 @@ describe('isSaveShortcut', () => {
     expect(isSaveShortcut({ key: 'Enter', ctrlKey: true, metaKey: false })).toBe(true);
     expect(isSaveShortcut({ key: 'Enter', ctrlKey: false, metaKey: true })).toBe(true);
     expect(isSaveShortcut({ key: 'Enter', ctrlKey: false, metaKey: false })).toBe(false);
+  });
+
+  it('lists every key it reads, each once, in the shortcuts overlay', () => {
+    const keys = SHORTCUT_LIST.map((shortcut) => shortcut.keys.join(' '));
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(SHORTCUT_LIST.find((shortcut) => shortcut.action === 'approve')?.keys).toEqual(['a']);
+    expect(SHORTCUT_LIST.find((shortcut) => shortcut.action === 'reject')?.keys).toEqual(['r']);
   });
 });

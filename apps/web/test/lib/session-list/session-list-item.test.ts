@@ -42,4 +42,21 @@ describe('SessionListItem', () => {
     const target = render(createTestApp('zh'));
     expect(buttonNamed(target, /^删除会话：What is 15% of 240\?$/)).toBeDefined();
   });
+
+  it('says in words, not only by its dot, that a session waits for the user', () => {
+    const test = createTestApp();
+    const mounted = mountWithApp(SessionListItem, { session: { ...session, status: 'waiting' as const }, current: false }, test);
+    cleanup = mounted.destroy;
+    const link = mounted.target.querySelector('a')!;
+    expect(link.querySelector('.dot')?.getAttribute('aria-label')).toBe('Waiting for you');
+    expect(link.querySelector('.dot')?.classList.contains('status-waiting')).toBe(true);
+    expect(link.querySelector('.meta')?.textContent?.replace(/\s+/g, ' ').trim()).toMatch(/^Waiting for you · demo · /);
+  });
+
+  it('names a status it does not know by its name', () => {
+    const test = createTestApp('zh');
+    const mounted = mountWithApp(SessionListItem, { session: { ...session, status: 'hibernating' as never }, current: false }, test);
+    cleanup = mounted.destroy;
+    expect(mounted.target.querySelector('.dot')?.getAttribute('aria-label')).toBe('hibernating');
+  });
 });

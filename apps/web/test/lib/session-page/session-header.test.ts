@@ -46,4 +46,48 @@ describe('SessionHeader', () => {
     expect(buttonNamed(target, /^删除会话$/)?.disabled).toBe(true);
     expect(Array.from(target.querySelectorAll<HTMLButtonElement>('.controls button')).every((button) => button.disabled)).toBe(true);
   });
+
+  it('says a waiting session waits for the user, names the tool, and offers only Cancel', async () => {
+    const test = createTestApp();
+    const { target, log, controller, frames } = render(test);
+    const call = log.step('tool_call', '{"expression":"240 * 15%"}', { tool: 'calculator' });
+    log.askApproval(call);
+    for (const event of log.events) controller.view.enqueue(event);
+    frames.run();
+    await settle();
+    expect(target.querySelector('[data-session-status]')?.textContent?.trim()).toBe('Waiting for you');
+    const enabled = Array.from(target.querySelectorAll<HTMLButtonElement>('.controls button'))
+      .filter((button) => !button.disabled)
+      .map((button) => button.getAttribute('aria-label'));
+    expect(enabled).toEqual(['Cancel the session for good', 'Delete session']);
+    const banner = target.querySelector('.banner.waiting')!;
+    expect(banner.textContent).toContain('The agent wants to run calculator. Approve, edit or reject the call below.');
+    expect(buttonNamed(banner, /^Go to the call$/)).toBeDefined();
+    // The server's English detail gives way to the banner.
+    expect(target.querySelector('.detail')).toBeNull();
+  });
+
+  it('says it in Chinese', async () => {
+    const test = createTestApp('zh');
+    const { target, log, controller, frames } = render(test);
+    const call = log.step('tool_call', '{"expression":"240 * 15%"}', { tool: 'calculator' });
+    log.askApproval(call);
+    for (const event of log.events) controller.view.enqueue(event);
+    frames.run();
+    await settle();
+    expect(target.querySelector('[data-session-status]')?.textContent?.trim()).toBe('等待你的决定');
+    expect(target.querySelector('.banner.waiting')?.textContent).toContain('智能体想运行 calculator。请在下方批准、修改或拒绝这次调用。');
+  });
+
+  it('shows a status it does not know by its name, with no lifecycle button', async () => {
+    const test = createTestApp();
+    const { target, log, controller, frames } = render(test);
+    log.status('hibernating' as never);
+    for (const event of log.events) controller.view.enqueue(event);
+    frames.run();
+    await settle();
+    expect(target.querySelector('[data-session-status]')?.textContent?.trim()).toBe('hibernating');
+    const enabled = Array.from(target.querySelectorAll<HTMLButtonElement>('.controls button')).filter((button) => !button.disabled);
+    expect(enabled.map((button) => button.getAttribute('aria-label'))).toEqual(['Delete session']);
+  });
 });

@@ -1,0 +1,52 @@
+import type { RefusalResult, StepApproval } from '@interthought/protocol';
+import type { I18n } from '$lib/i18n/index.js';
+
+/** Who decides when nobody did in time (PROTOCOL.md §19.4). */
+const SERVER = 'server';
+/** The reason the server gives a rejection for lack of a decision. */
+const TIMED_OUT = 'timed out';
+
+/** A decision as the step records it: one line, and the reason given, if any (shown apart, quieter). */
+export interface DecisionText {
+  line: string;
+  reason: string | undefined;
+}
+
+/**
+ * The line a decided tool call keeps: "Approved by you · 12:03", "Edited and approved by another
+ * window · 12:03", "Rejected by you · 12:03" (+ the reason), "Rejected: timed out · 12:03".
+ * `isOwn` says whether a connection id is this browser's. Undefined for a call still pending.
+ */
+export function describeDecision(i18n: I18n, approval: StepApproval, isOwn: (by: string | undefined) => boolean, now: number): DecisionText | undefined {
+  if (approval.state === 'pending') return undefined;
+  const when = approval.at === undefined ? '' : i18n.formatTimeOfDay(approval.at, now);
+  const who = isOwn(approval.by) ? i18n.t('approval.whoYou') : i18n.t('approval.whoOther');
+  switch (approval.state) {
+    case 'approved':
+      return { line: i18n.t('approval.approvedBy', { who, when }), reason: undefined };
+    case 'edited':
+      return { line: i18n.t('approval.editedBy', { who, when }), reason: undefined };
+    case 'rejected':
+      if (approval.by === SERVER && approval.reason === TIMED_OUT) return { line: i18n.t('approval.timedOut', { when }), reason: undefined };
+      return {
+        line: approval.by === SERVER ? i18n.t('approval.rejectedByServer', { when }) : i18n.t('approval.rejectedBy', { who, when }),
+        reason: approval.reason,
+      };
+    default: {
+      // A decision a newer server knows: say nothing rather than something wrong.
+      const unknown: never = approval.state;
+      void unknown;
+      return undefined;
+    }
+  }
+}
+
+/** What the observation of a refused call says: that the tool did not run, who refused it, and why. */
+export function describeRefusal(i18n: I18n, result: RefusalResult, tool: string | undefined, isOwn: (by: string | undefined) => boolean): DecisionText {
+  const name = tool ?? i18n.t('approval.someTool');
+  if (result.by === SERVER) {
+    if (result.reason === TIMED_OUT) return { line: i18n.t('refusal.timedOut', { tool: name }), reason: undefined };
+    return { line: i18n.t('refusal.byServer', { tool: name }), reason: result.reason };
+  }
+  return { line: isOwn(result.by) ? i18n.t('refusal.byYou', { tool: name }) : i18n.t('refusal.byOther', { tool: name }), reason: result.reason };
+}
