@@ -1,6 +1,7 @@
 // @vitest-environment node
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
+import { approvalScenarios } from './scenarios/approvals.js';
 import { deleteScenarios } from './scenarios/delete.js';
 import { resumeScenarios } from './scenarios/resume.js';
 import { preferenceScenarios } from './scenarios/preferences.js';
@@ -38,4 +39,5 @@ describe('web app in Chromium', { timeout: 60_000 }, () => {
   describe('deleting a session', () => deleteScenarios(env));
   describe('the session list in every tab', () => sessionListScenarios(env));
   describe('language, theme and keyboard', () => preferenceScenarios(env));
+  describe('approving, editing and rejecting a tool call before it runs', () => approvalScenarios(env));
 });

@@ -10,11 +10,15 @@ export interface ShownStep {
   text: string;
 }
 
-/** Type a task on the home page, press Start, and return the new session's id once its page is open. */
-export async function startFromHome(page: Page, task: string): Promise<string> {
+/**
+ * Type a task on the home page, press Start, and return the new session's id once its page is
+ * open. `askBeforeTools` ticks "Ask me before each tool runs" first (every tool call waits).
+ */
+export async function startFromHome(page: Page, task: string, { askBeforeTools = false } = {}): Promise<string> {
   await page.goto('/');
   const box = page.getByRole('textbox', { name: /What should the agent work on|让智能体做什么/ });
   await box.fill(task);
+  if (askBeforeTools) await page.getByRole('checkbox', { name: /Ask me before each tool runs|每次调用工具前先问我/ }).check();
   await page.getByRole('button', { name: /^(Start|开始)/ }).click();
   await page.waitForURL(/\/sessions\/[^/]+$/);
   return decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
