@@ -240,7 +240,13 @@ async function appendPipelined(redis: Redis, calls: readonly AppendCall[]): Prom
     exec(): Promise<[error: Error | null, reply: unknown][] | null>;
   };
   for (const { keys, args } of calls) pipeline.itAppend(keys, args);
-  const replies = await pipeline.exec();
+  let replies: [error: Error | null, reply: unknown][] | null;
+  try {
+    replies = await pipeline.exec();
+  } catch (error) {
+    // The whole pipeline failed (the connection gave up): every call failed with it.
+    return calls.map(() => ({ status: 'rejected', reason: error }));
+  }
   return calls.map((_, index) => {
     const [error, reply] = replies?.[index] ?? [new Error('Redis gave no reply to the append'), undefined];
     return error ? { status: 'rejected', reason: error } : { status: 'fulfilled', value: reply as AppendReply };

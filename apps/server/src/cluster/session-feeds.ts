@@ -155,7 +155,9 @@ export class SessionFeeds {
    */
   onBatch(sessionId: string, frames: readonly string[], firstSeq: number): void {
     const feed = this.#feeds.get(sessionId);
-    if (feed === undefined) return;
+    // The second copy of a batch (the owner's own publish): nothing to queue. The feed's lastSeq
+    // only grows, so what is at or below it now would be skipped when applied anyway.
+    if (feed === undefined || firstSeq + frames.length - 1 <= feed.lastSeq) return;
     feed.work = feed.work.then(() => this.#apply(feed, frames, firstSeq)).catch((error: unknown) => this.report(`following session ${sessionId} failed`, error));
   }
 

@@ -58,6 +58,44 @@ describe('RedisEventStore appends', () => {
     expect(await store.readEvents('late', 0)).toEqual(late);
   });
 
+  it('hands each written session part to its listener as Redis answered, byte for byte, and nothing of a refused one', async () => {
+    const store = await storeWith('a', 'b');
+    const written: Array<{ sessionId: string; frames: readonly string[]; firstSeq: number }> = [];
+    store.onWritten((sessionId, frames, firstSeq) => written.push({ sessionId, frames, firstSeq }));
+    const a = sessionLog('a', 4);
+    const b = sessionLog('b', 2);
+    const late = sessionLog('late', 1);
+    await store.appendBatch(batchOf(a.slice(0, 1)));
+    const batch = batchOf([a[1], b[0], late[0], a[2], b[1], a[3]] as SessionEvent[]);
+    await expect(store.appendBatch(batch)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+
+    expect(written).toEqual([
+      { sessionId: 'a', frames: await store.readEventFrames('a', 0, 1), firstSeq: 1 },
+      { sessionId: 'a', frames: await store.readEventFrames('a', 1), firstSeq: 2 },
+      { sessionId: 'b', frames: await store.readEventFrames('b', 0), firstSeq: 1 },
+    ]);
+  });
+
+  it('sends the append scripts of a batch of several sessions in one write, each answered on its own', async () => {
+    const store = await storeWith('a', 'b', 'c');
+    const readsOf = async () => Number(/total_reads_processed:(\d+)/.exec(await redis.admin.info('stats'))?.[1]);
+    const before = await readsOf();
+    await store.appendBatch(batchOf([...sessionLog('a', 2), ...sessionLog('b', 2), ...sessionLog('c', 2)]));
+    // The batch's one read, and the INFO that asks (three more, one per session, when sent one by one).
+    expect((await readsOf()) - before).toBeLessThanOrEqual(2);
+
+    const keys = (id: string) => [sessionKeys(id).meta, sessionKeys(id).log, BY_STATUS_KEY] as [string, string, string];
+    const next = (id: string) => JSON.stringify(sessionLog(id, 3)[2]);
+    const replies = await store.scripts.appendEach([
+      { keys: keys('a'), args: ['', 2, 'batch-2', '', '', sessionKeys('a').channel, next('a')] },
+      { keys: keys('ghost'), args: ['', 0, 'batch-2', '', '', sessionKeys('ghost').channel, next('ghost')] },
+      { keys: keys('c'), args: ['', 2, 'batch-2', '', '', sessionKeys('c').channel, next('c')] },
+    ]);
+    expect(replies.map((reply) => reply.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(replies[2]).toEqual({ status: 'fulfilled', value: [3, 1] });
+    expect(String((replies[1] as PromiseRejectedResult).reason)).toMatch(/SESSION_NOT_FOUND/);
+  });
+
   it('applies a resent script call with the same batch id once', async () => {
     const store = await storeWith('a');
     const log = sessionLog('a', 3);
