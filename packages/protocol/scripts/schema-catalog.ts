@@ -43,6 +43,8 @@ export const CLIENT_MESSAGES: Record<ClientMessageType, MessageEntry> = {
   'sessions.watch': { id: 'SessionsWatchRequest', summary: 'Follow the list of sessions: the newest first, then every change.' },
   'sessions.unwatch': { id: 'SessionsUnwatchRequest', summary: 'Stop following the list of sessions.' },
   'tool.approve': { id: 'ToolApproveRequest', summary: 'Run a tool call that waits for approval, as proposed.' },
+  'session.message': { id: 'SessionMessageRequest', summary: 'Say something to the agent: a follow-up, or steering while it runs.' },
+  'session.fork': { id: 'SessionForkRequest', summary: "A new session whose chain is a copy of the source's path up to a step." },
   'tool.reject': { id: 'ToolRejectRequest', summary: 'Refuse a tool call that waits for approval; the agent goes on knowing it was refused.' },
 };
 
@@ -65,6 +67,9 @@ export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
   'step.completed': { id: 'StepCompletedEvent', summary: "A step's final content, equal to its deltas joined." },
   'step.corrected': { id: 'StepCorrectedEvent', summary: "A user's correction replaced a step on the chain." },
   'steps.invalidated': { id: 'StepsInvalidatedEvent', summary: 'The replaced step and every later step of the old chain are invalidated (kept).' },
+  'message.accepted': { id: 'MessageAccepted', summary: 'The answer to `session.message`: the id of its `user_message` step.' },
+  'message.queued': { id: 'MessageQueuedEvent', summary: 'A message sent while the agent runs waits for a step boundary or the end of the turn.' },
+  'steps.copied': { id: 'StepsCopiedEvent', summary: "A forked session's chain, copied from the source at once." },
   'approval.requested': { id: 'ApprovalRequestedEvent', summary: 'A completed tool call waits for the user: approve, edit (correct it) or reject.' },
   'approval.resolved': { id: 'ApprovalResolvedEvent', summary: 'The decision on a pending tool call (it answers `tool.approve` / `tool.reject` too).' },
   'session.deleted': { id: 'SessionDeletedEvent', summary: "A session's last event: it was deleted with its log (it answers `session.delete` too)." },

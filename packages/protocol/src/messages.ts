@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalRequestedEventSchema, ApprovalResolvedEventSchema, ToolApproveRequestSchema, ToolRejectRequestSchema } from './approval.js';
 import { CorrectionAcceptedSchema, StepCorrectRequestSchema } from './correction.js';
+import { MessageAcceptedSchema, MessageQueuedEventSchema, SessionForkRequestSchema, SessionMessageRequestSchema } from './conversation.js';
 import { ErrorFrameSchema } from './error.js';
 import { HelloSchema } from './hello.js';
 import {
@@ -31,6 +32,7 @@ import {
   StepCorrectedEventSchema,
   StepDeltaEventSchema,
   StepStartedEventSchema,
+  StepsCopiedEventSchema,
   StepsInvalidatedEventSchema,
 } from './step.js';
 
@@ -48,6 +50,8 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SessionsUnwatchRequestSchema,
   ToolApproveRequestSchema,
   ToolRejectRequestSchema,
+  SessionMessageRequestSchema,
+  SessionForkRequestSchema,
 ]);
 
 /** The `type` of every client request. */
@@ -66,6 +70,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   StepsInvalidatedEventSchema,
   ApprovalRequestedEventSchema,
   ApprovalResolvedEventSchema,
+  MessageQueuedEventSchema,
+  StepsCopiedEventSchema,
   SessionDeletedEventSchema,
 ]);
 
@@ -85,6 +91,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   SessionsUnwatchedSchema,
   SessionsChangedSchema,
   SessionsRemovedSchema,
+  MessageAcceptedSchema,
   ...SessionEventSchema.options,
 ]);
 

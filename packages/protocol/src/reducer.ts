@@ -1,7 +1,8 @@
 import type { StepApproval } from './approval.js';
+import type { QueuedMessage } from './conversation.js';
 import type { SessionEvent } from './messages.js';
 import type { SessionInfo, SessionSnapshot } from './session.js';
-import type { Step, StepCorrectedEvent, StepStartedEvent } from './step.js';
+import type { Step, StepCorrectedEvent, StepStartedEvent, StepsCopiedEvent } from './step.js';
 
 /**
  * A session's state: the fold of its events. The server, the web app and third-party clients
@@ -19,6 +20,8 @@ export interface SessionState {
   seq: number;
   /** Set by `session.deleted`: the session no longer exists on the server (additive, v1.1). */
   deleted?: boolean;
+  /** Messages that wait to reach the chain, oldest first (`message.queued`; capability `conversation`). */
+  queued: QueuedMessage[];
 }
 
 /** The `children` key of the steps whose `parentId` is `null`. */
@@ -47,7 +50,7 @@ export class ReducerError extends Error {
 }
 
 /** The snapshot fields a state can be created from or exported to. */
-export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq'>;
+export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq' | 'queued'>;
 
 function blankSession(): SessionInfo {
   return { sessionId: '', task: '', agent: '', status: 'running', revision: 0, createdAt: '' };
@@ -69,7 +72,7 @@ function isSnapshotData(from: SessionSnapshotData | SessionInfo): from is Sessio
  * The input is copied, never kept.
  */
 export function createSessionState(from?: SessionSnapshotData | SessionInfo): SessionState {
-  const state: SessionState = { session: blankSession(), steps: new Map(), children: new Map(), chain: [], seq: 0 };
+  const state: SessionState = { session: blankSession(), steps: new Map(), children: new Map(), chain: [], seq: 0, queued: [] };
   if (!from) return state;
   if (!isSnapshotData(from)) {
     state.session = { ...from };
@@ -83,17 +86,20 @@ export function createSessionState(from?: SessionSnapshotData | SessionInfo): Se
   }
   state.chain = [...from.chain];
   state.seq = from.seq;
+  state.queued = (from.queued ?? []).map((message) => ({ ...message }));
   return state;
 }
 
 /** The state as snapshot fields (copies), e.g. to serve `session.snapshot`. */
 export function toSnapshot(state: SessionState): SessionSnapshotData {
-  return {
+  const snapshot: SessionSnapshotData = {
     session: { ...state.session },
     steps: Array.from(state.steps.values(), (step) => ({ ...step })),
     chain: [...state.chain],
     seq: state.seq,
   };
+  if (state.queued.length > 0) snapshot.queued = state.queued.map((message) => ({ ...message }));
+  return snapshot;
 }
 
 function requireStep(state: SessionState, stepId: string, event: SessionEvent): Step {
@@ -126,16 +132,34 @@ function checkOrder(state: SessionState, event: SessionEvent): void {
 }
 
 function checkStarted(state: SessionState, event: StepStartedEvent): void {
-  const { step } = event;
-  if (state.steps.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
-  const head = state.chain[state.chain.length - 1] ?? null;
-  if (step.parentId !== head || step.index !== state.chain.length) {
-    throw new ReducerError(
-      'NOT_ON_CHAIN',
-      `Step ${step.stepId} starts under ${step.parentId} at index ${step.index}, but the chain's head is ${head} at index ${state.chain.length - 1}.`,
-      event,
-    );
+  checkContinuesChain(state, [event.step], event);
+}
+
+/** Steps that go on the head of the chain one after another: new ids, each the child of the one before. */
+function checkContinuesChain(state: SessionState, steps: readonly Step[], event: SessionEvent): void {
+  let head = state.chain[state.chain.length - 1] ?? null;
+  let index = state.chain.length;
+  const seen = new Set<string>();
+  for (const step of steps) {
+    if (state.steps.has(step.stepId) || seen.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
+    if (step.parentId !== head || step.index !== index) {
+      throw new ReducerError(
+        'NOT_ON_CHAIN',
+        `Step ${step.stepId} starts under ${step.parentId} at index ${step.index}, but the chain's head is ${head} at index ${index - 1}.`,
+        event,
+      );
+    }
+    seen.add(step.stepId);
+    head = step.stepId;
+    index += 1;
   }
+}
+
+/** Put a step on the head of the chain. */
+function pushOnChain(state: SessionState, step: Step): void {
+  state.steps.set(step.stepId, step);
+  addChild(state.children, step);
+  state.chain.push(step.stepId);
 }
 
 /** A corrected step takes the place of the chain's step at its index: same parent, same index. */
@@ -178,6 +202,13 @@ function checkFits(state: SessionState, event: SessionEvent): void {
     case 'approval.resolved':
       requireStep(state, event.stepId, event);
       return;
+    case 'message.queued':
+      if (state.steps.has(event.stepId) || state.queued.some((message) => message.stepId === event.stepId)) {
+        throw new ReducerError('DUPLICATE_STEP', `Step ${event.stepId} already exists.`, event);
+      }
+      return;
+    case 'steps.copied':
+      return checkContinuesChain(state, (event as StepsCopiedEvent).steps, event);
     case 'session.status':
     case 'session.deleted':
       return;
@@ -210,11 +241,17 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       break;
     case 'step.started': {
       const step: Step = { ...event.step, startedAt: event.step.startedAt ?? event.at };
-      state.steps.set(step.stepId, step);
-      addChild(state.children, step);
-      state.chain.push(step.stepId);
+      pushOnChain(state, step);
+      // A queued message reaches the chain as the step with its id.
+      if (state.queued.length > 0) state.queued = state.queued.filter((message) => message.stepId !== step.stepId);
       break;
     }
+    case 'steps.copied':
+      for (const copied of event.steps) pushOnChain(state, { ...copied });
+      break;
+    case 'message.queued':
+      state.queued.push({ stepId: event.stepId, text: event.text, mode: event.mode, at: event.at });
+      break;
     case 'step.delta': {
       // A coalesced delta (fromSeq…seq) carries its events' texts already joined.
       const step = state.steps.get(event.stepId)!;

@@ -53,7 +53,7 @@ export const HealthSchema = z.looseObject({
 });
 
 /** REST-only error codes next to the protocol's: a malformed query, and an unknown route. */
-export const REST_ERROR_CODES = { BAD_REQUEST: 'BAD_REQUEST', NOT_FOUND: 'NOT_FOUND' } as const;
+export const REST_ERROR_CODES = { BAD_REQUEST: 'BAD_REQUEST', NOT_FOUND: 'NOT_FOUND', BAD_IMPORT: 'BAD_IMPORT' } as const;
 
 /** The body of every failed REST call (with its HTTP status); `code` may be one this version does not know. */
 export const RestErrorSchema = z.looseObject({

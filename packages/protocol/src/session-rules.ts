@@ -61,3 +61,11 @@ export function decisionRefusal(state: SessionState, stepId: string): DecisionRe
 export function isAwaitingDecision(state: SessionState, stepId: string): boolean {
   return decisionRefusal(state, stepId) === undefined;
 }
+
+/**
+ * Whether `session.message` applies to a session in `status` (PROTOCOL.md §20.2): in every status
+ * but `waiting`, where the pending tool call is decided first (a rejection's reason is the message).
+ */
+export function allowsMessage(status: SessionStatus | undefined): boolean {
+  return status !== undefined && status !== 'waiting';
+}

@@ -2,13 +2,16 @@ import { z } from 'zod';
 import { FIELD_LIMITS } from './limits.js';
 import { IdSchema, TimestampSchema, answerBase, requestBase, sessionEventBase } from './common.js';
 import { APPROVAL_TIMEOUT_LIMITS, ApprovalPolicySchema } from './approval.js';
+import { OriginSchema, QueuedMessageSchema } from './conversation.js';
 import { StepSchema } from './step.js';
 
 /**
  * A session's lifecycle status. `waiting`: a tool call waits for the user's decision, and no run
- * holds the session until one is made (additive, capability `approvals`).
+ * holds the session until one is made (additive, capability `approvals`). `idle`: a fork that
+ * waits for the user's first message or correction (additive, capability `conversation`).
+ * Clients tolerate statuses they do not know (PROTOCOL.md §5.1).
  */
-export const SessionStatusSchema = z.enum(['running', 'paused', 'waiting', 'completed', 'failed', 'cancelled', 'interrupted']);
+export const SessionStatusSchema = z.enum(['running', 'paused', 'waiting', 'idle', 'completed', 'failed', 'cancelled', 'interrupted']);
 
 /** Per-session options for `session.create`. Unknown options are refused. */
 export const SessionOptionsSchema = z.strictObject({
@@ -93,6 +96,8 @@ export const SessionInfoSchema = z.looseObject({
   error: z.string().optional(),
   /** The last transient detail of the current status (additive). */
   detail: z.string().optional(),
+  /** For a forked session: the session and step it was forked from (additive, capability `conversation`). */
+  forkedFrom: OriginSchema.optional(),
 });
 
 /** `session.created`: the answer to `session.create`. */
@@ -110,6 +115,8 @@ export const SessionSnapshotSchema = z.looseObject({
   steps: z.array(StepSchema),
   chain: z.array(IdSchema),
   seq: z.number().int().min(0),
+  /** Messages that wait to reach the chain, oldest first (additive, capability `conversation`; absent when none). */
+  queued: z.array(QueuedMessageSchema).optional(),
 });
 
 /**

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { StepApprovalSchema } from './approval.js';
+import { OriginSchema } from './conversation.js';
 import { IdSchema, SeqSchema, TimestampSchema, sessionEventBase } from './common.js';
 
-/** What a step is: the agent's reasoning, its plan, a tool call, the tool's result, or its answer. */
-export const StepKindSchema = z.enum(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
+/**
+ * What a step is: the agent's reasoning, its plan, a tool call, the tool's result, its answer, or
+ * what the user said (`user_message`, additive, capability `conversation`). Clients tolerate kinds
+ * they do not know (PROTOCOL.md §2.3).
+ */
+export const StepKindSchema = z.enum(['thought', 'action', 'tool_call', 'observation', 'final_answer', 'user_message']);
 
 /** Where a step is in its life. `invalidated` steps are kept, never deleted. */
 export const StepStatusSchema = z.enum(['streaming', 'completed', 'corrected', 'invalidated']);
@@ -42,6 +47,8 @@ export const StepSchema = z.looseObject({
   completedAt: TimestampSchema.optional(),
   /** For a `tool_call` step the policy made wait: its approval and the decision on it (additive, capability `approvals`). */
   approval: StepApprovalSchema.optional(),
+  /** For a step copied into a forked or imported session: the step it copies (additive, capability `conversation`). */
+  copiedFrom: OriginSchema.optional(),
 });
 
 /** `step.started`: a new step begins streaming on the head of the chain. */
@@ -91,6 +98,17 @@ export const StepsInvalidatedEventSchema = z.looseObject({
   revision: z.number().int().min(0),
 });
 
+/**
+ * `steps.copied`: a forked session's chain, copied at once from the source's path (additive,
+ * capability `conversation`). The steps continue the head one after another.
+ */
+export const StepsCopiedEventSchema = z.looseObject({
+  type: z.literal('steps.copied'),
+  ...sessionEventBase,
+  steps: z.array(StepSchema),
+  from: OriginSchema,
+});
+
 export type StepKind = z.infer<typeof StepKindSchema>;
 export type StepStatus = z.infer<typeof StepStatusSchema>;
 export type CorrectionInfo = z.infer<typeof CorrectionInfoSchema>;
@@ -100,3 +118,4 @@ export type StepDeltaEvent = z.infer<typeof StepDeltaEventSchema>;
 export type StepCompletedEvent = z.infer<typeof StepCompletedEventSchema>;
 export type StepCorrectedEvent = z.infer<typeof StepCorrectedEventSchema>;
 export type StepsInvalidatedEvent = z.infer<typeof StepsInvalidatedEventSchema>;
+export type StepsCopiedEvent = z.infer<typeof StepsCopiedEventSchema>;

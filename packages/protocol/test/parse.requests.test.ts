@@ -27,6 +27,11 @@ const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
   ],
   'sessions.watch': [{ type: 'sessions.watch' }, { type: 'sessions.watch', id: 'r8', limit: 100 }],
   'sessions.unwatch': [{ type: 'sessions.unwatch', id: 'r9' }],
+  'session.message': [
+    { type: 'session.message', sessionId: 's_1', text: 'Now with 25 %.' },
+    { type: 'session.message', id: 'r12', sessionId: 's_1', text: 'Use the 2024 prices.', mode: 'queue' },
+  ],
+  'session.fork': [{ type: 'session.fork', id: 'r13', sessionId: 's_1', stepId: 'st_2' }],
   'tool.approve': [
     { type: 'tool.approve', sessionId: 's_1', stepId: 'st_4' },
     { type: 'tool.approve', id: 'r10', sessionId: 's_1', stepId: 'st_4' },

@@ -14,6 +14,8 @@ export const ANSWER_TYPES = {
   'sessions.unwatch': ['sessions.unwatched'],
   'tool.approve': ['approval.resolved'],
   'tool.reject': ['approval.resolved'],
+  'session.message': ['message.accepted'],
+  'session.fork': ['session.created'],
 } as const satisfies Record<ClientMessageType, readonly ServerMessageType[]>;
 
 /** The request of a given type, without its `id` (the client assigns one). */

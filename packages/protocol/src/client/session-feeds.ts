@@ -139,6 +139,8 @@ export class SessionFeeds {
       case 'steps.invalidated':
       case 'approval.requested':
       case 'approval.resolved':
+      case 'message.queued':
+      case 'steps.copied':
         return this.applyEvent(frame);
       case 'session.deleted':
         return this.applyDeleted(frame);
@@ -146,6 +148,7 @@ export class SessionFeeds {
       case 'session.created':
       case 'session.unsubscribed':
       case 'correction.accepted':
+      case 'message.accepted':
       case 'error':
       case 'sessions.watching':
       case 'sessions.unwatched':

@@ -34,6 +34,8 @@ const STEP_KIND_ICONS = {
     round: true,
   },
   final_answer: { paths: ['M2 8a6 6 0 1 0 12 0a6 6 0 1 0 -12 0Z', 'm5.3 8.2 1.8 1.8 3.6-3.7'], strokeWidth: 1.5, round: true },
+  // A speech bubble: what the user said.
+  user_message: { paths: ['M3 3h10a1.5 1.5 0 0 1 1.5 1.5v5a1.5 1.5 0 0 1 -1.5 1.5H7l-3 2.5V11H3a1.5 1.5 0 0 1 -1.5 -1.5v-5A1.5 1.5 0 0 1 3 3Z'], strokeWidth: 1.5, round: true },
 } satisfies Record<StepKind, IconDrawing>;
 
 /** Every icon the app draws, by name. */
