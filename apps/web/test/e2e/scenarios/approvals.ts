@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { openPage, screenshot } from '../support/browser.js';
 import { fetchSnapshot, liveSteps, startFromHome, waitForCompletion } from '../support/chain-page.js';
-import { PERCENT_TASK, type GetEnv } from '../support/e2e-env.js';
+import { APPLES_TASK, PERCENT_TASK, type GetEnv } from '../support/e2e-env.js';
 
 /** The tool call on the live chain (a corrected one replaces it there). */
 const CALL = '.timeline > li > [data-kind="tool_call"]';
@@ -166,6 +166,29 @@ export function approvalScenarios(env: GetEnv): void {
     } finally {
       await author.context.close();
       await watcher.context.close();
+    }
+  });
+
+  it('says it all in Chinese, and a cancel while waiting means the call never runs', async () => {
+    const { page, context, errors } = await openPage(env().browser, env().server.url, { locale: 'zh-CN', colorScheme: 'dark' });
+    try {
+      const sessionId = await startFromHome(page, APPLES_TASK, { askBeforeTools: true });
+      await waitForApproval(page);
+      expect(await page.locator('[data-session-status]').innerText()).toBe('等待你的决定');
+      expect(await page.title()).toBe(`⏸ 等待你的决定 · ${APPLES_TASK}`);
+      expect(await page.locator(PROMPT).innerText()).toContain('等待你的批准');
+      expect(await page.locator(`nav a[data-session-id="${sessionId}"] .meta`).innerText()).toMatch(/^等待你的决定 · demo/);
+      await screenshot(page, '09-approval-waiting-dark-zh');
+
+      await page.getByRole('button', { name: '永久取消此会话' }).click();
+      await page.locator('[data-session-status="cancelled"]').waitFor({ timeout: 15_000 });
+      expect(await page.locator(PROMPT).count()).toBe(0);
+      expect(await page.locator(CALL).innerText()).toContain('未运行：这次调用等待期间，会话已被取消。');
+      const snapshot = await fetchSnapshot(page, sessionId);
+      expect(snapshot.steps.some((step) => step.kind === 'observation')).toBe(false);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 
