@@ -56,4 +56,11 @@ describe('HomePage: asking before tools run', () => {
     const { target } = render(createTestApp('zh'));
     expect(target.querySelector('input[name="approve"]')?.closest('label')?.textContent).toContain('每次调用工具前先问我');
   });
+
+  it('does not offer it when the server said it cannot ask', () => {
+    const test = createTestApp();
+    (test.app.client as { hello: unknown }).hello = { type: 'hello', connectionId: 'c-1', capabilities: ['corrections', 'session-list'] };
+    const { target } = render(test);
+    expect(target.querySelector('input[name="approve"]')).toBeNull();
+  });
 });
