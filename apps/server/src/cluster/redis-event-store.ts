@@ -167,12 +167,12 @@ export class RedisEventStore implements EventStore {
   }
 
   /**
-   * One append script call per session in the batch, each atomic for its session. A batch of
+   * One append script call for the batch (`appendEach`), atomic for each session in it. A batch of
    * several sessions is not atomic across them, and need not be: each session's log, seqs and
    * summary are independent of the others', and the core's batches are one outbox's group commit
    * of whatever sessions queued events, not a unit any reader sees. A batch the core retries after
    * a partial failure is accepted for the sessions already written (see the append script), so the
-   * retry writes exactly the rest. The sessions' scripts are pipelined on the one connection.
+   * retry writes exactly the rest.
    */
   async appendBatch(batch: AppendBatch): Promise<void> {
     this.#ensureOpen();

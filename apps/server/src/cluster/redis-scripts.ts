@@ -48,8 +48,8 @@ return 1
 `;
 
 /**
- * KEYS: meta, log, byStatus. ARGV: epoch ('' = unfenced), expectedLastSeq, batchId, summary info
- * ('' = none), summary status, channel, frames… Returns {lastSeq, firstSeq} after the append.
+ * One session's append, shared by `APPEND` and `APPEND_MANY`: the frames are ARGV[from..to].
+ * Returns {lastSeq, firstSeq} after the append, or an error reply.
  *
  * Order of the checks: unknown session; wrong epoch (FENCED: another node took the session
  * over); the batch id of the last applied batch (a resend after a lost reply: nothing to do);
@@ -58,42 +58,75 @@ return 1
  * queued meanwhile appended to it, so a batch whose reply was lost comes back as a superset):
  * only the rest is written and published. Anything else is SEQ_NOT_CONTIGUOUS.
  */
-const APPEND = `${SET_SUMMARY}
-local FRAMES = 7
-local meta, log = KEYS[1], KEYS[2]
-local stored = redis.call('HMGET', meta, 'epoch', 'lastSeq', 'lastBatch', 'firstSeq')
-if not stored[2] then return redis.error_reply('SESSION_NOT_FOUND') end
-if ARGV[1] ~= '' and stored[1] ~= ARGV[1] then
-  return redis.error_reply('FENCED session epoch is ' .. tostring(stored[1]) .. ', the writer holds ' .. ARGV[1])
-end
-local last = tonumber(stored[2])
-local first = tonumber(stored[4] or '0')
-local count = #ARGV - FRAMES + 1
-if count > 0 and stored[3] == ARGV[3] then return {last, first} end
-local expected = tonumber(ARGV[2])
-local skip = 0
-if count > 0 and expected ~= last then
-  if expected > last then return redis.error_reply('SEQ_NOT_CONTIGUOUS stored lastSeq is ' .. last) end
-  skip = math.min(last - expected, count)
-  local kept = redis.call('XRANGE', log, string.format('%d-0', expected + 1), string.format('%d-0', expected + skip))
-  if #kept ~= skip then return redis.error_reply('SEQ_NOT_CONTIGUOUS stored lastSeq is ' .. last) end
-  for i = 1, skip do
-    if kept[i][2][2] ~= ARGV[FRAMES + i - 1] then
-      return redis.error_reply('SEQ_NOT_CONTIGUOUS stored lastSeq is ' .. last .. ' and seq ' .. (expected + i) .. ' differs')
+const APPEND_SESSION = `${SET_SUMMARY}
+local function append_session(meta, log, by_status, batch_id, epoch, expected_last, info, status, channel, from, to)
+  local stored = redis.call('HMGET', meta, 'epoch', 'lastSeq', 'lastBatch', 'firstSeq')
+  if not stored[2] then return redis.error_reply('SESSION_NOT_FOUND') end
+  if epoch ~= '' and stored[1] ~= epoch then
+    return redis.error_reply('FENCED session epoch is ' .. tostring(stored[1]) .. ', the writer holds ' .. epoch)
+  end
+  local last = tonumber(stored[2])
+  local first = tonumber(stored[4] or '0')
+  local count = to - from + 1
+  if count > 0 and stored[3] == batch_id then return {last, first} end
+  local expected = tonumber(expected_last)
+  local skip = 0
+  if count > 0 and expected ~= last then
+    if expected > last then return redis.error_reply('SEQ_NOT_CONTIGUOUS stored lastSeq is ' .. last) end
+    skip = math.min(last - expected, count)
+    local kept = redis.call('XRANGE', log, string.format('%d-0', expected + 1), string.format('%d-0', expected + skip))
+    if #kept ~= skip then return redis.error_reply('SEQ_NOT_CONTIGUOUS stored lastSeq is ' .. last) end
+    for i = 1, skip do
+      if kept[i][2][2] ~= ARGV[from + i - 1] then
+        return redis.error_reply('SEQ_NOT_CONTIGUOUS stored lastSeq is ' .. last .. ' and seq ' .. (expected + i) .. ' differs')
+      end
     end
   end
-end
-if skip < count then
-  for i = skip + 1, count do
-    redis.call('XADD', log, string.format('%d-0', expected + i), 'f', ARGV[FRAMES + i - 1])
+  if skip < count then
+    for i = skip + 1, count do
+      redis.call('XADD', log, string.format('%d-0', expected + i), 'f', ARGV[from + i - 1])
+    end
+    if first == 0 then first = expected + skip + 1 end
+    last = expected + count
+    redis.call('HSET', meta, 'lastSeq', last, 'firstSeq', first, 'lastBatch', batch_id)
+    redis.call('SPUBLISH', channel, string.format('%d', expected + skip + 1) .. '\\n' .. table.concat(ARGV, '\\n', from + skip, to))
   end
-  if first == 0 then first = expected + skip + 1 end
-  last = expected + count
-  redis.call('HSET', meta, 'lastSeq', last, 'firstSeq', first, 'lastBatch', ARGV[3])
-  redis.call('SPUBLISH', ARGV[6], string.format('%d', expected + skip + 1) .. '\\n' .. table.concat(ARGV, '\\n', FRAMES + skip, #ARGV))
+  if info ~= '' then set_summary(meta, by_status, info, status) end
+  return {last, first}
 end
-if ARGV[4] ~= '' then set_summary(meta, KEYS[3], ARGV[4], ARGV[5]) end
-return {last, first}
+`;
+
+/**
+ * KEYS: meta, log, byStatus. ARGV: epoch ('' = unfenced), expectedLastSeq, batchId, summary info
+ * ('' = none), summary status, channel, frames… Returns {lastSeq, firstSeq} after the append
+ * (see `APPEND_SESSION`).
+ */
+const APPEND = `${APPEND_SESSION}
+return append_session(KEYS[1], KEYS[2], KEYS[3], ARGV[3], ARGV[1], ARGV[2], ARGV[4], ARGV[5], ARGV[6], 7, #ARGV)
+`;
+
+/**
+ * Several sessions' appends in one call, each as `APPEND` does it and atomic for its session; a
+ * refused session does not stop the others. KEYS: byStatus, then meta and log of each session.
+ * ARGV: batchId, then for each session in KEYS' order: epoch, expectedLastSeq, summary info,
+ * summary status, channel, frame count, its frames. Returns one entry per session, in order:
+ * {lastSeq, firstSeq} or the session's error reply.
+ *
+ * One call instead of one per session: each call costs Redis its own script run and its own
+ * MULTI … EXEC in the AOF, and the node the encoding of one command and the decoding of one reply
+ * (a batch of five one-event sessions: 0.34 ms a round trip against 0.51 ms as five pipelined
+ * calls, measured on this machine). The keys span slots, as the shared indexes already do (see
+ * the top of this file): on Redis Cluster a batch would be split by slot.
+ */
+const APPEND_MANY = `${APPEND_SESSION}
+local replies = {}
+local at = 2
+for session = 1, (#KEYS - 1) / 2 do
+  local count = tonumber(ARGV[at + 5])
+  replies[session] = append_session(KEYS[2 * session], KEYS[2 * session + 1], KEYS[1], ARGV[1], ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], at + 6, at + 5 + count)
+  at = at + 6 + count
+end
+return replies
 `;
 
 /**
@@ -162,6 +195,8 @@ const DEFINITIONS = {
   itCreateSession: { numberOfKeys: 3, lua: CREATE_SESSION },
   itUpdateSession: { numberOfKeys: 2, lua: UPDATE_SESSION },
   itAppend: { numberOfKeys: 3, lua: APPEND },
+  // The number of keys goes first in each call: it depends on the batch.
+  itAppendMany: { lua: APPEND_MANY },
   itTrim: { numberOfKeys: 3, lua: TRIM },
   itDeleteSession: { numberOfKeys: 7, lua: DELETE_SESSION },
   itAcquireLease: { numberOfKeys: 2, lua: ACQUIRE_LEASE },
@@ -187,8 +222,8 @@ export interface ClusterScripts {
   updateSession(keys: [meta: string, byStatus: string], args: [info: string, status: string]): Promise<number>;
   append(keys: AppendCall['keys'], args: AppendCall['args']): Promise<AppendReply>;
   /**
-   * Several sessions' appends written to Redis in one go (a pipeline: one write, one read of the
-   * replies), each still its own atomic script call; settled per call, in order.
+   * Several sessions' appends in one script call (`APPEND_MANY`), each atomic for its session and
+   * all with the same batch id (the first call's); settled per call, in order.
    */
   appendEach(calls: readonly AppendCall[]): Promise<PromiseSettledResult<AppendReply>[]>;
   trim(keys: [meta: string, log: string, snap: string], args: [expectedFirstSeq: number, throughSeq: number, snapshot: string]): Promise<number>;
@@ -219,7 +254,7 @@ export function defineClusterScripts(redis: Redis): ClusterScripts {
     createSession: call('itCreateSession'),
     updateSession: call('itUpdateSession'),
     append,
-    appendEach: (calls) => (calls.length === 1 ? Promise.allSettled([append(calls[0]!.keys, calls[0]!.args)]) : appendPipelined(redis, calls)),
+    appendEach: (calls) => (calls.length === 1 ? Promise.allSettled([append(calls[0]!.keys, calls[0]!.args)]) : appendMany((args) => commands.itAppendMany([], args), calls)),
     trim: call('itTrim'),
     deleteSession: call('itDeleteSession'),
     acquireLease: call('itAcquireLease'),
@@ -228,27 +263,25 @@ export function defineClusterScripts(redis: Redis): ClusterScripts {
   };
 }
 
-/**
- * The append calls as one pipeline. Sent one by one, each session's call was a write of its own
- * on the socket (a syscall here, a wake-up and a read in Redis, a reply write back): a batch of
- * ten sessions cost ten of each. ioredis resends a pipeline's unanswered commands after a
- * reconnect like any other, and each script recognises a resent batch by its id.
- */
-async function appendPipelined(redis: Redis, calls: readonly AppendCall[]): Promise<PromiseSettledResult<AppendReply>[]> {
-  // The pipeline carries the scripts defined on the client, which ioredis' types cannot know of.
-  const pipeline = redis.pipeline() as unknown as Record<'itAppend', (keys: readonly Arg[], args: readonly Arg[]) => void> & {
-    exec(): Promise<[error: Error | null, reply: unknown][] | null>;
-  };
-  for (const { keys, args } of calls) pipeline.itAppend(keys, args);
-  let replies: [error: Error | null, reply: unknown][] | null;
+/** The sessions' appends as one `APPEND_MANY` call, its replies settled per session. */
+async function appendMany(call: (args: readonly Arg[]) => Promise<unknown>, calls: readonly AppendCall[]): Promise<PromiseSettledResult<AppendReply>[]> {
+  const keys: Arg[] = [calls[0]!.keys[2]];
+  const args: Arg[] = [calls[0]!.args[2]];
+  for (const { keys: [meta, log], args: [epoch, expectedLastSeq, , summary, summaryStatus, channel, ...frames] } of calls) {
+    keys.push(meta, log);
+    args.push(epoch, expectedLastSeq, summary, summaryStatus, channel, frames.length, ...frames);
+  }
+  let replies: unknown;
   try {
-    replies = await pipeline.exec();
+    replies = await call([keys.length, ...keys, ...args]);
   } catch (error) {
-    // The whole pipeline failed (the connection gave up): every call failed with it.
     return calls.map(() => ({ status: 'rejected', reason: error }));
   }
+  // A session's refusal is an error inside the reply array (ioredis hands it over as an Error).
   return calls.map((_, index) => {
-    const [error, reply] = replies?.[index] ?? [new Error('Redis gave no reply to the append'), undefined];
-    return error ? { status: 'rejected', reason: error } : { status: 'fulfilled', value: reply as AppendReply };
+    const reply = Array.isArray(replies) ? (replies[index] as unknown) : undefined;
+    if (reply instanceof Error) return { status: 'rejected', reason: reply };
+    if (!Array.isArray(reply)) return { status: 'rejected', reason: new Error(`Redis answered the append of several sessions with ${JSON.stringify(replies)?.slice(0, 80)}`) };
+    return { status: 'fulfilled', value: reply as AppendReply };
   });
 }
