@@ -5,8 +5,10 @@ import { SessionError, notFound } from '../core/session-error.js';
 import type { SessionListWatchers } from '../core/session-list-watchers.js';
 import { loadSession } from '../core/session-loader.js';
 import type { SessionManager } from '../core/session-manager.js';
-import type { CorrectStepInput, CorrectionResult, CreateSessionInput, DecideInput, SessionCoreStats, SessionService } from '../core/session-service.js';
+import type { CorrectStepInput, CorrectionResult, CreateSessionInput, DecideInput, ForkInput, MessageInput, MessageResult, SessionCoreStats, SessionService } from '../core/session-service.js';
 import type { SessionPage } from '../core/event-store.js';
+import { readSessionExport, type SessionExport } from '../core/session-export.js';
+import type { ParsedImport } from '../core/session-import.js';
 import { EventStoreError } from '../store/store-errors.js';
 import { encodeBatchMessage } from './batch-message.js';
 import { RoutedCommandError, type NodeBus, type RoutedCommand } from './node-bus.js';
@@ -19,7 +21,7 @@ import type { SessionFeeds } from './session-feeds.js';
 
 type Op = RoutedCommand['op'];
 /** What a command carries besides its session: a correction or a decision. */
-type CommandInput = CorrectStepInput | DecideInput;
+type CommandInput = CorrectStepInput | DecideInput | MessageInput;
 
 
 export interface ClusterSessionsDeps {
@@ -122,6 +124,28 @@ export class ClusterSessions implements SessionService {
     await this.#command('reject', input.sessionId, reply, input);
   }
 
+  async message(input: MessageInput, reply?: ReplyTo): Promise<MessageResult> {
+    return (await this.#command('message', input.sessionId, reply, input)) as MessageResult;
+  }
+
+  /**
+   * The source is read from the shared store, whoever runs it; the fork is created here (its store
+   * takes the lease, as for `create`) and, idle, let go at once: the first message claims it again.
+   */
+  async fork(input: ForkInput, reply?: ReplyTo): Promise<SessionInfo> {
+    const source = await loadSession(this.deps.store, input.sessionId);
+    if (source === undefined) throw notFound(input.sessionId);
+    const info = await this.deps.local.forkFrom(source.state, source.options, input.stepId);
+    if (reply !== undefined) {
+      const created: SessionCreated = { type: 'session.created', session: info };
+      if (reply.requestId !== undefined) created.requestId = reply.requestId;
+      reply.peer.send(JSON.stringify(created));
+      await this.deps.feeds.subscribe(info.sessionId, { peer: reply.peer }, 0);
+    }
+    await this.#letGo(info.sessionId);
+    return info;
+  }
+
   async pause(sessionId: string, reply?: ReplyTo): Promise<void> {
     await this.#command('pause', sessionId, reply);
   }
@@ -164,6 +188,21 @@ export class ClusterSessions implements SessionService {
     if (this.deps.ownership.holds(sessionId)) return this.deps.local.snapshot(sessionId);
     const loaded = await loadSession(this.deps.store, sessionId);
     return loaded === undefined ? undefined : toSnapshot(loaded.state);
+  }
+
+  /** Read from the shared store, whoever runs the session; what this node queued for one it runs is written first. */
+  async exportSession(sessionId: string): Promise<SessionExport> {
+    if (this.deps.ownership.holds(sessionId)) await this.deps.local.flushed();
+    const exported = await readSessionExport(this.deps.store, sessionId);
+    if (exported === undefined) throw notFound(sessionId);
+    return exported;
+  }
+
+  /** Stored by this node's core (its store takes the new session's lease, as for `create`), then let go: nothing runs it. */
+  async importSession(parsed: ParsedImport): Promise<SessionInfo> {
+    const info = await this.deps.local.importSession(parsed);
+    await this.#letGo(info.sessionId);
+    return info;
   }
 
   list(options: { limit: number; before?: string }): Promise<SessionPage> {
@@ -309,6 +348,8 @@ export class ClusterSessions implements SessionService {
           return await local.approve({ ...(input as DecideInput), sessionId }, reply);
         case 'reject':
           return await local.reject({ ...(input as DecideInput), sessionId }, reply);
+        case 'message':
+          return await local.message({ ...(input as MessageInput), sessionId }, reply);
         case 'pause':
           return await local.pause(sessionId, reply);
         case 'resume':

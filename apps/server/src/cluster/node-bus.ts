@@ -11,9 +11,9 @@ const replyChannel = (nodeId: string): string => `it:node:${nodeId}:reply`;
 
 /** A command a node sends to the owner of a session. */
 export interface RoutedCommand {
-  op: 'correct' | 'approve' | 'reject' | 'pause' | 'resume' | 'cancel' | 'delete';
+  op: 'correct' | 'approve' | 'reject' | 'message' | 'pause' | 'resume' | 'cancel' | 'delete';
   sessionId: string;
-  /** The correction, for `correct`; the decision, for `approve` / `reject`. */
+  /** The correction, for `correct`; the decision, for `approve` / `reject`; the message, for `message`. */
   input?: unknown;
   /** The requester, as the owner's core sees it (its quota, its id as `correction.by`). */
   peer: { id: string; owner?: string };

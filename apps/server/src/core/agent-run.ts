@@ -15,6 +15,13 @@ export interface RunDeps {
   backlog?: Backlog;
   /** A completed tool call of `run` waits for the user: end the run and record the request. */
   awaitApproval(run: AgentRun, step: Step): void;
+  /** A step of `run` ended: steering messages may reach the chain (and the run give way to a new one). */
+  atStepBoundary(run: AgentRun): void;
+  /**
+   * The agent's run ended by itself (`failure` when it threw). True when the session goes on with a
+   * new turn (messages were queued for it); false when the run's end is the session's status.
+   */
+  continueAfterTurn(run: AgentRun): boolean;
 }
 
 function errorMessage(error: unknown): string {
@@ -35,6 +42,8 @@ export class AgentRun implements SessionRun, RunScope {
   readonly #agent: Agent;
   readonly #deps: RunDeps;
   #settled: Promise<void> = Promise.resolve();
+  /** Set once the agent returned: the step its end closes is no boundary to steer at (the turn's end handles the messages). */
+  #ending = false;
 
   private constructor(session: LiveSession, agent: Agent, deps: RunDeps) {
     this.session = session;
@@ -88,6 +97,10 @@ export class AgentRun implements SessionRun, RunScope {
     this.#deps.awaitApproval(this, step);
   }
 
+  atStepBoundary(): void {
+    if (this.live && !this.#ending) this.#deps.atStepBoundary(this);
+  }
+
   /** Abort the agent and its tools; the session no longer counts this run as its own. */
   abort(why: string): void {
     if (!this.#controller.signal.aborted) this.#controller.abort(abortError(why));
@@ -111,8 +124,11 @@ export class AgentRun implements SessionRun, RunScope {
     }
     // An aborted or superseded run ends silently: the session has moved on without it.
     if (!this.live) return;
+    this.#ending = true;
     this.sink.closeOpenStep();
     session.run = undefined;
+    // Messages queued for the next turn start it in place of the final status.
+    if (this.#deps.continueAfterTurn(this)) return;
     if (failure === undefined) session.setStatus('completed');
     else session.setStatus('failed', { error: errorMessage(failure.error) });
   }

@@ -135,6 +135,8 @@ export class LiveSession implements OutboxTarget {
       case 'step.completed':
       case 'approval.requested':
       case 'approval.resolved':
+      case 'message.queued':
+      case 'steps.copied':
         break;
       default: {
         const unhandled: never = event;

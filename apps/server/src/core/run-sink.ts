@@ -18,9 +18,12 @@ export interface RunScope {
   needsApproval(tool: string | undefined): boolean;
   /** The completed call `step` waits for the user: the run ends here, before its tool can run. */
   waitForApproval(step: Step): void;
+  /** A step ended: messages the user sent meanwhile to steer the agent may reach the chain now. */
+  atStepBoundary(): void;
 }
 
-const STEP_KINDS: ReadonlySet<string> = new Set(StepKindSchema.options);
+/** The kinds an agent may write: every kind but `user_message`, which only the user says. */
+const STEP_KINDS: ReadonlySet<string> = new Set(StepKindSchema.options.filter((kind) => kind !== 'user_message'));
 /** Notices are one-line conditions; a longer one is cut so a chatty agent cannot bloat the log. */
 const NOTICE_MAX = 1_000;
 
@@ -133,6 +136,7 @@ class RunStepWriter implements StepWriter {
     if (result !== undefined) event.result = result;
     session.append(event);
     if (step.kind === 'tool_call' && scope.needsApproval(step.tool)) scope.waitForApproval(step);
+    else scope.atStepBoundary();
   }
 
   backpressure(): Promise<void> | undefined {

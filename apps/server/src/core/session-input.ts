@@ -1,4 +1,4 @@
-import { FIELD_LIMITS, SessionOptionsSchema, isWellFormedText, issuesToDetails, type SessionOptions } from '@interthought/protocol';
+import { FIELD_LIMITS, MessageModeSchema, SessionOptionsSchema, isWellFormedText, issuesToDetails, type MessageMode, type SessionOptions } from '@interthought/protocol';
 import { SessionError } from './session-error.js';
 
 /*
@@ -23,6 +23,25 @@ export function checkTask(task: unknown): string {
   throw new SessionError('BAD_FRAME', `A task must be 1 to ${FIELD_LIMITS.taskMax} characters.`, [
     { path: ['task'], message: `Expected 1 to ${FIELD_LIMITS.taskMax} characters` },
   ]);
+}
+
+/** A message's text: 1 to `messageMax` characters of well-formed text; otherwise `BAD_FRAME`. */
+export function checkMessageText(text: unknown): string {
+  if (typeof text !== 'string' || text.length === 0 || text.length > FIELD_LIMITS.messageMax) {
+    throw new SessionError('BAD_FRAME', `A message must be 1 to ${FIELD_LIMITS.messageMax} characters.`, [
+      { path: ['text'], message: `Expected 1 to ${FIELD_LIMITS.messageMax} characters` },
+    ]);
+  }
+  checkWellFormed('text', text);
+  return text;
+}
+
+/** A message's mode, `steer` when none is given; otherwise `BAD_FRAME`. */
+export function checkMessageMode(mode: unknown): MessageMode {
+  if (mode === undefined) return 'steer';
+  const parsed = MessageModeSchema.safeParse(mode);
+  if (parsed.success) return parsed.data;
+  throw new SessionError('BAD_FRAME', 'A message mode is "steer" or "queue".', [{ path: ['mode'], message: 'Expected "steer" or "queue"' }]);
 }
 
 /** A rejection's reason: at most `noteMax` characters of well-formed text; otherwise `BAD_FRAME`. */

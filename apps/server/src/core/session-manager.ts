@@ -1,10 +1,11 @@
 import { nanoid } from 'nanoid';
-import { decisionRefusal, toSnapshot, type ApprovalDecision, type ApprovalPolicy, type CorrectionAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData, type Step } from '@interthought/protocol';
+import { allowsMessage, decisionRefusal, toSnapshot, type ApprovalDecision, type ApprovalPolicy, type CorrectionAccepted, type MessageAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData, type Step } from '@interthought/protocol';
 import type { Agent } from '../agents/agent.js';
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { AgentRun, type RunDeps } from './agent-run.js';
 import { ApprovalDeadlines } from './approval-deadlines.js';
+import { appendQueuedMessage, appendUserMessage, applyQueuedMessages, atStepBoundary, copiedPath } from './conversation.js';
 import { TIMEOUT_DECIDER, appendApprovalRequest, appendDecision, appendRefusalObservation, checkDecision, pendingApproval, timeoutRejection } from './approvals.js';
 import { appendCorrection, checkCorrection } from './correction.js';
 import type { EventStore, SessionPage } from './event-store.js';
@@ -14,9 +15,11 @@ import { announceDeletion, deletedEvent } from './session-deletion.js';
 import { SessionError, notFound } from './session-error.js';
 import { SessionListWatchers } from './session-list-watchers.js';
 import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from './session-loader.js';
+import { readSessionExport, type SessionExport } from './session-export.js';
+import { importedSession, writeImport, type ParsedImport } from './session-import.js';
 import type { Peer, ReplyTo } from './peer.js';
-import type { CorrectStepInput, CorrectionResult, CreateSessionInput, DecideInput, SessionCoreStats, SessionService } from './session-service.js';
-import { checkOptions, checkReason, checkTask } from './session-input.js';
+import type { CorrectStepInput, CorrectionResult, CreateSessionInput, DecideInput, ForkInput, MessageInput, MessageResult, SessionCoreStats, SessionService } from './session-service.js';
+import { checkMessageMode, checkMessageText, checkOptions, checkReason, checkTask } from './session-input.js';
 import { checkStatusRequest } from './status-rules.js';
 import { PausedRunExpiry } from './paused-run-expiry.js';
 import { SessionTable } from './session-table.js';
@@ -111,6 +114,8 @@ export class SessionManager implements SessionService {
       newId: this.#newId,
       defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0,
       awaitApproval: (run, step) => this.#awaitApproval(run, step),
+      atStepBoundary: (run) => this.#steerAtBoundary(run),
+      continueAfterTurn: (run) => this.#continueWithQueued(run),
     };
     this.#reportError = deps.reportError ?? reportToConsole;
     this.#defaultApprove = deps.defaultApprove;
@@ -274,7 +279,7 @@ export class SessionManager implements SessionService {
       reply.peer.send(JSON.stringify(accepted));
     }
     if (reviving) session.setStatus('running');
-    AgentRun.start(session, agent, this.#runDeps);
+    this.#startRun(session, agent);
     this.#sessions.inUse(session.id);
     return result;
   }
@@ -286,6 +291,91 @@ export class SessionManager implements SessionService {
   async reject(input: DecideInput, reply?: ReplyTo): Promise<void> {
     if (input.reason !== undefined) checkReason(input.reason);
     await this.#decide(input, 'rejected', reply);
+  }
+
+  async message(input: MessageInput, reply?: ReplyTo): Promise<MessageResult> {
+    await this.#open();
+    const text = checkMessageText(input.text);
+    const mode = checkMessageMode(input.mode);
+    const session = await this.#require(input.sessionId);
+    // From here on the turn is synchronous: the answer precedes the events, and nothing comes between them.
+    if (!allowsMessage(session.status)) {
+      throw new SessionError(
+        'INVALID_STATE',
+        `Session ${session.id} waits for a decision on a tool call: approve or reject it first (a rejection's reason tells the agent what to do instead).`,
+      );
+    }
+    const stepId = this.#newId();
+    const runs = session.run !== undefined || ACTIVE_STATUSES.has(session.status);
+    if (!runs) {
+      // A finished session (or a fork): a new turn with the whole chain as context.
+      const agent = this.#requireAgent(session.state.session.agent);
+      this.#checkCapacity(input.owner);
+      session.owner = input.owner;
+      this.#answerMessage(reply, { sessionId: session.id, stepId, queued: false });
+      session.finishDanglingHead();
+      applyQueuedMessages(session);
+      appendUserMessage(session, stepId, text);
+      session.setStatus('running');
+      this.#startRun(session, agent);
+      this.#sessions.inUse(session.id);
+      return { sessionId: session.id, stepId, queued: false };
+    }
+    const run = session.run;
+    if (mode === 'steer' && run !== undefined && session.state.queued.length === 0 && atStepBoundary(session)) {
+      // Between steps: the message goes on now, and a new run takes it into account.
+      const agent = this.#requireAgent(session.state.session.agent);
+      this.#answerMessage(reply, { sessionId: session.id, stepId, queued: false });
+      run.abort('the user sent a message');
+      appendUserMessage(session, stepId, text);
+      this.#startRun(session, agent);
+      return { sessionId: session.id, stepId, queued: false };
+    }
+    this.#answerMessage(reply, { sessionId: session.id, stepId, queued: true });
+    appendQueuedMessage(session, stepId, text, mode);
+    return { sessionId: session.id, stepId, queued: true };
+  }
+
+  async fork(input: ForkInput, reply?: ReplyTo): Promise<SessionInfo> {
+    await this.#open();
+    const source = await this.#require(input.sessionId);
+    return this.forkFrom(source.state, source.options, input.stepId, reply);
+  }
+
+  /**
+   * Fork from a source state the caller read (a cluster node reads the source from the shared
+   * store, whoever runs it): the fork is created, and for now run, here.
+   */
+  async forkFrom(source: LiveSession['state'], sourceOptions: LiveSession['options'], stepId: string, reply?: ReplyTo): Promise<SessionInfo> {
+    this.#checkOpen();
+    const sourceId = source.session.sessionId;
+    const copies = copiedPath(source, stepId, this.#newId);
+    const { task, agent } = source.session;
+    const info: SessionInfo = {
+      sessionId: this.#newId(),
+      task,
+      agent,
+      status: 'idle',
+      revision: 0,
+      createdAt: this.#now().toISOString(),
+      forkedFrom: { sessionId: sourceId, stepId },
+    };
+    const options = { ...sourceOptions };
+    await this.#store.createSession({ info, options, lastSeq: 0 });
+    // From here on the turn is synchronous: the answer and the subscription precede every event.
+    this.#listWatchers.changed(info);
+    const fork = this.#sessions.add(this.#live(stateBeforeFirstEvent(info), options));
+    if (reply !== undefined) {
+      // The fork's summary as stored: `idle` (its state says so once its first event is folded, right after).
+      const created: SessionCreated = { type: 'session.created', session: { ...info } };
+      if (reply.requestId !== undefined) created.requestId = reply.requestId;
+      reply.peer.send(JSON.stringify(created));
+      this.#subscriptions.openFromStart(fork, reply.peer);
+    }
+    fork.setStatus('idle');
+    if (copies.length > 0) fork.append({ type: 'steps.copied', ...fork.nextBase(), steps: copies, from: { sessionId: sourceId, stepId } });
+    this.#sessions.noteIfIdle(fork);
+    return { ...info };
   }
 
   async pause(sessionId: string, reply?: ReplyTo): Promise<void> {
@@ -313,7 +403,7 @@ export class SessionManager implements SessionService {
     }
     session.finishDanglingHead();
     session.setStatus('running', reply ? { reply } : {});
-    AgentRun.start(session, agent, this.#runDeps);
+    this.#startRun(session, agent);
     this.#sessions.inUse(session.id);
   }
 
@@ -325,6 +415,11 @@ export class SessionManager implements SessionService {
     this.#deadlines.disarm(session.id);
     session.run?.abort('the session was cancelled');
     session.setStatus('cancelled', reply ? { reply } : {});
+    // Messages still waiting go on the chain, as the user's turns, without a run: nothing is lost.
+    if (session.state.queued.length > 0) {
+      session.finishDanglingHead();
+      applyQueuedMessages(session);
+    }
   }
 
   /**
@@ -390,6 +485,25 @@ export class SessionManager implements SessionService {
   async snapshot(sessionId: string): Promise<SessionSnapshotData | undefined> {
     const session = await this.#find(sessionId);
     return session ? toSnapshot(session.state) : undefined;
+  }
+
+  async exportSession(sessionId: string): Promise<SessionExport> {
+    await this.ready;
+    // The events written so far: the outbox writes asynchronously.
+    await this.#outbox.flush();
+    const exported = await readSessionExport(this.#store, sessionId);
+    if (exported === undefined) throw notFound(sessionId);
+    return exported;
+  }
+
+  /** Written straight to the store, not held in memory: the session is loaded the first time it is touched, like any stored one. */
+  async importSession(parsed: ParsedImport): Promise<SessionInfo> {
+    await this.#open();
+    const stored = importedSession(parsed, this.#newId(), this.#now().toISOString());
+    await writeImport(this.#store, stored);
+    this.#listWatchers.changed(stored.record.info);
+    this.#armDeadlineOf(stored.state, stored.record.options);
+    return stored.record.info;
   }
 
   async list(options: { limit: number; before?: string }): Promise<SessionPage> {
@@ -509,6 +623,43 @@ export class SessionManager implements SessionService {
     return session;
   }
 
+  /** `message.accepted`, sent before the events the message causes. */
+  #answerMessage(reply: ReplyTo | undefined, result: MessageResult): void {
+    if (reply === undefined) return;
+    const accepted: MessageAccepted = { type: 'message.accepted', ...result };
+    if (reply.requestId !== undefined) accepted.requestId = reply.requestId;
+    reply.peer.send(JSON.stringify(accepted));
+  }
+
+  /** Start a run of the session's agent; steering messages that waited for a boundary reach the chain first when there is one. */
+  #startRun(session: LiveSession, agent: Agent): void {
+    if (session.state.queued.some((message) => message.mode === 'steer') && atStepBoundary(session)) applyQueuedMessages(session, 'steer');
+    AgentRun.start(session, agent, this.#runDeps);
+  }
+
+  /** A step of the run ended: steering messages go on the chain now, and a new run takes them into account. */
+  #steerAtBoundary(run: AgentRun): void {
+    const { session } = run;
+    if (!session.state.queued.some((message) => message.mode === 'steer') || !atStepBoundary(session)) return;
+    const agent = this.#agents.get(session.state.session.agent);
+    if (agent === undefined) return;
+    run.abort('the user sent a message');
+    applyQueuedMessages(session, 'steer');
+    AgentRun.start(session, agent, this.#runDeps);
+  }
+
+  /** The agent's turn ended: messages queued meanwhile go on the chain and start the next turn. */
+  #continueWithQueued(run: AgentRun): boolean {
+    const { session } = run;
+    if (session.state.queued.length === 0) return false;
+    const agent = this.#agents.get(session.state.session.agent);
+    if (agent === undefined || !agent.availability().available) return false;
+    session.finishDanglingHead();
+    applyQueuedMessages(session);
+    AgentRun.start(session, agent, this.#runDeps);
+    return true;
+  }
+
   /**
    * Decide the call waiting for approval, as one atomic turn once the session is loaded: the
    * decision, `running`, for a rejection the observation that records it, and a new run, which
@@ -527,7 +678,7 @@ export class SessionManager implements SessionService {
     appendDecision(session, { step: call, decision, by, ...(input.reason === undefined ? {} : { reason: input.reason }) }, reply);
     session.setStatus('running');
     if (decision === 'rejected') appendRefusalObservation(session, call, by, input.reason, this.#newId());
-    AgentRun.start(session, agent, this.#runDeps);
+    this.#startRun(session, agent);
     this.#sessions.inUse(session.id);
   }
 

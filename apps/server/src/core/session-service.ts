@@ -1,7 +1,9 @@
-import type { Health, SessionDeletedEvent, SessionInfo, SessionOptions, SessionSnapshotData } from '@interthought/protocol';
+import type { Health, MessageMode, SessionDeletedEvent, SessionInfo, SessionOptions, SessionSnapshotData } from '@interthought/protocol';
 import type { OutboxStats } from './outbox.js';
 import type { Peer, ReplyTo } from './peer.js';
 import type { SessionPage } from './event-store.js';
+import type { SessionExport } from './session-export.js';
+import type { ParsedImport } from './session-import.js';
 
 export interface CreateSessionInput {
   task: string;
@@ -32,6 +34,29 @@ export interface DecideInput {
   /** Who decides (the connection id). */
   by?: string;
   /** Whose quota of active sessions the run the decision starts counts against (see `Peer.owner`). */
+  owner?: string;
+}
+
+/** What the user says to a session's agent (`session.message`). */
+export interface MessageInput {
+  sessionId: string;
+  text: string;
+  mode?: MessageMode;
+  /** Whose quota of active sessions a turn the message starts counts against (see `Peer.owner`). */
+  owner?: string;
+}
+
+/** Where the message went: its `user_message` step id, and whether it waits (`message.queued`). */
+export interface MessageResult {
+  sessionId: string;
+  stepId: string;
+  queued: boolean;
+}
+
+/** A fork of `sessionId` from `stepId` (`session.fork`). */
+export interface ForkInput {
+  sessionId: string;
+  stepId: string;
   owner?: string;
 }
 
@@ -92,6 +117,17 @@ export interface SessionService {
    */
   correct(input: CorrectStepInput, reply?: ReplyTo): Promise<CorrectionResult>;
   /**
+   * Say something to the session's agent (PROTOCOL.md §20.2 "`session.message`"): on a finished
+   * session a new turn starts; while it runs, a `steer` message reaches the chain at the next step
+   * boundary and a `queue` one when the turn ends. The requester gets `message.accepted` first.
+   */
+  message(input: MessageInput, reply?: ReplyTo): Promise<MessageResult>;
+  /**
+   * A new session, `idle`, whose chain is a copy of the path to `stepId` (§20.4). With `reply`, the
+   * requester gets `session.created` and is subscribed from seq 0, as for `create`.
+   */
+  fork(input: ForkInput, reply?: ReplyTo): Promise<SessionInfo>;
+  /**
    * Decide a tool call that waits for approval (PROTOCOL.md §19.3 "Deciding"), as one atomic turn
    * of the session: the requester gets the `approval.resolved` event with its request id, then a
    * new run runs the approved call, or goes on after the refusal's observation.
@@ -121,6 +157,14 @@ export interface SessionService {
   unwatchList(peer: Peer): void;
   /** The session's current snapshot (for REST), or undefined. */
   snapshot(sessionId: string): Promise<SessionSnapshotData | undefined>;
+  /**
+   * What an export of the session is made of (PROTOCOL.md §20.5): its record, the snapshot its kept
+   * events start from when retention trimmed the log, and those events as stored, everything
+   * queued so far included. `SESSION_NOT_FOUND` when there is no such session.
+   */
+  exportSession(sessionId: string): Promise<SessionExport>;
+  /** Store a checked import (`parseImport`) as a new session, which the list watchers are told of. */
+  importSession(parsed: ParsedImport): Promise<SessionInfo>;
   list(options: { limit: number; before?: string }): Promise<SessionPage>;
   /** For health and metrics. */
   readonly stats: SessionCoreStats;

@@ -99,6 +99,31 @@ export async function dispatch(message: ClientMessage, connection: Connection, c
       sessions.unwatchList(connection);
       connection.sendMessage({ type: 'sessions.unwatched', requestId });
       return;
+    case 'session.message': {
+      // A message starts a turn, now or once it reaches the chain.
+      ensureRunStartBudget(connection, context);
+      const { sessionId, text, mode } = message;
+      await sessions.message({ sessionId, text, ...(mode === undefined ? {} : { mode }), ...(owner === undefined ? {} : { owner }) }, reply);
+      return;
+    }
+    case 'session.fork': {
+      // A fork is a session this connection creates and follows, like session.create (it starts no run).
+      if (connection.sessionsCreated >= caps.maxSessionsPerConnection) {
+        throw new SessionError(
+          ERROR_CODES.LIMIT_EXCEEDED,
+          `This connection already created ${caps.maxSessionsPerConnection} sessions: open a new connection to create more.`,
+        );
+      }
+      ensureRoomForSubscription(connection, sessions, undefined, caps);
+      connection.sessionsCreated += 1;
+      try {
+        await sessions.fork({ sessionId: message.sessionId, stepId: message.stepId, ...(owner === undefined ? {} : { owner }) }, reply);
+      } catch (error) {
+        connection.sessionsCreated -= 1;
+        throw error;
+      }
+      return;
+    }
     case 'tool.approve':
     case 'tool.reject': {
       // A decision starts a run (the approved tool, or the agent going on after a refusal).

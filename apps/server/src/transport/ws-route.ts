@@ -17,7 +17,7 @@ export const WS_PATH = '/ws';
 
 /** Close code and reason for a socket over its address's cap that slipped past the upgrade check. */
 export const TOO_MANY_CONNECTIONS_CLOSE = { code: 1008, reason: 'too many connections from this address' } as const;
-export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals'];
+export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation'];
 
 /** The limits a connection is held to, as announced in `hello.limits`. */
 export function serverLimits(config: Config): ServerLimits {

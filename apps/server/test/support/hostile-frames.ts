@@ -31,10 +31,12 @@ const TEMPLATES: Record<ClientMessageType, Json> = {
   'sessions.watch': { type: 'sessions.watch', limit: 10 },
   'sessions.unwatch': { type: 'sessions.unwatch' },
   'tool.approve': { type: 'tool.approve', sessionId: MISSING_SESSION, stepId: 'no-such-step' },
+  'session.message': { type: 'session.message', sessionId: MISSING_SESSION, text: 'Add 10 to that.', mode: 'queue' },
+  'session.fork': { type: 'session.fork', sessionId: MISSING_SESSION, stepId: 'no-such-step' },
   'tool.reject': { type: 'tool.reject', sessionId: MISSING_SESSION, stepId: 'no-such-step', reason: 'r' },
 };
 const CLIENT_TYPES = Object.keys(TEMPLATES) as ClientMessageType[];
-const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject'];
+const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork'];
 
 /** Every field path of a template, nested ones included. */
 function fieldPaths(value: Json, prefix: string[] = []): string[][] {

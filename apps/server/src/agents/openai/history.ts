@@ -71,6 +71,10 @@ class HistoryBuilder {
   constructor(private readonly replay: ThoughtReplay) {}
 
   add(step: ChainStep): void {
+    if (step.kind === 'user_message') {
+      this.#addUserTurn(step);
+      return;
+    }
     if (step.kind === 'observation') {
       this.#flushTurn();
       this.#addObservation(step);
@@ -113,6 +117,17 @@ class HistoryBuilder {
     if (call) this.#messages.push({ role: 'tool', tool_call_id: call.id, content: step.content });
     else this.#messages.push({ role: 'user', content: `Result of the ${step.tool ?? 'tool'} tool: ${step.content}` });
     this.#emitNotesWhenSettled();
+  }
+
+  /**
+   * What the user said is a user turn of the history, after the model turn before it is closed and
+   * answered. An edited message simply reads as edited: it is the user's own text.
+   */
+  #addUserTurn(step: ChainStep): void {
+    this.#flushTurn();
+    this.#settleUnansweredCalls();
+    this.#emitNotesWhenSettled();
+    this.#messages.push({ role: 'user', content: step.content });
   }
 
   /** A call the chain never answered (only possible mid-chain) still needs a `tool` message to keep the history valid. */
@@ -174,6 +189,9 @@ function correctionNote(step: ChainStep): string {
       break;
     case 'final_answer':
       sentences.push('The user corrected your answer; the corrected answer is shown above.');
+      break;
+    case 'user_message':
+      // Never reached: a user turn is added as the user's text, without a note (`#addUserTurn`).
       break;
     default: {
       const unknownKind: never = step.kind;

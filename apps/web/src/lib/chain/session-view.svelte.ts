@@ -47,7 +47,11 @@ function rowsChangedFrom(event: SessionEvent, state: SessionState): number | und
       return state.steps.get(event.stepId)?.index ?? FULL_RELAYOUT;
     case 'step.corrected':
     case 'steps.invalidated':
+    case 'steps.copied':
       return FULL_RELAYOUT;
+    // A queued message is not on the chain until its step starts.
+    case 'message.queued':
+      return undefined;
     default: {
       const unknown: never = event;
       void unknown;
@@ -77,6 +81,10 @@ function touchedSteps(event: SessionEvent): readonly string[] {
       return [event.stepId];
     case 'steps.invalidated':
       return event.stepIds;
+    case 'steps.copied':
+      return event.steps.map((step) => step.stepId);
+    case 'message.queued':
+      return [];
     case 'session.status':
     case 'session.deleted':
       return [];

@@ -101,6 +101,7 @@ export const en = {
   'kind.tool_call': 'Tool call',
   'kind.observation': 'Observation',
   'kind.final_answer': 'Final answer',
+  'kind.user_message': 'You',
 
   'step.number': 'Step {n}',
   'step.correct': 'Correct',
@@ -332,6 +333,7 @@ export const zh: Messages = {
   'kind.tool_call': '工具调用',
   'kind.observation': '观察',
   'kind.final_answer': '最终答案',
+  'kind.user_message': '你',
 
   'step.number': '第 {n} 步',
   'step.correct': '修正',
