@@ -15,26 +15,17 @@ import {
   type SessionState,
   type Step,
 } from '../src/index.js';
+import { eventBuilder, stepOf } from './support/event-builders.js';
 import { sessionInfo } from './support/legal-session.js';
 
 const SID = 'sess_a';
-let seq = 0;
-const ev = <T extends Omit<SessionEvent, 'sessionId' | 'seq' | 'at'>>(event: T): SessionEvent =>
-  ({ ...event, sessionId: SID, seq: ++seq, at: `2025-01-01T00:00:${String(seq).padStart(2, '0')}.000Z` }) as unknown as SessionEvent;
+const { ev, reset } = eventBuilder(SID);
 
-const step = (stepId: string, parentId: string | null, index: number, kind: Step['kind']): Step => ({
-  stepId,
-  parentId,
-  index,
-  kind,
-  status: 'streaming',
-  content: '',
-  revision: 0,
-});
+const step = (stepId: string, parentId: string | null, index: number, kind: Step['kind']): Step => stepOf(stepId, parentId, index, kind);
 
 /** thought → tool_call (completed) → approval.requested → waiting. */
 function waitingForApproval(): SessionState {
-  seq = 0;
+  reset();
   return applyEvents(createSessionState(sessionInfo(SID)), [
     ev({ type: 'session.status', status: 'running' }),
     ev({ type: 'step.started', step: step('a', null, 0, 'thought') }),

@@ -10,18 +10,16 @@ import {
   type SessionState,
   type Step,
 } from '../src/index.js';
+import { eventBuilder, stepOf } from './support/event-builders.js';
 import { sessionInfo } from './support/legal-session.js';
 
 const SID = 'sess_c';
-let seq = 0;
-const ev = <T extends Omit<SessionEvent, 'sessionId' | 'seq' | 'at'>>(event: T): SessionEvent =>
-  ({ ...event, sessionId: SID, seq: ++seq, at: `2025-01-01T00:00:${String(seq).padStart(2, '0')}.000Z` }) as unknown as SessionEvent;
+const { ev, reset, rewind } = eventBuilder(SID);
 
-const step = (stepId: string, parentId: string | null, index: number, kind: string, status = 'streaming', content = ''): Step =>
-  ({ stepId, parentId, index, kind, status, content, revision: 0 }) as Step;
+const step = stepOf;
 
 function answered(): SessionState {
-  seq = 0;
+  reset();
   return applyEvents(createSessionState(sessionInfo(SID)), [
     ev({ type: 'session.status', status: 'running' }),
     ev({ type: 'step.started', step: step('a', null, 0, 'thought') }),
@@ -49,14 +47,14 @@ describe('conversations in the reducer', () => {
     const copy = createSessionState(toSnapshot(state));
     expect(copy.queued).toEqual(state.queued);
     expect(() => applyEvent(state, ev({ type: 'message.queued', stepId: 'q1', text: 'again', mode: 'queue' }))).toThrow(ReducerError);
-    seq -= 1;
+    rewind();
     applyEvent(state, ev({ type: 'step.started', step: step('q1', 'b', 2, 'user_message') }));
     expect(state.queued.map((message) => message.stepId)).toEqual(['q2']);
     expect(toSnapshot(createSessionState(sessionInfo(SID))).queued).toBeUndefined();
   });
 
   it("copies a fork's chain at once, and refuses copies that do not continue the head", () => {
-    seq = 0;
+    reset();
     const state = createSessionState(sessionInfo(SID));
     applyEvent(state, ev({ type: 'session.status', status: 'idle' }));
     const origin = { sessionId: 'src', stepId: 'x2' };
@@ -66,7 +64,7 @@ describe('conversations in the reducer', () => {
     ];
     const bad = { type: 'steps.copied', steps: [copies[1]], from: origin } as const;
     expect(() => applyEvent(state, ev(bad))).toThrow(/NOT_ON_CHAIN|starts under/);
-    seq -= 1;
+    rewind();
     applyEvent(state, ev({ type: 'steps.copied', steps: copies, from: origin }));
     expect(state.chain).toEqual(['c1', 'c2']);
     expect(state.steps.get('c2')).toMatchObject({ status: 'corrected', copiedFrom: origin });

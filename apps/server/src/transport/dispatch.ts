@@ -33,6 +33,27 @@ function ensureRunStartBudget(connection: Connection, context: Pick<FrameContext
 }
 
 /**
+ * Create a session this connection follows (`session.create`, `session.fork`): within the
+ * connection's cap of sessions created, which a refused creation does not use up.
+ */
+async function createFollowed(connection: Connection, sessions: SessionService, caps: ConnectionCaps, create: () => Promise<unknown>): Promise<void> {
+  if (connection.sessionsCreated >= caps.maxSessionsPerConnection) {
+    throw new SessionError(
+      ERROR_CODES.LIMIT_EXCEEDED,
+      `This connection already created ${caps.maxSessionsPerConnection} sessions: open a new connection to create more.`,
+    );
+  }
+  ensureRoomForSubscription(connection, sessions, undefined, caps);
+  connection.sessionsCreated += 1;
+  try {
+    await create();
+  } catch (error) {
+    connection.sessionsCreated -= 1;
+    throw error;
+  }
+}
+
+/**
  * Carry out one valid client request. Refusals reject with a `SessionError` (from here or the
  * core); the caller turns it into an `error` frame. Direct answers go to `connection` only: the
  * core sends those that must precede the events they cause (`session.created`,
@@ -44,25 +65,13 @@ export async function dispatch(message: ClientMessage, connection: Connection, c
   const requestId = message.id;
   const reply = { peer: connection, requestId };
   switch (message.type) {
-    case 'session.create': {
-      if (connection.sessionsCreated >= caps.maxSessionsPerConnection) {
-        throw new SessionError(
-          ERROR_CODES.LIMIT_EXCEEDED,
-          `This connection already created ${caps.maxSessionsPerConnection} sessions: open a new connection to create more.`,
-        );
-      }
-      ensureRoomForSubscription(connection, sessions, undefined, caps);
-      ensureRunStartBudget(connection, context);
-      connection.sessionsCreated += 1;
-      try {
-        // The core answers `session.created` and subscribes this connection from seq 0 before any event.
-        await sessions.create({ task: message.task, agent: message.agent, options: message.options, ...(owner === undefined ? {} : { owner }) }, reply);
-      } catch (error) {
-        connection.sessionsCreated -= 1;
-        throw error;
-      }
+    case 'session.create':
+      // The core answers `session.created` and subscribes this connection from seq 0 before any event.
+      await createFollowed(connection, sessions, caps, () => {
+        ensureRunStartBudget(connection, context);
+        return sessions.create({ task: message.task, agent: message.agent, options: message.options, ...(owner === undefined ? {} : { owner }) }, reply);
+      });
       return;
-    }
     case 'session.subscribe':
       ensureRoomForSubscription(connection, sessions, message.sessionId, caps);
       await sessions.subscribe(message.sessionId, reply, message.afterSeq);
@@ -106,24 +115,12 @@ export async function dispatch(message: ClientMessage, connection: Connection, c
       await sessions.message({ sessionId, text, ...(mode === undefined ? {} : { mode }), ...(owner === undefined ? {} : { owner }) }, reply);
       return;
     }
-    case 'session.fork': {
+    case 'session.fork':
       // A fork is a session this connection creates and follows, like session.create (it starts no run).
-      if (connection.sessionsCreated >= caps.maxSessionsPerConnection) {
-        throw new SessionError(
-          ERROR_CODES.LIMIT_EXCEEDED,
-          `This connection already created ${caps.maxSessionsPerConnection} sessions: open a new connection to create more.`,
-        );
-      }
-      ensureRoomForSubscription(connection, sessions, undefined, caps);
-      connection.sessionsCreated += 1;
-      try {
-        await sessions.fork({ sessionId: message.sessionId, stepId: message.stepId, ...(owner === undefined ? {} : { owner }) }, reply);
-      } catch (error) {
-        connection.sessionsCreated -= 1;
-        throw error;
-      }
+      await createFollowed(connection, sessions, caps, () =>
+        sessions.fork({ sessionId: message.sessionId, stepId: message.stepId, ...(owner === undefined ? {} : { owner }) }, reply),
+      );
       return;
-    }
     case 'tool.approve':
     case 'tool.reject': {
       // A decision starts a run (the approved tool, or the agent going on after a refusal).

@@ -14,8 +14,8 @@ export interface LegalSession {
   events: SessionEvent[];
 }
 
-const STEP_KINDS: StepKind[] = ['thought', 'action', 'tool_call', 'observation', 'final_answer'];
-const STATUSES: SessionStatus[] = ['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted'];
+const STEP_KINDS: StepKind[] = ['thought', 'action', 'tool_call', 'observation', 'final_answer', 'user_message'];
+const STATUSES: SessionStatus[] = ['running', 'paused', 'waiting', 'idle', 'completed', 'failed', 'cancelled', 'interrupted'];
 
 export const sessionAction: fc.Arbitrary<SessionAction> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...STEP_KINDS).map((stepKind) => ({ kind: 'start' as const, stepKind })) },
