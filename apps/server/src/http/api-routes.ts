@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requireToken } from '../transport/origin-and-auth.js';
 import { agentsRoute } from './agents-route.js';
+import { exportRoutes } from './export-routes.js';
 import { healthRoute } from './health-route.js';
 import { metricsRoute } from './metrics-route.js';
 import { protocolSchemaRoutes } from './protocol-schema-routes.js';
@@ -23,6 +24,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Prom
     if (token !== undefined) guarded.addHook('onRequest', requireToken(token));
     await guarded.register(agentsRoute);
     await guarded.register(sessionsRoutes);
+    await guarded.register(exportRoutes);
     await guarded.register(protocolSchemaRoutes);
     await guarded.register(metricsRoute);
   });

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import { exportFileName, exportNdjson, foldExport } from '../core/session-export.js';
+import { ImportError, parseImport, type ParsedImport } from '../core/session-import.js';
+import { sessionTranscript } from '../core/session-transcript.js';
+import { sendRestError } from './rest-error.js';
+
+/** The largest export `POST /api/sessions/import` reads. */
+export const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
+
+/** Content types an import is read from as text (`text/plain` has Fastify's own parser). */
+const IMPORT_CONTENT_TYPES = ['application/x-ndjson', 'application/octet-stream'];
+
+interface ExportQuery {
+  format: 'json' | 'md';
+}
+
+/**
+ * `GET /api/sessions/:id/export?format=json|md` (the log as NDJSON, or a Markdown transcript of
+ * the current chain) and `POST /api/sessions/import` (an export as a new session, or 400
+ * `BAD_IMPORT` naming the first bad line), PROTOCOL.md §20.5.
+ */
+export async function exportRoutes(app: FastifyInstance): Promise<void> {
+  app.addContentTypeParser(IMPORT_CONTENT_TYPES, { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  // A missing session throws SESSION_NOT_FOUND, which the scope's error handler answers with 404.
+  app.get<{ Params: { id: string }; Querystring: ExportQuery }>(
+    '/sessions/:id/export',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: { format: { type: 'string', enum: ['json', 'md'], default: 'json' } },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const exported = await app.sessions.exportSession(id);
+      if (request.query.format === 'md') {
+        return reply
+          .type('text/markdown; charset=utf-8')
+          .header('content-disposition', `attachment; filename="${exportFileName(id, 'md')}"`)
+          .send(sessionTranscript(foldExport(exported)));
+      }
+      return reply
+        .type('application/x-ndjson')
+        .header('content-disposition', `attachment; filename="${exportFileName(id, 'ndjson')}"`)
+        .send(exportNdjson(exported));
+    },
+  );
+
+  app.post('/sessions/import', { bodyLimit: IMPORT_BODY_LIMIT }, async (request, reply) => {
+    const { body } = request;
+    if (body !== undefined && body !== null && typeof body !== 'string') {
+      return sendRestError(reply, 'BAD_REQUEST', 'Send the export as it was downloaded, with content-type application/x-ndjson (or text/plain).');
+    }
+    let parsed: ParsedImport;
+    try {
+      parsed = parseImport(body ?? '', new Date().toISOString());
+    } catch (error) {
+      if (!(error instanceof ImportError)) throw error;
+      return reply.code(400).send({ code: 'BAD_IMPORT', message: error.message, line: error.line });
+    }
+    const session = await app.sessions.importSession(parsed);
+    return reply.code(201).send({ session });
+  });
+}
