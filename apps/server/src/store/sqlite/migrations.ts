@@ -45,6 +45,10 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `);
   },
+  function addForkedFrom(db) {
+    // JSON of SessionInfo.forkedFrom (a fork's source session and step); NULL for other sessions.
+    db.exec('ALTER TABLE sessions ADD COLUMN forked_from TEXT');
+  },
 ];
 
 /** The schema version a file is at (0 for a new, empty file). */

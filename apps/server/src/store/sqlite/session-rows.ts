@@ -1,4 +1,4 @@
-import type { SessionInfo, SessionOptions, SessionStatus } from '@interthought/protocol';
+import type { Origin, SessionInfo, SessionOptions, SessionStatus } from '@interthought/protocol';
 import type { SessionRecord } from '../../core/event-store.js';
 import { SessionError } from '../../core/session-error.js';
 
@@ -15,6 +15,8 @@ export interface SessionRow {
   last_seq: number;
   error: string | null;
   detail: string | null;
+  /** JSON of `SessionInfo.forkedFrom`: fixed when the session is created, never updated. */
+  forked_from: string | null;
 }
 
 /** The columns written by `createSession` (named parameters): a whole row. */
@@ -35,6 +37,7 @@ export function rowToInfo(row: SessionRow): SessionInfo {
   };
   if (row.error !== null) info.error = row.error;
   if (row.detail !== null) info.detail = row.detail;
+  if (row.forked_from !== null) info.forkedFrom = JSON.parse(row.forked_from) as Origin;
   return info;
 }
 
@@ -56,6 +59,7 @@ export function recordToInsert(record: SessionRecord, now: string): SessionInser
     last_seq: record.lastSeq,
     error: info.error ?? null,
     detail: info.detail ?? null,
+    forked_from: info.forkedFrom === undefined ? null : JSON.stringify(info.forkedFrom),
   };
 }
 

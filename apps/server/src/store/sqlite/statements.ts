@@ -34,13 +34,13 @@ export interface Statements {
   deleteSnapshot: Database.Statement<[string]>;
 }
 
-const SESSION_COLUMNS = 'id, task, agent, options, status, revision, created_at, updated_at, last_seq, error, detail';
+const SESSION_COLUMNS = 'id, task, agent, options, status, revision, created_at, updated_at, last_seq, error, detail, forked_from';
 
 export function prepareStatements(db: Database.Database): Statements {
   return {
     insertSession: db.prepare<SessionInsert>(
       `INSERT INTO sessions (${SESSION_COLUMNS})
-       VALUES (@id, @task, @agent, @options, @status, @revision, @created_at, @updated_at, @last_seq, @error, @detail)`,
+       VALUES (@id, @task, @agent, @options, @status, @revision, @created_at, @updated_at, @last_seq, @error, @detail, @forked_from)`,
     ),
     updateSession: db.prepare<SessionUpdate>(
       `UPDATE sessions SET status = @status, revision = @revision, updated_at = @updated_at, error = @error, detail = @detail

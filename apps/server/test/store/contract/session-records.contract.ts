@@ -15,6 +15,18 @@ export function describeSessionRecords<S extends EventStore>(name: string, harne
       expect(await store.getSession('nope')).toBeUndefined();
     });
 
+    it("keeps a fork's origin (forkedFrom) through updates and in the list", async () => {
+      const store = await harness.open();
+      const forkedFrom = { sessionId: 'source', stepId: 'step-3' };
+      const fork = { ...sessionRecord('s1'), info: { ...sessionInfo('s1'), status: 'idle' as const, forkedFrom } };
+      await store.createSession(fork);
+      expect(await store.getSession('s1')).toEqual(fork);
+      await store.updateSession({ ...fork.info, status: 'running', forkedFrom });
+      expect((await store.getSession('s1'))?.info).toEqual({ ...fork.info, status: 'running' });
+      expect((await store.listSessions({ limit: 5 })).sessions[0]).toMatchObject({ sessionId: 's1', forkedFrom });
+      expect((await store.listSessionsByStatus('running'))[0]?.info.forkedFrom).toEqual(forkedFrom);
+    });
+
     it('hands out copies, so callers cannot change what is stored', async () => {
       const store = await harness.open();
       await store.createSession(sessionRecord('s1'));
