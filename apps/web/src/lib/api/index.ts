@@ -1,1 +1,1 @@
-export { ApiError, RestApi, type AccessCheck, type RestApiOptions } from './rest-api.js';
+export { ApiError, RestApi, attachmentName, type AccessCheck, type ExportFormat, type ExportedFile, type RestApiOptions } from './rest-api.js';

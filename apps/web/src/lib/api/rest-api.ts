@@ -1,4 +1,4 @@
-import type { AgentListing, SessionPage } from '@interthought/protocol';
+import type { AgentListing, SessionInfo, SessionPage } from '@interthought/protocol';
 
 /** A REST call that failed: the server's `{ code, message }`, or a network failure (`NETWORK`). */
 export class ApiError extends Error {
@@ -7,9 +7,26 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly status: number,
+    /** For `BAD_IMPORT`: the first line of the file that failed (1-based). */
+    readonly line?: number,
   ) {
     super(message);
   }
+}
+
+/** The two forms of `GET /api/sessions/:id/export` (PROTOCOL.md §20.5). */
+export type ExportFormat = 'json' | 'md';
+
+/** An export as the server sent it, ready to save. */
+export interface ExportedFile {
+  blob: Blob;
+  fileName: string;
+}
+
+/** The file name a `content-disposition: attachment; filename="…"` header names, if any. */
+export function attachmentName(header: string | null): string | undefined {
+  const match = header ? /filename="([^"]+)"/i.exec(header) : null;
+  return match?.[1];
 }
 
 /** What the server says of the token a request presents: `granted` (or no token needed), `unauthorized` (401), or `unreachable`. */
@@ -40,7 +57,7 @@ export interface RestApiOptions {
   onUnauthorized?: (token: string | undefined) => void;
 }
 
-/** The REST side of the server (`/api`) the app needs: the agents to pick from, and pages of older sessions. Live data comes over the WebSocket. */
+/** The REST side of the server (`/api`) the app needs: the agents to pick from, pages of older sessions, export and import. Live data comes over the WebSocket. */
 export class RestApi {
   readonly #fetch: Fetch;
   readonly #base: string;
@@ -67,6 +84,23 @@ export class RestApi {
     return this.#getJson<SessionPage>(`/api/sessions${suffix}`, signal);
   }
 
+  /**
+   * A session's export as a file. Fetched rather than linked: a plain link cannot carry the
+   * `Authorization` header, and a token in the address would end up in the browser's history.
+   */
+  async exportSession(sessionId: string, format: ExportFormat): Promise<ExportedFile> {
+    const response = await this.#send(`/api/sessions/${encodeURIComponent(sessionId)}/export?format=${format}`, {});
+    const fileName = attachmentName(response.headers.get('content-disposition')) ?? `interthought-${sessionId}.${format === 'md' ? 'md' : 'ndjson'}`;
+    return { blob: await response.blob(), fileName };
+  }
+
+  /** Create a session from an export (`POST /api/sessions/import`); a refused file throws `BAD_IMPORT` with its `line`. */
+  async importSession(ndjson: string): Promise<SessionInfo> {
+    const response = await this.#send('/api/sessions/import', { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: ndjson });
+    const body = (await response.json()) as { session: SessionInfo };
+    return body.session;
+  }
+
   /** Whether the current token lets this page in (asks the cheapest guarded route; never throws). */
   async checkAccess(): Promise<AccessCheck> {
     const request = authorized(`${this.#base}/api/agents`, this.#token());
@@ -80,23 +114,29 @@ export class RestApi {
   }
 
   async #getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+    const response = await this.#send(path, signal ? { signal } : {});
+    return (await response.json().catch(() => undefined)) as T;
+  }
+
+  /** Send a request with the token; a failure (network, or any status but 2xx) throws an ApiError with the server's code and message. */
+  async #send(path: string, init: RequestInit): Promise<Response> {
     const token = this.#token();
     const request = authorized(`${this.#base}${path}`, token);
     let response: Response;
     try {
-      response = await this.#fetch(request.url, { headers: request.headers, signal });
+      response = await this.#fetch(request.url, { ...init, headers: { ...request.headers, ...(init.headers as Record<string, string> | undefined) } });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new ApiError('NETWORK', 'The server could not be reached.', 0);
     }
-    const body: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
       if (response.status === 401) this.#onUnauthorized(token);
-      const record = (body ?? {}) as { code?: unknown; message?: unknown };
+      const body: unknown = await response.json().catch(() => undefined);
+      const record = (body ?? {}) as { code?: unknown; message?: unknown; line?: unknown };
       const code = typeof record.code === 'string' ? record.code : `HTTP_${response.status}`;
       const message = typeof record.message === 'string' ? record.message : `${response.status} ${response.statusText}`;
-      throw new ApiError(code, message, response.status);
+      throw new ApiError(code, message, response.status, typeof record.line === 'number' ? record.line : undefined);
     }
-    return body as T;
+    return response;
   }
 }
