@@ -16,8 +16,11 @@ export class RecordingActions implements ChainActions {
   readonly submitted: Array<{ stepId: string; content: string; note: string | undefined }> = [];
   readonly decisions: Array<{ stepId: string; kind: 'approve' | 'reject'; reason?: string | undefined }> = [];
   readonly refusedDecisions: unknown[] = [];
+  /** The steps a fork was asked from, in order. */
+  readonly forked: string[] = [];
   answer: (draft: CorrectionDraft) => Promise<void> = async () => undefined;
   answerDecision: () => Promise<void> = async () => undefined;
+  answerFork: () => Promise<void> = async () => undefined;
 
   async submitCorrection(view: StepView, draft: CorrectionDraft): Promise<void> {
     await draft.submit(async (content, note) => {
@@ -45,6 +48,11 @@ export class RecordingActions implements ChainActions {
     } catch (error) {
       this.refusedDecisions.push(error);
     }
+  }
+
+  async fork(view: StepView): Promise<void> {
+    this.forked.push(view.stepId);
+    await this.answerFork();
   }
 
   isOwnConnection(by: string | undefined): boolean {

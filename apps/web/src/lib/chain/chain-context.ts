@@ -11,6 +11,8 @@ export interface ChainActions {
   approve(view: StepView): Promise<void>;
   /** Reject it, with the reason written in `view.decision` if any: it does not run. Resolves when answered. */
   reject(view: StepView): Promise<void>;
+  /** Start a new session from a copy of the chain up to this step (`session.fork`) and open it. Resolves when done or refused (a toast). */
+  fork(view: StepView): Promise<void>;
   /** Whether a correction or decision recorded as made by `by` (a connection id) came from this browser. */
   isOwnConnection(by: string | undefined): boolean;
 }

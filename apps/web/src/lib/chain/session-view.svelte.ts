@@ -1,9 +1,11 @@
 import {
   ReducerError,
+  allowsMessage,
   applyEvent,
   createSessionState,
   isAwaitingDecision,
   isCorrectable,
+  type QueuedMessage,
   type SessionEvent,
   type SessionInfo,
   type SessionSnapshotData,
@@ -11,6 +13,7 @@ import {
 } from '@interthought/protocol';
 import { layoutChain, relayoutFrom, type ChainLayout, type ChainRow } from './chain-rows.js';
 import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
+import { Outbox } from './outbox.svelte.js';
 import { rowBlocks } from './row-blocks.js';
 import { StepView } from './step-view.svelte.js';
 
@@ -132,6 +135,10 @@ export class SessionView {
   #deleted = $state(false);
   /** The time of the latest event folded in, for the elapsed-time clock of a finished session. */
   #lastActivityAt = $state<string | undefined>(undefined);
+  /** The user's messages that wait to reach the chain (`state.queued`), copied when they change. */
+  #queued = $state.raw<readonly QueuedMessage[]>([]);
+  /** Messages sent from this page that the state does not hold yet. */
+  readonly outbox = new Outbox();
 
   /**
    * Bumped whenever steps may leave the live chain (a snapshot, a correction, an invalidation),
@@ -185,6 +192,32 @@ export class SessionView {
     return this.#lastActivityAt;
   }
 
+  /** Messages that wait for a step boundary (`steer`) or the end of the turn (`queue`), oldest first. */
+  get queued(): readonly QueuedMessage[] {
+    return this.#queued;
+  }
+
+  /** Whether the user may send a message now (PROTOCOL.md §20.2: not while a tool call waits, nor once deleted). */
+  get acceptsMessages(): boolean {
+    return this.#phase === 'ready' && !this.#deleted && allowsMessage(this.#info?.status);
+  }
+
+  /** Whether the state holds this step, on the chain or as a queued message (an outgoing message has arrived). */
+  holdsMessage(stepId: string): boolean {
+    return this.#state.steps.has(stepId) || this.#state.queued.some((message) => message.stepId === stepId);
+  }
+
+  /** The step a fork's chain was copied from, if this session is a fork and it holds that step's copy. */
+  get forkPoint(): { sessionId: string; stepId: string; index: number } | undefined {
+    const origin = this.#info?.forkedFrom;
+    if (!origin) return undefined;
+    void this.#chainEpoch;
+    for (const step of this.#state.steps.values()) {
+      if (step.copiedFrom?.stepId === origin.stepId) return { sessionId: origin.sessionId, stepId: origin.stepId, index: step.index };
+    }
+    return undefined;
+  }
+
   /** The reducer state (read-only to callers): the truth the views are synced from. */
   get state(): Readonly<SessionState> {
     return this.#state;
@@ -207,6 +240,7 @@ export class SessionView {
     for (const step of this.#state.steps.values()) if (!this.#views.has(step.stepId)) this.#views.set(step.stepId, new StepView(step));
     this.#info = { ...this.#state.session };
     this.#deleted = this.#state.deleted === true;
+    this.#syncQueued();
     this.#lastActivityAt = latestActivity(snapshot) ?? this.#lastActivityAt;
     this.#chainEpoch++;
     this.#phase = 'ready';
@@ -249,12 +283,14 @@ export class SessionView {
     const touched = new Set<string>();
     let rowsFrom: number | undefined;
     let statusChanged = false;
+    let queueChanged = false;
     for (const [i, event] of events.entries()) {
       try {
         applyEvent(this.#state, event);
       } catch (error) {
         if (error instanceof ReducerError && error.code === 'SEQ_REPLAYED') continue;
         this.#queue = events.slice(i + 1);
+        if (queueChanged) this.#syncQueued();
         this.#sync(touched, rowsFrom, statusChanged);
         if (error instanceof ReducerError) this.#onDesync?.(error);
         else throw error;
@@ -262,9 +298,12 @@ export class SessionView {
       }
       for (const stepId of touchedSteps(event)) touched.add(stepId);
       rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(event, this.#state));
-      statusChanged ||= event.type === 'session.status' || event.type === 'session.deleted' || event.type === 'step.corrected' || event.type === 'steps.invalidated';
+      statusChanged ||=
+        event.type === 'session.status' || event.type === 'session.deleted' || event.type === 'step.corrected' || event.type === 'steps.invalidated' || event.type === 'steps.copied';
+      queueChanged ||= event.type === 'message.queued' || (event.type === 'step.started' && event.step.kind === 'user_message');
       this.#lastActivityAt = event.at;
     }
+    if (queueChanged) this.#syncQueued();
     this.#sync(touched, rowsFrom, statusChanged);
   }
 
@@ -288,6 +327,12 @@ export class SessionView {
     } else {
       this.#relayout();
     }
+  }
+
+  /** Copy the reducer's queue (it changes rarely: a message sent or arrived) and let the outbox drop what arrived. */
+  #syncQueued(): void {
+    this.#queued = this.#state.queued.map((message) => ({ ...message }));
+    this.outbox.settle((stepId) => this.holdsMessage(stepId));
   }
 
   #relayout(): void {

@@ -47,6 +47,20 @@ export const ICON_PATHS = {
   'chevron-right': { paths: ['m6 4 4 4-4 4'], strokeWidth: 1.6, round: true },
   'chevron-up': { paths: ['m4 10 4-4 4 4'], strokeWidth: 1.6, round: true },
   close: { paths: ['m4 4 8 8M12 4l-8 8'], strokeWidth: 1.7, round: true },
+  /** Down into a tray: export (a download). */
+  download: { paths: ['M8 2.5v7.5M4.8 7 8 10.2 11.2 7', 'M2.5 11.5v1.5h11v-1.5'], strokeWidth: 1.5, round: true },
+  /** A branch leaving the trunk: fork a new session from a step. */
+  fork: {
+    paths: [
+      'M3.6 3.5a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0 -2.8 0Z',
+      'M3.6 12.5a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0 -2.8 0Z',
+      'M9.6 4.5a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0 -2.8 0Z',
+      'M5 4.9v6.2',
+      'M11 5.9c0 3-6 2.2-6 5.2',
+    ],
+    strokeWidth: 1.4,
+    round: true,
+  },
   copy: {
     paths: [
       'M7.1 5.5h4.8a1.6 1.6 0 0 1 1.6 1.6v4.8a1.6 1.6 0 0 1 -1.6 1.6h-4.8a1.6 1.6 0 0 1 -1.6 -1.6v-4.8a1.6 1.6 0 0 1 1.6 -1.6Z',
@@ -86,6 +100,10 @@ export const ICON_PATHS = {
   pencil: { paths: ['M11.5 2.5l2 2L6 12l-3 1 1-3 7.5-7.5Z'], strokeWidth: 1.6, round: true },
   play: { paths: ['M4.5 2.8v10.4a.6.6 0 0 0 .9.5l8.3-5.2a.6.6 0 0 0 0-1L5.4 2.3a.6.6 0 0 0-.9.5Z'], filled: true },
   plus: { paths: ['M8 3v10M3 8h10'], strokeWidth: 1.8, round: true },
+  /** An arrow up: send a message. */
+  send: { paths: ['M8 13V3.5M3.8 7.5 8 3.3l4.2 4.2'], strokeWidth: 1.8, round: true },
+  /** Up out of a tray: import a file. */
+  upload: { paths: ['M8 10V2.7M4.8 5.7 8 2.5l3.2 3.2', 'M2.5 11.5v1.5h11v-1.5'], strokeWidth: 1.5, round: true },
   /** A panel with its left column: opening and closing the rail. */
   sidebar: { paths: ['M4 2.5h8a2 2 0 0 1 2 2v7a2 2 0 0 1 -2 2h-8a2 2 0 0 1 -2 -2v-7a2 2 0 0 1 2 -2Z', 'M6 2.5v11'], strokeWidth: 1.5 },
   stop: { paths: ['M5 3h6a2 2 0 0 1 2 2v6a2 2 0 0 1 -2 2h-6a2 2 0 0 1 -2 -2v-6a2 2 0 0 1 2 -2Z'], filled: true },

@@ -1,7 +1,7 @@
 import { isTypingTarget } from './shortcut-keys.js';
 
 /** What a key press asks the chain page to do. */
-export type ShortcutAction = 'next' | 'previous' | 'correct' | 'approve' | 'reject' | 'top' | 'bottom' | 'help' | 'escape';
+export type ShortcutAction = 'next' | 'previous' | 'correct' | 'approve' | 'reject' | 'message' | 'top' | 'bottom' | 'help' | 'escape';
 
 /** The shortcuts, as the `?` overlay lists them. */
 export const SHORTCUT_LIST = [
@@ -10,6 +10,8 @@ export const SHORTCUT_LIST = [
   { keys: ['e'], action: 'correct' },
   { keys: ['a'], action: 'approve' },
   { keys: ['r'], action: 'reject' },
+  { keys: ['m'], action: 'message' },
+  { keys: ['Enter'], action: 'send' },
   { keys: ['Esc'], action: 'cancel' },
   { keys: ['mod', 'Enter'], action: 'save' },
   { keys: ['g', 'g'], action: 'top' },
@@ -21,7 +23,7 @@ type KeyEventLike = Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'
 
 /**
  * Turns key presses into chain actions, vim-style: `j`/`k`, `e`, `a`/`r` (approve / reject a
- * tool call that waits), `g g` (two presses within `chordMs`), `G`, `?` and Escape. Keys typed
+ * tool call that waits), `m` (the message composer), `g g` (two presses within `chordMs`), `G`, `?` and Escape. Keys typed
  * into a text field are never shortcuts.
  */
 export class ShortcutReader {
@@ -46,6 +48,9 @@ export class ShortcutReader {
         return 'approve';
       case 'r':
         return 'reject';
+      // m for message: j/k/e/a/r/g/G are taken, and `/` is the browser's quick find in some.
+      case 'm':
+        return 'message';
       case 'G':
         return 'bottom';
       case '?':

@@ -1,4 +1,4 @@
-import { allowsLifecycle, type InterthoughtClient, type LifecycleRequest, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
+import { allowsLifecycle, type InterthoughtClient, type LifecycleRequest, type SessionInfo, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
 import type { Announcer } from '$lib/app/announcer.svelte.js';
 import { describeError, errorCodeAndMessage } from '$lib/app/error-text.js';
 import type { OwnConnections } from '$lib/app/own-connections.js';
@@ -9,6 +9,7 @@ import type { CorrectionDraft } from '$lib/chain/correction-draft.svelte.js';
 import { SessionView } from '$lib/chain/session-view.svelte.js';
 import type { FrameScheduler } from '$lib/chain/frame-scheduler.js';
 import type { StepView } from '$lib/chain/step-view.svelte.js';
+import type { MessageDraft } from '$lib/conversation/message-draft.svelte.js';
 import type { I18n } from '$lib/i18n/index.js';
 
 export interface SessionControllerDeps {
@@ -18,15 +19,17 @@ export interface SessionControllerDeps {
   announcer: Announcer;
   ownConnections: OwnConnections;
   schedule?: FrameScheduler;
+  /** A session was made from this one (a fork): show it (the page navigates there). */
+  openSession?: (session: SessionInfo) => void | Promise<void>;
 }
 
 type LifecycleCommand = LifecycleRequest;
 
 /**
  * Connects one SessionView to the server: follows the session through the client (which
- * resumes with `afterSeq` across reconnects), sends corrections, approvals and
- * pause/resume/cancel, and turns every refusal into something the user sees — in the editor or
- * as a toast.
+ * resumes with `afterSeq` across reconnects), sends corrections, approvals, messages, forks and
+ * pause/resume/cancel, and turns every refusal into something the user sees — in the editor, the
+ * composer or as a toast.
  */
 export class SessionController implements ChainActions {
   readonly view: SessionView;
@@ -115,6 +118,39 @@ export class SessionController implements ChainActions {
     try {
       const sent = await step.decision.send(kind, send);
       if (sent) this.deps.announcer.announce(this.deps.i18n.t(kind === 'approve' ? 'announce.approved' : 'announce.rejected'));
+    } catch (error) {
+      this.#toast(error);
+    }
+  }
+
+  /**
+   * Send what the composer holds (`session.message`). It shows at once as "sending" under the
+   * chain; a running agent gets it in the draft's mode. A refusal puts the text back in the box.
+   */
+  async sendMessage(draft: MessageDraft): Promise<void> {
+    if (!this.view.acceptsMessages) return;
+    const text = draft.take();
+    if (text === null) return;
+    const status = this.view.info?.status;
+    // The mode only means something while the agent runs; otherwise the message starts a turn.
+    const mode = status === 'running' || status === 'paused' ? draft.mode : undefined;
+    const outgoing = this.view.outbox.add(text, mode ?? 'steer');
+    try {
+      const accepted = await this.deps.client.request({ type: 'session.message', sessionId: this.sessionId, text, ...(mode ? { mode } : {}) });
+      this.view.outbox.accepted(outgoing.localId, accepted.stepId, (stepId) => this.view.holdsMessage(stepId));
+      this.deps.announcer.announce(this.deps.i18n.t(accepted.queued ? 'announce.messageQueued' : 'announce.messageSent'));
+    } catch (error) {
+      this.view.outbox.remove(outgoing.localId);
+      draft.refused(text, error);
+    }
+  }
+
+  /** Fork a new session from a copy of the path to `step` and open it; a refusal becomes a toast. */
+  async fork(step: StepView): Promise<void> {
+    try {
+      const created = await this.deps.client.request({ type: 'session.fork', sessionId: this.sessionId, stepId: step.stepId });
+      this.deps.announcer.announce(this.deps.i18n.t('announce.forked'));
+      await this.deps.openSession?.(created.session);
     } catch (error) {
       this.#toast(error);
     }
