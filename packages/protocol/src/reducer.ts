@@ -248,6 +248,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
     }
     case 'steps.copied':
       for (const copied of event.steps) pushOnChain(state, { ...copied });
+      if (event.revision !== undefined) state.session.revision = event.revision;
       break;
     case 'message.queued':
       state.queued.push({ stepId: event.stepId, text: event.text, mode: event.mode, at: event.at });

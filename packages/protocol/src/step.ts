@@ -107,6 +107,8 @@ export const StepsCopiedEventSchema = z.looseObject({
   ...sessionEventBase,
   steps: z.array(StepSchema),
   from: OriginSchema,
+  /** The session's revision from here on, when the copy carries one over (an import from a snapshot); a fork starts at 0. */
+  revision: z.number().int().min(0).optional(),
 });
 
 export type StepKind = z.infer<typeof StepKindSchema>;

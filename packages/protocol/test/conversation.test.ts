@@ -68,6 +68,9 @@ describe('conversations in the reducer', () => {
     applyEvent(state, ev({ type: 'steps.copied', steps: copies, from: origin }));
     expect(state.chain).toEqual(['c1', 'c2']);
     expect(state.steps.get('c2')).toMatchObject({ status: 'corrected', copiedFrom: origin });
+    expect(state.session.revision).toBe(0);
+    applyEvent(state, ev({ type: 'steps.copied', steps: [{ ...step('c3', 'c2', 2, 'thought', 'completed', 'x') }], from: origin, revision: 4 }));
+    expect(state.session.revision).toBe(4);
   });
 
   it('tolerates step kinds and statuses it does not know (a newer server)', () => {

@@ -167,7 +167,8 @@ function snapshotEvents(snapshot: SessionSnapshotData, at: string): LoggedSessio
   const head = chain[chain.length - 1];
   if (head !== undefined) {
     const steps = chain.map(({ correctionOf: _replaced, ...step }) => step);
-    events.push({ type: 'steps.copied', sessionId, seq: events.length + 1, at, steps, from: { sessionId, stepId: head.stepId } });
+    const revision = snapshot.session.revision;
+    events.push({ type: 'steps.copied', sessionId, seq: events.length + 1, at, steps, from: { sessionId, stepId: head.stepId }, ...(revision > 0 ? { revision } : {}) });
   }
   for (const message of snapshot.queued ?? []) {
     events.push({ type: 'message.queued', sessionId, seq: events.length + 1, at: message.at, stepId: message.stepId, text: message.text, mode: message.mode });

@@ -69,7 +69,9 @@ describe('export and import of a trimmed log', () => {
     const newId = await importOf(lines);
     const original = await snapshotOf(server, sessionId);
     const copy = await snapshotOf(server, newId);
-    expect(copy.session).toMatchObject({ sessionId: newId, status: original.session.status, task: original.session.task });
+    // The revision is carried over by the copy of the chain (`steps.copied.revision`).
+    expect(copy.session).toMatchObject({ sessionId: newId, status: original.session.status, task: original.session.task, revision: 1 });
+    expect(original.session.revision).toBe(1);
     expect(copy.chain).toEqual(original.chain);
     const originalChain = chainSteps(createSessionState(original)).map(({ correctionOf: _replaced, ...step }) => step);
     expect(copy.steps).toEqual(originalChain);
