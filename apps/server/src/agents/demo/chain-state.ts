@@ -2,9 +2,11 @@ import { isRefusalResult, type Step, type StepKind } from '@interthought/protoco
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import { arithmeticAnswer, expressionPlan } from './recognize-arithmetic.js';
 import { conversionAnswer, conversionPlan } from './recognize-conversion.js';
+import type { Question } from './follow-up-question.js';
 import { languageOf, say, type Lang } from './language.js';
 import type { Plan, PlannedCall, SolvePlan, StepValue } from './plan.js';
 import { analyseTask } from './problem-analyser.js';
+import { planTurn } from './recognize-follow-up.js';
 import { reviseFromStep } from './revision.js';
 import { findUnit } from '../../tools/units.js';
 
@@ -13,7 +15,9 @@ export type PendingCall = { tool: string; call?: PlannedCall; input?: unknown; e
 
 /** Where the demo agent stands after reading the chain: its plan and how far it got. */
 export interface ChainState {
+  /** The text the current turn's plan solves: the task, or what the latest user message asks. */
   task: string;
+  /** The language of the answer: the task's, then the latest user message's. */
   lang: Lang;
   plan: Plan;
   /** The plan step the next tool call is for. */
@@ -39,6 +43,11 @@ export interface ChainState {
   actionText?: string;
   /** Said at the start of the next action (a revision the agent could not use). */
   remark?: string;
+  /** The conversation: what the current turn answers, and its answer once a final answer gave one. */
+  question: Question;
+  answer?: StepValue;
+  /** The agent has taken steps since the last final answer: a user message now steers the run. */
+  turnOpen: boolean;
 }
 
 const WEEKDAY = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/iu;
@@ -181,28 +190,93 @@ function recordObservation(state: ChainState, step: Step): void {
   }
 }
 
-/** Read the chain from its root: the plan from the task, revised by corrected thoughts and actions, and the results so far. */
+/** What a final answer leaves for follow-ups: the result it reports (a user's rewritten answer: the number it states). */
+function recordAnswer(state: ChainState, step: Step): void {
+  state.turnOpen = false;
+  // A reply computed nothing: the answer before it still stands.
+  if (state.plan.kind === 'reply') return;
+  if (step.status === 'corrected') {
+    const reading = readObservation(step);
+    state.answer = 'value' in reading ? reading.value : undefined;
+    return;
+  }
+  state.answer = state.failure ? undefined : state.lastValue;
+}
+
+/** A message without words (a bare "25%") is answered in the language the conversation was in. */
+function messageLanguage(text: string, previous: Lang): Lang {
+  if (languageOf(text) === 'zh') return 'zh';
+  return /\p{L}/u.test(text) ? 'en' : previous;
+}
+
+/** A user message starts a new turn: its plan replaces the current one, and the agent continues from the message. */
+function startTurn(state: ChainState, step: Step, previous: ChainState['last']): void {
+  const lang = messageLanguage(step.content, state.lang);
+  // Right after another message, the earlier one's turn has not run yet: this one builds on it as steering does.
+  const steering = state.turnOpen || previous === 'user_message';
+  const turn = planTurn(step.content, { lang, question: state.question, ...(state.answer ? { answer: state.answer } : {}), steering });
+  state.task = turn.text;
+  state.lang = lang;
+  state.plan = turn.plan;
+  state.question = turn.question;
+  state.answer = turn.answer;
+  // The turn's steps start over: nothing of the calls, values or failure of the turn before carries into them.
+  state.nextStep = 0;
+  state.values = [];
+  state.fromTool = false;
+  state.asPlanned = true;
+  state.pending = undefined;
+  state.lastCall = undefined;
+  state.lastValue = undefined;
+  state.failure = undefined;
+  state.actionText = undefined;
+}
+
+/**
+ * Read the chain from its root: the plan from the task, revised by corrected thoughts and actions,
+ * the results so far, and a new turn at each user message.
+ */
 export function readChain(task: string, chain: readonly Step[], tools: ToolRegistry): ChainState {
   const lang = languageOf(task);
-  const state: ChainState = { task, lang, plan: analyseTask(task, lang), nextStep: 0, last: 'none', values: [], fromTool: false, asPlanned: true };
+  const state: ChainState = {
+    task,
+    lang,
+    plan: analyseTask(task, lang),
+    nextStep: 0,
+    last: 'none',
+    values: [],
+    fromTool: false,
+    asPlanned: true,
+    question: { text: task, operations: [] },
+    turnOpen: false,
+  };
   for (const step of chain) {
+    const previous = state.last;
     state.last = step.kind;
     state.remark = undefined;
     switch (step.kind) {
       case 'thought':
+        state.turnOpen = true;
         applyRevision(state, step);
         break;
       case 'action':
+        state.turnOpen = true;
         state.actionText = step.content;
         applyRevision(state, step);
         break;
       case 'tool_call':
+        state.turnOpen = true;
         recordToolCall(state, step, tools);
         break;
       case 'observation':
+        state.turnOpen = true;
         recordObservation(state, step);
         break;
       case 'final_answer':
+        recordAnswer(state, step);
+        break;
+      case 'user_message':
+        startTurn(state, step, previous);
         break;
     }
   }

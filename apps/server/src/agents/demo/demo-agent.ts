@@ -8,6 +8,11 @@ import { announceCall, keptPlanRemark, refusedCallAnswer, toolFailureAnswer, unr
 import type { Outcome, PlannedCall, SolvePlan } from './plan.js';
 import { arithmeticAnswer } from './recognize-arithmetic.js';
 
+/** A step kind the state machine does not handle is a compile error here. */
+function unreachable(kind: never): never {
+  throw new Error(`The demo agent cannot continue after a step of kind ${String(kind)}.`);
+}
+
 /** Stream one step, unless the run was aborted (then stop before starting it). */
 async function emit(context: AgentRunContext, kind: StepKind, text: string, extra?: { tool?: string; result?: unknown }): Promise<void> {
   context.signal.throwIfAborted();
@@ -42,6 +47,7 @@ function finalAnswer(state: ChainState): string {
     fromTool: state.fromTool,
     asPlanned: state.asPlanned,
   };
+  if (plan.kind === 'reply') return plan.answer;
   if (plan.kind === 'advice') {
     return state.lastValue ? arithmeticAnswer(lang, outcome) : plan.answer(state.actionText ?? plan.action);
   }
@@ -89,6 +95,8 @@ async function continueChain(context: AgentRunContext, state: ChainState): Promi
     const { plan } = state;
     switch (last) {
       case 'none':
+      case 'user_message':
+        // A message starts a new turn: its plan (set by readChain) begins with what the agent made of it.
         await emit(context, 'thought', plan.thought);
         last = 'thought';
         break;
@@ -126,6 +134,8 @@ async function continueChain(context: AgentRunContext, state: ChainState): Promi
       case 'final_answer':
         // The answer on the chain stands (the agent's own, or the user's correction of it).
         return;
+      default:
+        return unreachable(last);
     }
   }
 }
@@ -133,13 +143,14 @@ async function continueChain(context: AgentRunContext, state: ChainState): Promi
 /**
  * The offline demo agent: no model, no network. It reads the task (English or Chinese), plans
  * tool calls with a rule-based problem analyser, and continues any chain, corrected or not,
- * from its last step.
+ * from its last step. A user message on the chain starts a new turn: a follow-up on its answer
+ * or steering of the run (recognize-follow-up.ts).
  */
 export function createDemoAgent(): Agent {
   return {
     name: 'demo',
     description:
-      'Offline demo agent (English / 中文): solves arithmetic, percentages, word problems and unit conversions step by step with real tools. No API key needed.',
+      'Offline demo agent (English / 中文): solves arithmetic, percentages, word problems and unit conversions step by step with real tools, and takes follow-ups on its answers. No API key needed.',
     availability: () => ({ available: true }),
     async run(context) {
       await continueChain(context, readChain(context.task, context.chain, context.tools));

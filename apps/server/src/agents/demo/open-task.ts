@@ -79,6 +79,12 @@ const OFFLINE_NOTE: Readonly<Record<Lang, string>> = {
   zh: '要得到真正的回答，请选择 `openai` 智能体（需要服务器配置兼容 OpenAI 的接口）。离线时我能解算术、百分数、应用题和单位换算，比如“240的15%是多少？”。',
 };
 
+/** Whether a text is plainly a task for a language model (a trip, a text to write, code), not a question about numbers. */
+export function isOpenTask(text: string): boolean {
+  const category = CATEGORY_CUES.find(([, cue]) => cue.test(text))?.[0];
+  return category === 'travel' || category === 'writing' || category === 'coding';
+}
+
 /** A task without numbers: say honestly what this agent is, lay out a plan, point to the LLM agent. */
 export function openTaskPlan(task: string, facts: ProblemFacts): AdvicePlan {
   const { lang } = facts;

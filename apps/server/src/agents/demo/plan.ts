@@ -65,7 +65,15 @@ export interface AdvicePlan {
   answer(action: string): string;
 }
 
-export type Plan = SolvePlan | AdvicePlan;
+/** A turn answered without tools: what the agent made of the user's message, then its answer (e.g. that it did not understand it). */
+export interface ReplyPlan {
+  kind: 'reply';
+  lang: Lang;
+  thought: string;
+  answer: string;
+}
+
+export type Plan = SolvePlan | AdvicePlan | ReplyPlan;
 
 /** A solve plan of one calculator call. */
 export function calculatorStep(expression: string): PlanStep {

@@ -54,18 +54,21 @@ function addDaysPlan(lang: Lang, start: string, days: number): SolvePlan {
     ),
     approach: say(lang, 'Calendars are fiddly; a tool is exact.', '日历计算繁琐，交给工具算得准。'),
     steps: [{ call: () => ({ tool: 'date_calculator', input: { operation: 'add_days', start, days } }) }],
-    answer: (outcome: Outcome) => {
-      const call = outcome.call;
-      if (outcome.date === undefined || call?.tool !== 'date_calculator') return say(lang, 'I have no date to report.', '我没有得到日期。');
-      const d = call.input.days ?? days;
-      const weekday = weekdayOf(outcome.date);
-      return say(
-        lang,
-        `${Math.abs(d)} days ${d >= 0 ? 'after' : 'before'} ${call.input.start} is ${outcome.date}${weekday ? `, a ${weekday[0]}` : ''}.`,
-        `${call.input.start}${d >= 0 ? '之后' : '之前'}${Math.abs(d)}天是${outcome.date}${weekday ? `，${weekday[1]}` : ''}。`,
-      );
-    },
+    answer: (outcome: Outcome) => addedDaysAnswer(lang, outcome, days),
   };
+}
+
+/** The answer to an add_days call, read from the call that ran: "30 days after 2024-01-01 is 2024-01-31, a Wednesday." */
+export function addedDaysAnswer(lang: Lang, outcome: Outcome, plannedDays = 0): string {
+  const call = outcome.call;
+  if (outcome.date === undefined || call?.tool !== 'date_calculator') return say(lang, 'I have no date to report.', '我没有得到日期。');
+  const d = call.input.days ?? plannedDays;
+  const weekday = weekdayOf(outcome.date);
+  return say(
+    lang,
+    `${Math.abs(d)} days ${d >= 0 ? 'after' : 'before'} ${call.input.start} is ${outcome.date}${weekday ? `, a ${weekday[0]}` : ''}.`,
+    `${call.input.start}${d >= 0 ? '之后' : '之前'}${Math.abs(d)}天是${outcome.date}${weekday ? `，${weekday[1]}` : ''}。`,
+  );
 }
 
 /** "How many days between 2024-01-01 and 2024-03-01?", "What date is 30 days after 2024-01-01?" */

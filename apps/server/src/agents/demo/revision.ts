@@ -76,7 +76,8 @@ export function noteReplacements(note: string | undefined): Map<string, string> 
 
 /** The task with numbers replaced (every occurrence of the old value, as a whole number). */
 export function replaceNumbers(task: string, changes: ReadonlyMap<string, string>): string {
-  return normaliseProblemText(task).replace(/(?<![\d.])\d+(?:\.\d+)?(?![\d.])/gu, (digits) => {
+  // A number may end a sentence ("costs $1.5."): only a dot followed by a digit continues it.
+  return normaliseProblemText(task).replace(/(?<![\d.])\d+(?:\.\d+)?(?!\d|\.\d)/gu, (digits) => {
     for (const [old, now] of changes) if (Number(old) === Number(digits)) return now;
     return digits;
   });

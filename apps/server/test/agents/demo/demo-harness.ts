@@ -66,3 +66,45 @@ export async function runCorrected(
   const chain = correct(original, kind, content(target.content), options);
   return { first, chain, second: await runDemo(task, chain) };
 }
+
+/** The chain with what a run recorded appended as completed steps (ids kept unique across runs). */
+export function extend(chain: readonly Step[], recorded: readonly RecordedStep[]): Step[] {
+  const steps = [...chain];
+  for (const step of asChain(recorded)) {
+    const parent = steps[steps.length - 1];
+    steps.push({ ...step, stepId: `t${steps.length}-${step.stepId}`, parentId: parent?.stepId ?? null, index: steps.length });
+  }
+  return steps;
+}
+
+/** The chain with the user's message at its head, as `session.message` puts it there (a `user_message` step). */
+export function withMessage(chain: readonly Step[], text: string): Step[] {
+  const parent = chain[chain.length - 1];
+  const message: Step = {
+    stepId: `message-${chain.length}`,
+    parentId: parent?.stepId ?? null,
+    index: chain.length,
+    kind: 'user_message',
+    status: 'completed',
+    content: text,
+    revision: 0,
+  };
+  return [...chain, message];
+}
+
+/**
+ * A conversation: the task's run, then each message in turn with the agent's answer to it.
+ * Returns every turn's recording (the task's first) and the chain the conversation left.
+ */
+export async function converse(task: string, messages: readonly string[]): Promise<{ turns: RecordingSink[]; chain: Step[] }> {
+  const first = await runDemo(task);
+  const turns = [first];
+  let chain = asChain(first.steps);
+  for (const text of messages) {
+    chain = withMessage(chain, text);
+    const turn = await runDemo(task, chain);
+    turns.push(turn);
+    chain = extend(chain, turn.steps);
+  }
+  return { turns, chain };
+}
