@@ -117,6 +117,25 @@ export class EventLog {
     return stepId;
   }
 
+  /** A message sent while the agent runs waits (`message.queued`); returns the step id it will have. */
+  queueMessage(text: string, mode: 'steer' | 'queue' = 'steer'): string {
+    const stepId = `st${this.#nextStep++}`;
+    this.#push({ type: 'message.queued', ...this.#base(), stepId, text, mode });
+    return stepId;
+  }
+
+  /** The user's message reaches the chain as a `user_message` step (with the id its queueing or acceptance named). */
+  userMessage(text: string, stepId = `st${this.#nextStep++}`): string {
+    const parentId = this.chain[this.chain.length - 1] ?? null;
+    const step: Step = { stepId, parentId, index: this.chain.length, kind: 'user_message', status: 'streaming', content: '', revision: this.#revision };
+    this.steps.set(stepId, { ...step });
+    this.chain.push(stepId);
+    this.#push({ type: 'step.started', ...this.#base(), step });
+    this.steps.get(stepId)!.content = text;
+    this.complete(stepId);
+    return stepId;
+  }
+
   /** The session was deleted: its last event. */
   deleted(): void {
     this.#push({ type: 'session.deleted', ...this.#base() });

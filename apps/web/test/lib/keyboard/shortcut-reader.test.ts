@@ -4,13 +4,14 @@ import { SHORTCUT_LIST, ShortcutReader, isSaveShortcut } from '$lib/keyboard/ind
 const key = (k: string, extra: Partial<KeyboardEvent> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, target: document.body, ...extra });
 
 describe('ShortcutReader', () => {
-  it('maps j, k, e, a, r, G and ? to their actions', () => {
+  it('maps j, k, e, a, r, m, G and ? to their actions', () => {
     const reader = new ShortcutReader();
     expect(reader.read(key('j'))).toBe('next');
     expect(reader.read(key('k'))).toBe('previous');
     expect(reader.read(key('e'))).toBe('correct');
     expect(reader.read(key('a'))).toBe('approve');
     expect(reader.read(key('r'))).toBe('reject');
+    expect(reader.read(key('m'))).toBe('message');
     expect(reader.read(key('G'))).toBe('bottom');
     expect(reader.read(key('?'))).toBe('help');
     expect(reader.read(key('Escape'))).toBe('escape');
@@ -56,5 +57,7 @@ describe('isSaveShortcut', () => {
     expect(new Set(keys).size).toBe(keys.length);
     expect(SHORTCUT_LIST.find((shortcut) => shortcut.action === 'approve')?.keys).toEqual(['a']);
     expect(SHORTCUT_LIST.find((shortcut) => shortcut.action === 'reject')?.keys).toEqual(['r']);
+    expect(SHORTCUT_LIST.find((shortcut) => shortcut.action === 'message')?.keys).toEqual(['m']);
+    expect(SHORTCUT_LIST.find((shortcut) => shortcut.action === 'send')?.keys).toEqual(['Enter']);
   });
 });
