@@ -96,27 +96,36 @@ export class OwnedAppends implements EventStore {
     }
   }
 
+  /**
+   * The held sessions' parts go to Redis together, as one append (one script call for the
+   * batch: a call per session cost Redis and this node a command each); each session's outcome
+   * is its own.
+   */
   async #append(parts: ReturnType<typeof bySession>): Promise<void> {
     const lost: string[] = [];
+    const held = { events: [] as SessionEvent[], frames: [] as string[], summaries: [] as SessionInfo[] };
+    for (const [sessionId, part] of parts) {
+      if (!this.ownership.holds(sessionId) || this.#deleting.has(sessionId)) {
+        lost.push(sessionId);
+        continue;
+      }
+      held.events.push(...part.events);
+      held.frames.push(...part.frames);
+      held.summaries.push(...part.summaries);
+    }
     const failures: unknown[] = [];
-    await Promise.all(
-      [...parts].map(async ([sessionId, part]) => {
-        if (!this.ownership.holds(sessionId) || this.#deleting.has(sessionId)) {
+    if (held.events.length > 0 || held.summaries.length > 0) {
+      for (const [sessionId, result] of await this.inner.appendSessions(held)) {
+        if (result.status === 'fulfilled') continue;
+        const error: unknown = result.reason;
+        if (error instanceof EventStoreError && error.code === 'FENCED') {
+          this.#fenced += 1;
           lost.push(sessionId);
-          return;
+        } else {
+          failures.push(error);
         }
-        try {
-          await this.inner.appendBatch(part);
-        } catch (error) {
-          if (error instanceof EventStoreError && error.code === 'FENCED') {
-            this.#fenced += 1;
-            lost.push(sessionId);
-          } else {
-            failures.push(error);
-          }
-        }
-      }),
-    );
+      }
+    }
     if (failures.length > 0) throw failures[0];
     if (lost.length > 0) throw new SessionsFencedError(lost);
   }

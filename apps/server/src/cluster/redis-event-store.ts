@@ -175,22 +175,36 @@ export class RedisEventStore implements EventStore {
    * retry writes exactly the rest.
    */
   async appendBatch(batch: AppendBatch): Promise<void> {
-    this.#ensureOpen();
-    const appends = [...splitBySession(batch).values()];
-    if (appends.length === 0) return;
-    // One id for the whole call: ioredis resends an unanswered script after a reconnect, and the
-    // script recognises its own last batch by it.
-    const batchId = randomUUID();
-    const replies = await this.#scripts.appendEach(appends.map((append) => this.#appendCall(append, batchId)));
-    const results = await Promise.allSettled(appends.map((append, index) => this.#afterAppend(append, replies[index]!)));
+    const bySession = await this.appendSessions(batch);
+    const sessionIds = [...bySession.keys()];
+    const results = [...bySession.values()];
     const failure = results.find((result) => result.status === 'rejected');
     if (failure === undefined) return;
-    const written = appends.filter((_, index) => results[index]?.status === 'fulfilled').map((append) => append.sessionId);
+    const written = sessionIds.filter((_, index) => results[index]?.status === 'fulfilled');
     if (written.length === 0 || !(failure.reason instanceof EventStoreError)) throw failure.reason;
     throw new EventStoreError(
       failure.reason.code,
       `${failure.reason.message} The batch's events of ${written.join(', ')} were written; retrying the whole batch writes only what is missing.`,
     );
+  }
+
+  /**
+   * `appendBatch`, answered per session: each session's part is written or refused on its own
+   * (typed `EventStoreError`s), all in one script call. A cluster node's appends use it, so that
+   * a session another node took over is dropped while the rest of the batch is written.
+   */
+  async appendSessions(batch: AppendBatch): Promise<Map<string, PromiseSettledResult<void>>> {
+    this.#ensureOpen();
+    const appends = [...splitBySession(batch).values()];
+    const results = new Map<string, PromiseSettledResult<void>>();
+    if (appends.length === 0) return results;
+    // One id for the whole call: ioredis resends an unanswered script after a reconnect, and the
+    // script recognises its own last batch by it.
+    const batchId = randomUUID();
+    const replies = await this.#scripts.appendEach(appends.map((append) => this.#appendCall(append, batchId)));
+    const settled = await Promise.allSettled(appends.map((append, index) => this.#afterAppend(append, replies[index]!)));
+    appends.forEach((append, index) => results.set(append.sessionId, settled[index]!));
+    return results;
   }
 
   async readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]> {
