@@ -2,6 +2,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { approvalScenarios } from './scenarios/approvals.js';
+import { conversationScenarios } from './scenarios/conversation.js';
 import { deleteScenarios } from './scenarios/delete.js';
 import { resumeScenarios } from './scenarios/resume.js';
 import { preferenceScenarios } from './scenarios/preferences.js';
@@ -40,4 +41,5 @@ describe('web app in Chromium', { timeout: 60_000 }, () => {
   describe('the session list in every tab', () => sessionListScenarios(env));
   describe('language, theme and keyboard', () => preferenceScenarios(env));
   describe('approving, editing and rejecting a tool call before it runs', () => approvalScenarios(env));
+  describe('conversations: follow-ups, steering, forks, export and import', () => conversationScenarios(env));
 });
