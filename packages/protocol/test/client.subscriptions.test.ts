@@ -315,3 +315,29 @@ describe('createSession', () => {
     await expect(client.createSession('x', { agent: 'gpt-9' })).rejects.toMatchObject({ code: 'AGENT_NOT_FOUND' });
   });
 });
+
+describe('forkSession, sendMessage and decisions', () => {
+  it('follows a fork at once, as after createSession', async () => {
+    const client = clientOf(server);
+    await client.connect();
+    const source = server.addSession('sess_src');
+    const created = await client.forkSession('sess_src', 'st_1');
+    expect(server.requests('session.fork')).toEqual([{ type: 'session.fork', sessionId: 'sess_src', stepId: 'st_1', id: expect.any(String) }]);
+    expect(created.session).toMatchObject({ status: 'idle', forkedFrom: { sessionId: source.info.sessionId, stepId: 'st_1' } });
+    const updates: SessionUpdate[] = [];
+    client.subscribe(created.session.sessionId, (update) => updates.push(update));
+    expect(describeUpdates(updates)).toEqual(['snapshot@0', 'session.status@1']);
+    expect(server.requests('session.subscribe')).toHaveLength(0);
+  });
+
+  it('sends a message with its mode, and decisions, resolving with their answers or rejecting with the error', async () => {
+    const client = clientOf(server);
+    await client.connect();
+    server.addSession('sess_m');
+    await expect(client.sendMessage('sess_m', 'Add 10 to that.', 'queue')).resolves.toMatchObject({ type: 'message.accepted', sessionId: 'sess_m', queued: false });
+    expect(server.requests('session.message')).toEqual([{ type: 'session.message', sessionId: 'sess_m', text: 'Add 10 to that.', mode: 'queue', id: expect.any(String) }]);
+    await expect(client.approveToolCall('sess_m', 'st_9')).rejects.toMatchObject({ code: 'APPROVAL_NOT_PENDING' });
+    await expect(client.rejectToolCall('sess_m', 'st_9', 'no')).rejects.toMatchObject({ code: 'APPROVAL_NOT_PENDING' });
+    expect(server.requests('tool.reject')).toEqual([{ type: 'tool.reject', sessionId: 'sess_m', stepId: 'st_9', reason: 'no', id: expect.any(String) }]);
+  });
+});

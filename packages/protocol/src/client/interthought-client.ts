@@ -1,3 +1,5 @@
+import type { ApprovalResolvedEvent } from '../approval.js';
+import type { MessageAccepted, MessageMode } from '../conversation.js';
 import type { Hello } from '../hello.js';
 import { PROTOCOL_VERSION, isCompatibleProtocol } from '../version.js';
 import type { ClientMessageType, ServerMessage } from '../messages.js';
@@ -174,6 +176,30 @@ export class InterthoughtClient {
     if (options.options !== undefined) message.options = options.options;
     // Track the session synchronously with its answer: its events follow right behind it.
     return this.send(message, (answer) => this.feeds.track(answer));
+  }
+
+  /**
+   * Fork a session from one of its steps (PROTOCOL.md §20.4): resolves with the fork's
+   * `session.created`. The server subscribes the requester, so the fork is followed at once, as
+   * after `createSession`.
+   */
+  forkSession(sessionId: string, stepId: string): Promise<SessionCreated> {
+    return this.send({ type: 'session.fork', sessionId, stepId }, (answer) => this.feeds.track(answer));
+  }
+
+  /** Say something to a session's agent (§20.2); resolves with `message.accepted`. */
+  sendMessage(sessionId: string, text: string, mode?: MessageMode): Promise<MessageAccepted> {
+    return this.request(mode === undefined ? { type: 'session.message', sessionId, text } : { type: 'session.message', sessionId, text, mode });
+  }
+
+  /** Run a tool call that waits for approval (§19.3); resolves with the `approval.resolved` event. */
+  approveToolCall(sessionId: string, stepId: string): Promise<ApprovalResolvedEvent> {
+    return this.request({ type: 'tool.approve', sessionId, stepId });
+  }
+
+  /** Refuse a tool call that waits for approval (§19.3); resolves with the `approval.resolved` event. */
+  rejectToolCall(sessionId: string, stepId: string, reason?: string): Promise<ApprovalResolvedEvent> {
+    return this.request(reason === undefined ? { type: 'tool.reject', sessionId, stepId } : { type: 'tool.reject', sessionId, stepId, reason });
   }
 
   /**

@@ -211,6 +211,22 @@ export class ScriptedServer {
       case 'sessions.unwatch':
         connection.watching = false;
         return this.send(connection, { type: 'sessions.unwatched', requestId });
+      case 'session.fork': {
+        // As the server does: the fork is idle, and the requester follows it from its first event.
+        const source = this.sessions.get(message.sessionId);
+        if (!source) return this.refuse(connection, requestId, 'SESSION_NOT_FOUND', 'No such session.');
+        const fork = this.addSession(undefined, source.info.task);
+        connection.subscriptions.add(fork.info.sessionId);
+        this.send(connection, { type: 'session.created', requestId, session: { ...fork.info, status: 'idle', forkedFrom: { sessionId: message.sessionId, stepId: message.stepId } } });
+        this.emit(fork.info.sessionId, { type: 'session.status', status: 'idle' });
+        return;
+      }
+      case 'session.message':
+        if (!this.sessions.has(message.sessionId)) return this.refuse(connection, requestId, 'SESSION_NOT_FOUND', 'No such session.');
+        return this.send(connection, { type: 'message.accepted', requestId, sessionId: message.sessionId, stepId: `msg_${this.nextSession++}`, queued: false });
+      case 'tool.approve':
+      case 'tool.reject':
+        return this.refuse(connection, requestId, 'APPROVAL_NOT_PENDING', `No approval was asked for ${message.stepId}.`);
     }
   }
 
