@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { ClientRequest, InterthoughtClient } from '@interthought/protocol';
 import { flushSync, type Component } from 'svelte';
 import { AccessGate } from '$lib/access/access-gate.svelte.js';
@@ -86,6 +87,12 @@ export function mountWithApp<Props extends Record<string, unknown>>(component: C
 /** The button whose accessible name (aria-label, else text) matches. */
 export function buttonNamed(root: ParentNode, name: RegExp): HTMLButtonElement | undefined {
   return Array.from(root.querySelectorAll('button')).find((button) => name.test(button.getAttribute('aria-label') ?? button.textContent?.trim() ?? ''));
+}
+
+/** Poll `condition` every 10 ms until it holds (at most `tries` times), then assert it. */
+export async function until(condition: () => boolean, tries = 300): Promise<void> {
+  for (let i = 0; i < tries && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
 }
 
 /** Let pending promise callbacks run, then flush Svelte's updates. */

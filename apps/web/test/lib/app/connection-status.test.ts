@@ -3,17 +3,13 @@ import { WebSocket } from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
 import { ScriptedServer } from '../../support/scripted-server.js';
+import { until } from '../../support/app.js';
 
 let cleanup: Array<() => unknown> = [];
 afterEach(async () => {
   for (const step of cleanup.reverse()) await step();
   cleanup = [];
 });
-
-const until = async (condition: () => boolean) => {
-  for (let i = 0; i < 300 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-};
 
 describe('ConnectionStatus', () => {
   it('reads "connected" once the client is open, and "reconnecting…" right after a drop', async () => {

@@ -1,24 +1,11 @@
 import { flushSync } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
-import StepCard from '$lib/chain/StepCard.svelte';
+import { describe, expect, it } from 'vitest';
 import { settle } from '../../support/app.js';
-import { createHarness, mountInChain, type Harness } from '../../support/chain-harness.js';
+import { createHarness } from '../../support/chain-harness.js';
+import { buttonNamed as button } from '../../support/app.js';
+import { useStepCards } from '../../support/step-cards.js';
 
-let cleanup: (() => void) | undefined;
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-});
-
-function render(harness: Harness, stepId: string, props: { readOnly?: boolean; superseded?: boolean } = {}) {
-  const view = harness.session.view(stepId)!;
-  const mounted = mountInChain(StepCard, { view, ...props }, harness);
-  cleanup = mounted.destroy;
-  return { view, article: mounted.target.querySelector<HTMLElement>('article')! };
-}
-
-const button = (root: ParentNode, name: RegExp) =>
-  Array.from(root.querySelectorAll('button')).find((b) => name.test(b.getAttribute('aria-label') ?? b.textContent?.trim() ?? ''));
+const { render, unmount } = useStepCards();
 
 function keydown(element: Element, key: string) {
   element.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
@@ -151,7 +138,7 @@ describe('StepCard of a tool call that waits for approval', () => {
     const { harness, call } = waitingCall();
     const readOnly = render(harness, call, { readOnly: true });
     expect(readOnly.article.querySelector('[data-approval="pending"]')).toBeNull();
-    cleanup?.();
+    unmount();
 
     const { article } = render(harness, call);
     expect(article.querySelector('[data-approval="pending"]')).not.toBeNull();

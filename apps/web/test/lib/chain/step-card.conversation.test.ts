@@ -1,20 +1,9 @@
 import { flushSync } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
-import StepCard from '$lib/chain/StepCard.svelte';
-import { createHarness, mountInChain, type Harness } from '../../support/chain-harness.js';
+import { describe, expect, it } from 'vitest';
+import { createHarness } from '../../support/chain-harness.js';
+import { useStepCards } from '../../support/step-cards.js';
 
-let cleanup: (() => void) | undefined;
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-});
-
-function render(harness: Harness, stepId: string, props: { readOnly?: boolean; superseded?: boolean } = {}) {
-  const view = harness.session.view(stepId)!;
-  const mounted = mountInChain(StepCard, { view, ...props }, harness);
-  cleanup = mounted.destroy;
-  return { view, article: mounted.target.querySelector<HTMLElement>('article')! };
-}
+const { render } = useStepCards();
 
 const labels = (root: ParentNode) => Array.from(root.querySelectorAll('.actions button')).map((button) => button.getAttribute('aria-label'));
 

@@ -1,24 +1,10 @@
 import { flushSync } from 'svelte';
-import { afterEach, describe, expect, it } from 'vitest';
-import StepCard from '$lib/chain/StepCard.svelte';
-import { createHarness, mountInChain, type Harness } from '../../support/chain-harness.js';
+import { describe, expect, it } from 'vitest';
+import { createHarness } from '../../support/chain-harness.js';
+import { buttonNamed as button } from '../../support/app.js';
+import { useStepCards } from '../../support/step-cards.js';
 
-let cleanup: (() => void) | undefined;
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-});
-
-function render(harness: Harness, stepId: string, props: { readOnly?: boolean; superseded?: boolean } = {}) {
-  const view = harness.session.view(stepId)!;
-  const mounted = mountInChain(StepCard, { view, ...props }, harness);
-  cleanup = mounted.destroy;
-  const article = mounted.target.querySelector<HTMLElement>('article')!;
-  return { view, target: mounted.target, article };
-}
-
-const button = (root: ParentNode, name: RegExp) =>
-  Array.from(root.querySelectorAll('button')).find((b) => name.test(b.getAttribute('aria-label') ?? b.textContent ?? ''));
+const { render, unmount } = useStepCards();
 
 function keydown(element: Element, key: string, extra: KeyboardEventInit = {}) {
   element.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...extra }));
@@ -77,7 +63,7 @@ describe('StepCard', () => {
     harness.deliver();
     const live = render(harness, stepId);
     expect(button(live.article, /Correct step 1/)).toBeDefined();
-    cleanup?.();
+    unmount();
     const readOnly = render(harness, stepId, { readOnly: true, superseded: true });
     expect(button(readOnly.article, /Correct/)).toBeUndefined();
     expect(readOnly.article.querySelectorAll('button')).toHaveLength(0);

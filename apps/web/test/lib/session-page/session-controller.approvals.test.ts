@@ -7,6 +7,7 @@ import { SessionController } from '$lib/session-page/session-controller.svelte.j
 import { I18n } from '$lib/i18n/index.js';
 import { EventLog, ManualFrames } from '../../support/session-events.js';
 import { useConnectedClient, type ScriptedServer } from '../../support/scripted-server.js';
+import { until } from '../../support/app.js';
 
 let server: ScriptedServer;
 let client: InterthoughtClient;
@@ -14,11 +15,6 @@ useConnectedClient((started, connected) => {
   server = started;
   client = connected;
 });
-
-const until = async (condition: () => boolean) => {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-};
 
 /** A session waiting for the approval of a calculator call, and a controller following it. */
 async function waitingSession(locale: 'en' | 'zh' = 'en') {

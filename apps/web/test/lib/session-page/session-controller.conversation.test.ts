@@ -8,6 +8,7 @@ import { I18n } from '$lib/i18n/index.js';
 import { SessionController } from '$lib/session-page/session-controller.svelte.js';
 import { EventLog, ManualFrames } from '../../support/session-events.js';
 import { useConnectedClient, type ScriptedServer } from '../../support/scripted-server.js';
+import { until } from '../../support/app.js';
 
 let server: ScriptedServer;
 let client: InterthoughtClient;
@@ -15,11 +16,6 @@ useConnectedClient((started, connected) => {
   server = started;
   client = connected;
 });
-
-const until = async (condition: () => boolean) => {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-};
 
 /** A controller following `log`'s session (answered from a snapshot of it), and what it opened. */
 async function following(log: EventLog) {

@@ -8,6 +8,7 @@ import { SessionController } from '$lib/session-page/session-controller.svelte.j
 import { I18n } from '$lib/i18n/index.js';
 import { EventLog, ManualFrames } from '../../support/session-events.js';
 import { useConnectedClient, type ScriptedServer } from '../../support/scripted-server.js';
+import { until } from '../../support/app.js';
 
 let server: ScriptedServer;
 let client: InterthoughtClient;
@@ -25,11 +26,6 @@ function controllerFor(sessionId: string) {
   );
   return { controller, toaster, frames };
 }
-
-const until = async (condition: () => boolean) => {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-};
 
 /** A completed session with a tool call, as a snapshot frame answering `requestId`. */
 function snapshotOf(log: EventLog, requestId: string | undefined) {
