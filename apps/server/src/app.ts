@@ -11,6 +11,7 @@ import { MemoryEventStore } from './store/memory-event-store.js';
 import { startSessionManager } from './core/session-manager.js';
 import { startClusterNode } from './cluster/cluster-node.js';
 import type { SessionService } from './core/session-service.js';
+import { authenticationPlugin } from './auth/authentication.js';
 import { accessPolicy, accessPolicyOf } from './http/access-policy.js';
 import { apiRoutes } from './http/api-routes.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -160,10 +161,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       warnings.warn(`foreign-${why}`, fields, `refused a request from a foreign ${why === 'host' ? 'Host' : 'Origin'} (403)`);
     },
   });
+  app.register(authenticationPlugin, { config });
   app.register(wsRoute, { config, warnings });
   app.register(apiRoutes, {
     prefix: '/api',
-    token: config.token,
     stats: () => app.sessions.stats,
   });
   app.register(staticUi, { webDir: config.webDir });

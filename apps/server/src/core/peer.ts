@@ -12,6 +12,8 @@ export interface Peer {
    * the user with identities); without one, only the server-wide cap applies.
    */
   readonly owner?: string;
+  /** The signed-in user, when the server identifies users (INTERTHOUGHT_AUTH `jwt` or `proxy`). */
+  readonly user?: { id: string; name: string; admin: boolean };
   /**
    * Send one serialised frame. Must not throw (a closed socket just drops it). `event`, when
    * given, is the session event `frame` is exactly the serialisation of: a transport may use it

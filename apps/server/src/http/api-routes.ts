@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { requireToken } from '../transport/origin-and-auth.js';
 import { agentsRoute } from './agents-route.js';
 import { exportRoutes } from './export-routes.js';
 import { healthRoute } from './health-route.js';
@@ -10,8 +9,6 @@ import { sessionsRoutes } from './sessions-routes.js';
 import type { SessionCoreStats } from '../core/session-service.js';
 
 export interface ApiOptions {
-  /** When set, every route but /health requires it. */
-  token: string | undefined;
   stats: () => SessionCoreStats;
 }
 
@@ -20,8 +17,9 @@ export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Prom
   app.setErrorHandler(restErrorHandler);
   await app.register(healthRoute, { stats: options.stats });
   await app.register(async function guardedRoutes(guarded) {
-    const { token } = options;
-    if (token !== undefined) guarded.addHook('onRequest', requireToken(token));
+    // The token or the user's identity (INTERTHOUGHT_AUTH), checked by the app's authentication.
+    const { guard } = app.authentication;
+    if (guard !== undefined) guarded.addHook('onRequest', guard);
     await guarded.register(agentsRoute);
     await guarded.register(sessionsRoutes);
     await guarded.register(exportRoutes);

@@ -1,6 +1,7 @@
 import { nanoid } from 'nanoid';
 import type { ServerMessage, SessionEvent } from '@interthought/protocol';
 import { WebSocket } from 'ws';
+import type { Identity } from '../auth/identity.js';
 import type { Peer } from '../core/peer.js';
 import { BackpressureSender, DEFAULT_BUFFER_CAPS, type BufferCaps } from './backpressure-sender.js';
 import { ConnectionRateLimiter } from './rate-limiter.js';
@@ -19,6 +20,8 @@ export class Connection implements Peer {
   sessionsCreated = 0;
   /** The client's address key: whose quotas (connections, active sessions, run starts) this connection uses. */
   owner: string | undefined;
+  /** The signed-in user (INTERTHOUGHT_AUTH `jwt` or `proxy`), from the upgrade; undefined with `none` or `token`. */
+  user: Identity | undefined;
   readonly limiter: ConnectionRateLimiter;
   readonly #outbound: BackpressureSender;
   #closing = false;

@@ -11,7 +11,6 @@ import { sendRestError } from '../http/rest-error.js';
 import { ConnectionsPerAddress, RunStartBudget, addressKey } from './address-quotas.js';
 import type { BriefWarnings } from './brief-warnings.js';
 import { handleSocketError } from './shutdown.js';
-import { requireToken } from './origin-and-auth.js';
 
 export const WS_PATH = '/ws';
 
@@ -34,7 +33,8 @@ export function serverLimits(config: Config): ServerLimits {
 
 /**
  * The WebSocket endpoint. Origin and token are checked in `onRequest`, so a refused client gets
- * a plain HTTP 403/401 and the upgrade never happens. Needs the `sessions` and `metrics` decorations.
+ * a plain HTTP 403/401 and the upgrade never happens. Needs the `sessions`, `metrics` and
+ * `authentication` decorations.
  */
 export async function wsRoute(app: FastifyInstance, options: { config: Config; warnings: BriefWarnings }): Promise<void> {
   const { config } = options;
@@ -44,9 +44,10 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
 
   const connections = new ConnectionsPerAddress(config.maxConnectionsPerAddress);
   const warnings = options.warnings;
-  // Host and Origin are checked for every route by the app's access policy; the upgrade adds the token and the per-address cap.
+  // Host and Origin are checked for every route by the app's access policy; the upgrade adds the
+  // token or identity (INTERTHOUGHT_AUTH, which sets `request.user`) and the per-address cap.
   const guards: onRequestAsyncHookHandler[] = [];
-  if (config.token !== undefined) guards.push(requireToken(config.token));
+  if (app.authentication.guard !== undefined) guards.push(app.authentication.guard);
   guards.push(async function checkAddressRoom(request, reply) {
     if (connections.hasRoom(addressKey(request.ip))) return undefined;
     metrics.requestRefused('LIMIT_EXCEEDED');
@@ -105,6 +106,7 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
       },
     );
     connection.owner = owner;
+    if (request.user !== undefined) connection.user = request.user;
     releaseUpgradeLeftovers(socket, onSocketError);
     // Attached before anything else so no frame can arrive unheard.
     socket.on('message', (data, isBinary) => handleFrame(connection, data, isBinary, context));
