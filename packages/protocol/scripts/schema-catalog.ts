@@ -45,6 +45,7 @@ export const CLIENT_MESSAGES: Record<ClientMessageType, MessageEntry> = {
   'tool.approve': { id: 'ToolApproveRequest', summary: 'Run a tool call that waits for approval, as proposed.' },
   'session.message': { id: 'SessionMessageRequest', summary: 'Say something to the agent: a follow-up, or steering while it runs.' },
   'session.fork': { id: 'SessionForkRequest', summary: "A new session whose chain is a copy of the source's path up to a step." },
+  'auth.refresh': { id: 'AuthRefreshRequest', summary: "A newer token for the connection's user, so the connection outlives the token it opened with." },
   'tool.reject': { id: 'ToolRejectRequest', summary: 'Refuse a tool call that waits for approval; the agent goes on knowing it was refused.' },
 };
 
@@ -68,6 +69,7 @@ export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
   'step.corrected': { id: 'StepCorrectedEvent', summary: "A user's correction replaced a step on the chain." },
   'steps.invalidated': { id: 'StepsInvalidatedEvent', summary: 'The replaced step and every later step of the old chain are invalidated (kept).' },
   'message.accepted': { id: 'MessageAccepted', summary: 'The answer to `session.message`: the id of its `user_message` step.' },
+  'auth.refreshed': { id: 'AuthRefreshed', summary: 'The answer to `auth.refresh`: the connection now lasts until `expiresAt`.' },
   'message.queued': { id: 'MessageQueuedEvent', summary: 'A message sent while the agent runs waits for a step boundary or the end of the turn.' },
   'steps.copied': { id: 'StepsCopiedEvent', summary: "A forked session's chain, copied from the source at once." },
   'approval.requested': { id: 'ApprovalRequestedEvent', summary: 'A completed tool call waits for the user: approve, edit (correct it) or reject.' },

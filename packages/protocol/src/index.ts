@@ -5,6 +5,7 @@ export * from './common.js';
 export * from './error.js';
 export * from './hello.js';
 export * from './approval.js';
+export * from './auth.js';
 export * from './conversation.js';
 export * from './step.js';
 export * from './session.js';

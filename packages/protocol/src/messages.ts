@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuthRefreshRequestSchema, AuthRefreshedSchema } from './auth.js';
 import { ApprovalRequestedEventSchema, ApprovalResolvedEventSchema, ToolApproveRequestSchema, ToolRejectRequestSchema } from './approval.js';
 import { CorrectionAcceptedSchema, StepCorrectRequestSchema } from './correction.js';
 import { MessageAcceptedSchema, MessageQueuedEventSchema, SessionForkRequestSchema, SessionMessageRequestSchema } from './conversation.js';
@@ -52,6 +53,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   ToolRejectRequestSchema,
   SessionMessageRequestSchema,
   SessionForkRequestSchema,
+  AuthRefreshRequestSchema,
 ]);
 
 /** The `type` of every client request. */
@@ -92,6 +94,7 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   SessionsChangedSchema,
   SessionsRemovedSchema,
   MessageAcceptedSchema,
+  AuthRefreshedSchema,
   ...SessionEventSchema.options,
 ]);
 

@@ -32,6 +32,10 @@ const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
     { type: 'session.message', id: 'r12', sessionId: 's_1', text: 'Use the 2024 prices.', mode: 'queue' },
   ],
   'session.fork': [{ type: 'session.fork', id: 'r13', sessionId: 's_1', stepId: 'st_2' }],
+  'auth.refresh': [
+    { type: 'auth.refresh', token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1LWFkYSJ9.c2lnbmF0dXJl' },
+    { type: 'auth.refresh', id: 'r14', token: 'x' },
+  ],
   'tool.approve': [
     { type: 'tool.approve', sessionId: 's_1', stepId: 'st_4' },
     { type: 'tool.approve', id: 'r10', sessionId: 's_1', stepId: 'st_4' },

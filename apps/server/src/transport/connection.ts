@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { ServerMessage, SessionEvent } from '@interthought/protocol';
+import { TOKEN_EXPIRED_CLOSE, type ServerMessage, type SessionEvent } from '@interthought/protocol';
 import { WebSocket } from 'ws';
 import type { Identity } from '../auth/identity.js';
 import type { Peer } from '../core/peer.js';
@@ -12,6 +12,9 @@ export interface BackpressureOptions {
   /** Told when the connection is closed with 4008 "slow consumer" (e.g. to log it). */
   onSlowConsumer?: (bufferedBytes: number) => void;
 }
+
+/** The longest delay `setTimeout` keeps (2^31 - 1 ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** One WebSocket client as the session core sees it (a `Peer`) plus its per-connection limits. */
 export class Connection implements Peer {
@@ -28,6 +31,8 @@ export class Connection implements Peer {
   /** Settles when the requests carried out or waiting have all been; undefined while none is. */
   #turn: Promise<void> | undefined;
   #waiting = 0;
+  /** Closes the connection when its sign-in expires (INTERTHOUGHT_AUTH=jwt); unset otherwise. */
+  #expiry: NodeJS.Timeout | undefined;
 
   constructor(
     readonly socket: WebSocket,
@@ -90,8 +95,26 @@ export class Connection implements Peer {
     this.send(JSON.stringify(message));
   }
 
+  /**
+   * Close with 4401 "token expired" at `expiresAt` (ms since the epoch), replacing any earlier
+   * deadline (an `auth.refresh`). Timers hold at most ~24.8 days, so a later one is re-armed.
+   */
+  expireAt(expiresAt: number | undefined): void {
+    clearTimeout(this.#expiry);
+    this.#expiry = undefined;
+    if (expiresAt === undefined) return;
+    const delay = expiresAt - Date.now();
+    const onDue = (): void => {
+      if (Date.now() < expiresAt) return this.expireAt(expiresAt);
+      this.closeInTurn(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
+    };
+    this.#expiry = setTimeout(onDue, Math.min(Math.max(delay, 0), MAX_TIMER_MS));
+    this.#expiry.unref();
+  }
+
   /** The socket closed: drop what still waits for it. */
   dispose(): void {
+    clearTimeout(this.#expiry);
     this.#outbound.dispose();
   }
 

@@ -1,6 +1,7 @@
 import { ERROR_CODES, SESSION_LIST_LIMITS, type ClientMessage } from '@interthought/protocol';
 import { SessionError } from '../core/session-error.js';
 import type { SessionService } from '../core/session-service.js';
+import { refreshSignIn } from './auth-refresh.js';
 import type { Connection } from './connection.js';
 import type { FrameContext } from './frame-handler.js';
 
@@ -59,7 +60,11 @@ async function createFollowed(connection: Connection, sessions: SessionService, 
  * core sends those that must precede the events they cause (`session.created`,
  * `correction.accepted`) in the same turn that queues them.
  */
-export async function dispatch(message: ClientMessage, connection: Connection, context: Pick<FrameContext, 'sessions' | 'caps' | 'runStarts'>): Promise<void> {
+export async function dispatch(
+  message: ClientMessage,
+  connection: Connection,
+  context: Pick<FrameContext, 'sessions' | 'caps' | 'runStarts' | 'verifyToken'>,
+): Promise<void> {
   const { sessions, caps } = context;
   const owner = connection.owner;
   const requestId = message.id;
@@ -130,6 +135,9 @@ export async function dispatch(message: ClientMessage, connection: Connection, c
       else await sessions.reject(message.reason === undefined ? decision : { ...decision, reason: message.reason }, reply);
       return;
     }
+    case 'auth.refresh':
+      await refreshSignIn(message, connection, context.verifyToken);
+      return;
     default:
       assertNever(message);
   }

@@ -1,5 +1,6 @@
 import { ERROR_CODES, errorFrame, parseClientMessage, usableRequestId, type ClientMessage, type ErrorFrame } from '@interthought/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Identity } from '../auth/identity.js';
 import type { RawData } from 'ws';
 import { SessionError } from '../core/session-error.js';
 import type { SessionService } from '../core/session-service.js';
@@ -23,6 +24,8 @@ export interface FrameContext {
   /** For what clients cause (brief, rate-limited). */
   warnings: BriefWarnings;
   metrics: TransportMetrics;
+  /** Checks the token of an `auth.refresh` (INTERTHOUGHT_AUTH=jwt only). */
+  verifyToken: ((token: string) => Promise<Identity>) | undefined;
 }
 
 function asBytes(data: RawData): Uint8Array {

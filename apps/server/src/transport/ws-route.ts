@@ -16,7 +16,7 @@ export const WS_PATH = '/ws';
 
 /** Close code and reason for a socket over its address's cap that slipped past the upgrade check. */
 export const TOO_MANY_CONNECTIONS_CLOSE = { code: 1008, reason: 'too many connections from this address' } as const;
-export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation'];
+export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation', 'auth-refresh'];
 
 /** The limits a connection is held to, as announced in `hello.limits`. */
 export function serverLimits(config: Config): ServerLimits {
@@ -66,6 +66,7 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
     log: app.log,
     warnings,
     metrics,
+    verifyToken: app.authentication.verifyToken,
   };
 
   const hello = (connectionId: string): Hello => ({
@@ -106,7 +107,11 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
       },
     );
     connection.owner = owner;
-    if (request.user !== undefined) connection.user = request.user;
+    if (request.user !== undefined) {
+      connection.user = request.user;
+      // A WebSocket does not outlive its token, unless the client sends a newer one (auth.refresh).
+      connection.expireAt(request.user.expiresAt);
+    }
     releaseUpgradeLeftovers(socket, onSocketError);
     // Attached before anything else so no frame can arrive unheard.
     socket.on('message', (data, isBinary) => handleFrame(connection, data, isBinary, context));

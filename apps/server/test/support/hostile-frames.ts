@@ -34,6 +34,7 @@ const TEMPLATES: Record<ClientMessageType, Json> = {
   'session.message': { type: 'session.message', sessionId: MISSING_SESSION, text: 'Add 10 to that.', mode: 'queue' },
   'session.fork': { type: 'session.fork', sessionId: MISSING_SESSION, stepId: 'no-such-step' },
   'tool.reject': { type: 'tool.reject', sessionId: MISSING_SESSION, stepId: 'no-such-step', reason: 'r' },
+  'auth.refresh': { type: 'auth.refresh', token: 'not-a-jwt' },
 };
 const CLIENT_TYPES = Object.keys(TEMPLATES) as ClientMessageType[];
 const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork'];

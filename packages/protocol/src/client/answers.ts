@@ -16,6 +16,7 @@ export const ANSWER_TYPES = {
   'tool.reject': ['approval.resolved'],
   'session.message': ['message.accepted'],
   'session.fork': ['session.created'],
+  'auth.refresh': ['auth.refreshed'],
 } as const satisfies Record<ClientMessageType, readonly ServerMessageType[]>;
 
 /** The request of a given type, without its `id` (the client assigns one). */

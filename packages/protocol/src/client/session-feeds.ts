@@ -149,6 +149,7 @@ export class SessionFeeds {
       case 'session.unsubscribed':
       case 'correction.accepted':
       case 'message.accepted':
+      case 'auth.refreshed':
       case 'error':
       case 'sessions.watching':
       case 'sessions.unwatched':
