@@ -1,4 +1,5 @@
-import { TOKEN_EXPIRED_CLOSE } from '@interthought/protocol';
+import { InterthoughtClient, TOKEN_EXPIRED_CLOSE, type ConnectionState } from '@interthought/protocol';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JwtConfig } from '../../src/config.js';
 import { TEST_JWT_SECRET, signHs256 } from '../support/jwt.js';
@@ -66,6 +67,27 @@ describe('a WebSocket does not outlive its token (INTERTHOUGHT_AUTH=jwt)', () =>
     const expiredId = client.send({ type: 'auth.refresh', token: await signHs256({ sub: 'u-ada' }, { expiresInS: -60 }) });
     expect(await client.answerTo(expiredId)).toMatchObject({ type: 'error', code: 'UNAUTHORIZED', message: expect.stringMatching(/expired/) });
     expect((await client.closed).code).toBe(TOKEN_EXPIRED_CLOSE.code);
+  });
+});
+
+describe('InterthoughtClient against the real server', () => {
+  it('stays on one connection past its first token\'s expiry by refreshing it', async () => {
+    const server = await startServer({ identity: { mode: 'jwt', jwt: JWT } });
+    let token = await signHs256({ sub: 'u-ada' }, { expiresInS: 2 });
+    const client = new InterthoughtClient({ url: server.wsUrl, WebSocket, token: () => token, tokenRefreshLeadMs: 1_000 });
+    const states: ConnectionState[] = [];
+    client.onStateChange((state) => states.push(state));
+    const refreshed: string[] = [];
+    client.onMessage((frame) => {
+      if (frame.type === 'auth.refreshed') refreshed.push(frame.expiresAt);
+    });
+    await client.connect();
+    token = await signHs256({ sub: 'u-ada' }, { expiresInS: 120 });
+    await new Promise((resolve) => setTimeout(resolve, 2_600));
+    expect(refreshed).toHaveLength(1);
+    expect(states).toEqual(['connecting', 'open']);
+    client.close();
+    await server.close();
   });
 });
 

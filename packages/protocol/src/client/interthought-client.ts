@@ -11,6 +11,7 @@ import { PendingRequests } from './pending-requests.js';
 import { readServerFrame } from './server-frame.js';
 import { SessionFeeds, type SessionUpdateListener, type SubscribeOptions } from './session-feeds.js';
 import { SessionListFeed, type SessionListListener, type WatchSessionsOptions } from './session-list-feed.js';
+import { TokenRefresher } from './token-refresh.js';
 import {
   SOCKET_OPEN,
   globalWebSocket,
@@ -31,9 +32,13 @@ export interface InterthoughtClientOptions {
   WebSocket?: WebSocketConstructor;
   /**
    * Sent as the `token` query parameter. A function is asked before every connection attempt, so a
-   * token that changes (a browser user pastes a new one) is used from the next attempt on.
+   * token that changes (a browser user pastes a new one) is used from the next attempt on. When it
+   * is a JWT and the server announces `auth-refresh`, the function is also asked shortly before the
+   * token expires, and a newer token it returns is sent as `auth.refresh` (PROTOCOL.md §3.3).
    */
   token?: string | (() => string | undefined);
+  /** How long before a JWT's `exp` to send a newer one (default 30 s). */
+  tokenRefreshLeadMs?: number;
   /** How long a request waits for its answer before it fails with `TIMEOUT` (default 10 s). */
   requestTimeoutMs?: number;
   /** Reconnection delays (default 250 ms doubling to 10 s, full jitter). */
@@ -77,6 +82,7 @@ export class InterthoughtClient {
   private readonly pending = new PendingRequests();
   private readonly feeds: SessionFeeds;
   private readonly sessionList: SessionListFeed;
+  private readonly refresher: TokenRefresher;
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
   private readonly messageListeners = new Set<(frame: ServerMessage) => void>();
   private openWaiters: Array<{ resolve: (hello: Hello) => void; reject: (error: InterthoughtError) => void }> = [];
@@ -108,6 +114,13 @@ export class InterthoughtClient {
       watch: (limit, onAnswer) => this.send(limit === undefined ? { type: 'sessions.watch' } : { type: 'sessions.watch', limit }, onAnswer),
       unwatch: () => void this.request({ type: 'sessions.unwatch' }).catch(() => undefined),
       listenerFailed: (error) => this.onListenerError(error),
+    });
+    const token = options.token;
+    this.refresher = new TokenRefresher({
+      // A fixed string never changes: nothing newer to send.
+      token: typeof token === 'function' ? token : () => undefined,
+      refresh: (next) => this.request({ type: 'auth.refresh', token: next }),
+      leadMs: options.tokenRefreshLeadMs ?? 30_000,
     });
   }
 
@@ -273,7 +286,9 @@ export class InterthoughtClient {
     }
     let socket: WebSocketLike;
     try {
-      socket = new Impl(withToken(this.shownUrl, typeof this.token === 'function' ? this.token() : this.token));
+      const token = typeof this.token === 'function' ? this.token() : this.token;
+      this.refresher.opening(token);
+      socket = new Impl(withToken(this.shownUrl, token));
     } catch (error) {
       this.fail(new InterthoughtError('DISCONNECTED', `Cannot open ${this.shownUrl}: ${error instanceof Error ? error.message : String(error)}`));
       return;
@@ -295,6 +310,7 @@ export class InterthoughtClient {
 
   /** Give up: the URL or the runtime cannot work, so retrying would not help. */
   private fail(error: InterthoughtError): void {
+    this.refresher.stop();
     this.sessionList.stop();
     this.setState('closed');
     this.pending.failAll(error);
@@ -339,6 +355,7 @@ export class InterthoughtClient {
     this.hello = hello;
     this.attempt = 0;
     this.setState('open');
+    this.refresher.opened(hello.capabilities.includes('auth-refresh'));
     this.feeds.resubscribeAll();
     this.sessionList.connected();
     this.flush();
@@ -350,6 +367,7 @@ export class InterthoughtClient {
     this.socket = undefined;
     clearTimeout(this.helloTimer);
     this.pending.failSent(new InterthoughtError('DISCONNECTED', 'The connection dropped before the answer arrived.'));
+    this.refresher.stop();
     if (this.state === 'closed') return;
     const delay = backoffDelay(this.attempt++, this.backoff);
     this.reconnectAt = Date.now() + delay;
@@ -373,6 +391,7 @@ export class InterthoughtClient {
   }
 
   private clearTimers(): void {
+    this.refresher.stop();
     clearTimeout(this.reconnectTimer);
     clearTimeout(this.helloTimer);
     this.reconnectTimer = undefined;

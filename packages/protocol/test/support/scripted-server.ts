@@ -48,6 +48,8 @@ export class ScriptedServer {
   /** The request URL of every connection (path and query). */
   readonly urls: string[] = [];
   private closed = false;
+  /** What the next connections' `hello` announces as capabilities. */
+  capabilities: string[] = ['corrections', 'replay', 'pause'];
   /** Overrides, tried before the default behaviour. */
   handler: RequestHandler | undefined;
   /** Events emitted by a `session.create` right after `session.created` (in the same tick). */
@@ -151,7 +153,7 @@ export class ScriptedServer {
       protocol: this.protocol,
       serverVersion: 'scripted',
       connectionId: `conn_${connection.index}`,
-      capabilities: ['corrections', 'replay', 'pause'],
+      capabilities: this.capabilities,
       limits: {
         maxFrameBytes: 65_536,
         maxTaskChars: 20_000,
@@ -227,6 +229,11 @@ export class ScriptedServer {
       case 'tool.approve':
       case 'tool.reject':
         return this.refuse(connection, requestId, 'APPROVAL_NOT_PENDING', `No approval was asked for ${message.stepId}.`);
+      case 'auth.refresh': {
+        // Verifies nothing: it reads `exp` as the real server would after checking the signature.
+        const exp = (JSON.parse(Buffer.from(message.token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number }).exp;
+        return this.send(connection, { type: 'auth.refreshed', requestId, expiresAt: new Date(exp * 1000).toISOString() });
+      }
     }
   }
 
