@@ -18,12 +18,17 @@ export async function refreshSignIn(
     throw new SessionError(ERROR_CODES.INVALID_STATE, 'This server\'s sign-in does not expire (it verifies no JWTs): there is nothing to refresh.');
   }
   let next: Identity;
+  connection.refreshing = true;
   try {
     next = await verifyToken(message.token);
   } catch (error) {
     if (!(error instanceof AuthenticationError)) throw error;
     const code = error.code === 'INTERNAL' ? ERROR_CODES.INTERNAL : ERROR_CODES.UNAUTHORIZED;
     throw new SessionError(code, `${error.message} The connection keeps its current sign-in until it expires.`);
+  } finally {
+    connection.refreshing = false;
+    // Re-armed whatever the outcome: an expiry that fell due during the verification closes now.
+    connection.expireAt(current.expiresAt);
   }
   if (next.id !== current.id) {
     throw new SessionError(

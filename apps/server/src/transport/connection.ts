@@ -33,6 +33,11 @@ export class Connection implements Peer {
   #waiting = 0;
   /** Closes the connection when its sign-in expires (INTERTHOUGHT_AUTH=jwt); unset otherwise. */
   #expiry: NodeJS.Timeout | undefined;
+  /**
+   * An `auth.refresh` is being verified: an expiry due meanwhile waits for its outcome (the
+   * refresh re-arms the deadline either way), so a token renewed just in time is not cut off.
+   */
+  refreshing = false;
 
   constructor(
     readonly socket: WebSocket,
@@ -105,8 +110,9 @@ export class Connection implements Peer {
     if (expiresAt === undefined) return;
     const delay = expiresAt - Date.now();
     const onDue = (): void => {
+      this.#expiry = undefined;
       if (Date.now() < expiresAt) return this.expireAt(expiresAt);
-      this.closeInTurn(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
+      if (!this.refreshing) this.closeInTurn(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
     };
     this.#expiry = setTimeout(onDue, Math.min(Math.max(delay, 0), MAX_TIMER_MS));
     this.#expiry.unref();

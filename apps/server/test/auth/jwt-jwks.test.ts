@@ -1,3 +1,4 @@
+import { TOKEN_EXPIRED_CLOSE } from '@interthought/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JwtConfig } from '../../src/config.js';
 import { newSigningKey, signHs256, signWith, startJwksServer, type JwksServer, type SigningKey } from '../support/jwt.js';
@@ -59,5 +60,58 @@ describe('INTERTHOUGHT_AUTH=jwt with keys from a JWKS URL', () => {
     jwks.publish([first]);
     expect(await restStatus(await signWith(first, { sub: 'u-rsa' }, { expiresInS: -60 }))).toBe(401);
     expect(await restStatus(await signWith(first, { sub: 'u-rsa' }))).toBe(200);
+  });
+});
+
+describe('a refresh whose keys arrive after the old token expired', () => {
+  it('keeps the connection: the expiry waits for the refresh being verified', async () => {
+    const first = await newSigningKey('key-a');
+    const jwks = await startJwksServer([first]);
+    const jwt: JwtConfig = { secret: undefined, jwksUrl: jwks.url, issuer: undefined, audience: undefined, adminClaim: undefined, jwksCooldownMs: 0 };
+    const server = await startServer({ identity: { mode: 'jwt', jwt } });
+    const client = await TestClient.connect(`${server.wsUrl}?token=${await signWith(first, { sub: 'u-ada' }, { expiresInS: 1 })}`);
+    await client.waitForType('hello');
+    // A token of a new key: verifying it fetches the key set, which now takes longer than the old token has left.
+    const rotated = await newSigningKey('key-b');
+    jwks.publish([first, rotated]);
+    jwks.delayMs = 1_500;
+    const id = client.send({ type: 'auth.refresh', token: await signWith(rotated, { sub: 'u-ada' }, { expiresInS: 60 }) });
+    expect(await client.answerTo(id)).toMatchObject({ type: 'auth.refreshed' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(client.closeInfo).toBeUndefined();
+    await client.close();
+    await server.close();
+    await jwks.close();
+  });
+
+  it('closes with 4401 once a refresh that outlived the expiry is refused', async () => {
+    const first = await newSigningKey('key-a');
+    const jwks = await startJwksServer([first]);
+    const jwt: JwtConfig = { secret: undefined, jwksUrl: jwks.url, issuer: undefined, audience: undefined, adminClaim: undefined, jwksCooldownMs: 0 };
+    const server = await startServer({ identity: { mode: 'jwt', jwt } });
+    const client = await TestClient.connect(`${server.wsUrl}?token=${await signWith(first, { sub: 'u-ada' }, { expiresInS: 1 })}`);
+    await client.waitForType('hello');
+    jwks.delayMs = 1_500;
+    const stranger = await newSigningKey('key-unknown');
+    const id = client.send({ type: 'auth.refresh', token: await signWith(stranger, { sub: 'u-ada' }, { expiresInS: 60 }) });
+    expect(await client.answerTo(id)).toMatchObject({ type: 'error', code: 'UNAUTHORIZED' });
+    expect((await client.closed).code).toBe(TOKEN_EXPIRED_CLOSE.code);
+    await server.close();
+    await jwks.close();
+  });
+});
+
+describe('an identity provider that cannot be reached', () => {
+  it('answers 503 INTERNAL, not 401: the client did nothing wrong', async () => {
+    const key = await newSigningKey('key-a');
+    const jwks = await startJwksServer([key]);
+    const url = jwks.url;
+    await jwks.close();
+    const jwt: JwtConfig = { secret: undefined, jwksUrl: url, issuer: undefined, audience: undefined, adminClaim: undefined };
+    const server = await startServer({ identity: { mode: 'jwt', jwt } });
+    const response = await fetch(`${server.baseUrl}/api/sessions`, { headers: { authorization: `Bearer ${await signWith(key, { sub: 'u-ada' })}` } });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ code: 'INTERNAL' });
+    await server.close();
   });
 });

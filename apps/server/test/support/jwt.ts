@@ -57,6 +57,8 @@ export interface JwksServer {
   url: string;
   /** How many times the key set was fetched. */
   readonly fetches: number;
+  /** How long the next answers wait (a slow identity provider). */
+  delayMs: number;
   publish(keys: SigningKey[]): void;
   close(): Promise<void>;
 }
@@ -64,10 +66,14 @@ export interface JwksServer {
 export async function startJwksServer(keys: SigningKey[]): Promise<JwksServer> {
   let published = keys;
   let fetches = 0;
-  const server: Server = createServer((request, response) => {
+  const state = { delayMs: 0 };
+  const server: Server = createServer((_request, response) => {
     fetches += 1;
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ keys: published.map((key) => key.publicJwk) }));
+    const body = JSON.stringify({ keys: published.map((key) => key.publicJwk) });
+    setTimeout(() => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(body);
+    }, state.delayMs);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -75,6 +81,12 @@ export async function startJwksServer(keys: SigningKey[]): Promise<JwksServer> {
     url: `http://127.0.0.1:${port}/.well-known/jwks.json`,
     get fetches() {
       return fetches;
+    },
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(value: number) {
+      state.delayMs = value;
     },
     publish(next) {
       published = next;
