@@ -259,6 +259,8 @@ export function conversationScenarios(env: GetEnv): void {
       const lines = (await response.text()).trim().split('\n');
       lines[2] = '{"type":"step.delta","sessionId":';
       await page.goto('/');
+      // Counted once the rail has its list (the session just made is in it), not while it loads.
+      await page.locator(`nav a[data-session-id="${sessionId}"]`).waitFor();
       const before = await page.locator('nav a[data-session-id]').count();
 
       await page.locator('.home [data-import-input]').setInputFiles({ name: 'broken.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.join('\n')) });
