@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config.js';
+import { problemsOf } from './support/problems.js';
 
 const SECRET = 'a-shared-secret-of-more-than-32-characters';
-
-function problemsOf(env: Record<string, string>): { variable: string; problem: string }[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('INTERTHOUGHT_AUTH', () => {
   it('is none by default, and token when only INTERTHOUGHT_TOKEN is set (as before identities)', () => {

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-
-function problemsOf(env: Record<string, string>): { variable: string; problem: string }[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { loadConfig } from '../../src/config.js';
+import { problemsOf } from './support/problems.js';
 
 describe('loadConfig defaults', () => {
   it('uses the documented defaults for an empty environment', () => {
