@@ -29,6 +29,23 @@ describe('buildMessages', () => {
     ]);
   });
 
+  it("sends the user's messages as user turns, after the model turn before them is closed and answered; an edited message reads as the user's text, without a note", () => {
+    const chain = new ChainBuilder()
+      .add('thought', 'Look it up.')
+      .add('final_answer', 'Tokyo.')
+      .add('user_message', 'And of France?')
+      .add('tool_call', '{"country":"France"}', { tool: 'capital' })
+      .corrected('user_message', 'Actually, of Italy?', 'Hmm', 'typo').steps;
+
+    expect(buildMessages('Capital of Japan?', chain, 'think-tags').slice(2)).toEqual([
+      { role: 'assistant', content: '<think>\nLook it up.\n</think>\n\nTokyo.' },
+      { role: 'user', content: 'And of France?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_c4', type: 'function', function: { name: 'capital', arguments: '{"country":"France"}' } }] },
+      { role: 'tool', tool_call_id: 'call_c4', content: 'The tool was not run.' },
+      { role: 'user', content: 'Actually, of Italy?' },
+    ]);
+  });
+
   it('keeps reasoning and text of one turn in one message, in the order the model produced them', () => {
     const chain = new ChainBuilder()
       .add('thought', 'First idea.')
