@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { EventStore } from './core/event-store.js';
 import { SessionManager } from './core/session-manager.js';
+import { signInSummary } from './auth/sign-in-summary.js';
 import { stopServer } from './graceful-stop.js';
 import { RedisUnreachableError } from './cluster/redis-connection.js';
 import { StoreOpenError, openConfiguredStore, storeLocation, storeRefusal } from './store-from-config.js';
@@ -61,6 +62,8 @@ async function main(): Promise<void> {
   }
   const { port } = app.server.address() as AddressInfo;
   console.log(`Interthought is running at http://${urlHost(config.host)}:${port}`);
+  const signIn = signInSummary(config);
+  if (signIn !== undefined) console.log(signIn);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
