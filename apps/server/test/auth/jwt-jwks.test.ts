@@ -69,13 +69,16 @@ describe('a refresh whose keys arrive after the old token expired', () => {
     const jwks = await startJwksServer([first]);
     const jwt: JwtConfig = { secret: undefined, jwksUrl: jwks.url, issuer: undefined, audience: undefined, adminClaim: undefined, jwksCooldownMs: 0 };
     const server = await startServer({ identity: { mode: 'jwt', jwt } });
-    const client = await TestClient.connect(`${server.wsUrl}?token=${await signWith(first, { sub: 'u-ada' }, { expiresInS: 1 })}`);
+    // Keys and tokens are made before connecting (key generation can take a while on a busy machine):
+    // the refresh must be sent while the first token (exp in 1–2 s) still lives.
+    const rotated = await newSigningKey('key-b');
+    const refreshed = await signWith(rotated, { sub: 'u-ada' }, { expiresInS: 60 });
+    const client = await TestClient.connect(`${server.wsUrl}?token=${await signWith(first, { sub: 'u-ada' }, { expiresInS: 2 })}`);
     await client.waitForType('hello');
     // A token of a new key: verifying it fetches the key set, which now takes longer than the old token has left.
-    const rotated = await newSigningKey('key-b');
     jwks.publish([first, rotated]);
-    jwks.delayMs = 1_500;
-    const id = client.send({ type: 'auth.refresh', token: await signWith(rotated, { sub: 'u-ada' }, { expiresInS: 60 }) });
+    jwks.delayMs = 2_500;
+    const id = client.send({ type: 'auth.refresh', token: refreshed });
     expect(await client.answerTo(id)).toMatchObject({ type: 'auth.refreshed' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(client.closeInfo).toBeUndefined();
@@ -89,11 +92,12 @@ describe('a refresh whose keys arrive after the old token expired', () => {
     const jwks = await startJwksServer([first]);
     const jwt: JwtConfig = { secret: undefined, jwksUrl: jwks.url, issuer: undefined, audience: undefined, adminClaim: undefined, jwksCooldownMs: 0 };
     const server = await startServer({ identity: { mode: 'jwt', jwt } });
-    const client = await TestClient.connect(`${server.wsUrl}?token=${await signWith(first, { sub: 'u-ada' }, { expiresInS: 1 })}`);
-    await client.waitForType('hello');
-    jwks.delayMs = 1_500;
     const stranger = await newSigningKey('key-unknown');
-    const id = client.send({ type: 'auth.refresh', token: await signWith(stranger, { sub: 'u-ada' }, { expiresInS: 60 }) });
+    const forged = await signWith(stranger, { sub: 'u-ada' }, { expiresInS: 60 });
+    const client = await TestClient.connect(`${server.wsUrl}?token=${await signWith(first, { sub: 'u-ada' }, { expiresInS: 2 })}`);
+    await client.waitForType('hello');
+    jwks.delayMs = 2_500;
+    const id = client.send({ type: 'auth.refresh', token: forged });
     expect(await client.answerTo(id)).toMatchObject({ type: 'error', code: 'UNAUTHORIZED' });
     expect((await client.closed).code).toBe(TOKEN_EXPIRED_CLOSE.code);
     await server.close();
