@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { connectRedis, quitRedis } from '../../src/cluster/redis-connection.js';
 import { sessionKeys } from '../../src/cluster/redis-keys.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
-import { runningUrl, watchServerProcess, type ServerProcess } from './server-process.js';
+import { runningUrl, testServerEnv, watchServerProcess, type ServerProcess } from './server-process.js';
 import { isSessionEvent, TestClient } from './ws-client.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,13 +26,7 @@ export const NODE_IDS = ['a', 'b', 'c'] as const;
  * client gets is the stored one, byte for byte).
  */
 function nodeEnv(socket: string, nodeId: string, extra: Record<string, string>): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    LOG_LEVEL: 'warn',
-    INTERTHOUGHT_WEB_DIR: '/nonexistent-interthought-build',
+  return testServerEnv({
     INTERTHOUGHT_REDIS_URL: `unix://${socket}`,
     INTERTHOUGHT_NODE_ID: nodeId,
     INTERTHOUGHT_LEASE_TTL_MS: String(LEASE_TTL_MS),
@@ -47,7 +41,7 @@ function nodeEnv(socket: string, nodeId: string, extra: Record<string, string>):
     INTERTHOUGHT_SOFT_BUFFER_BYTES: String(256 * 1024 * 1024),
     INTERTHOUGHT_HARD_BUFFER_BYTES: String(1024 * 1024 * 1024),
     ...extra,
-  };
+  });
 }
 
 /**

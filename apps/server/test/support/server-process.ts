@@ -13,6 +13,22 @@ export interface ServerProcess {
 }
 
 /**
+ * The environment of a server process a test starts: nothing of the test runner's own, on
+ * loopback, any free port, quiet logs and no web build (tests talk to the API), then `extra`.
+ */
+export function testServerEnv(extra: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    INTERTHOUGHT_WEB_DIR: '/nonexistent-interthought-build',
+    ...extra,
+  };
+}
+
+/**
  * Run `tsx src/main.ts` as a real process, the way `pnpm start` does. Sessions are kept in memory
  * unless `env` sets INTERTHOUGHT_DB, so parallel tests never share (or lock) the default file.
  */

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { watchServerProcess, type ServerProcess } from '../../support/server-process.js';
+import { testServerEnv, watchServerProcess, type ServerProcess } from '../../support/server-process.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 const READY = /Interthought is running at (http:\/\/\S+)/;
@@ -29,15 +29,7 @@ const children = new Set<ChildProcess>();
 export function spawnServerProcess(env: Record<string, string>): ServerChild {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: REPO_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      INTERTHOUGHT_WEB_DIR: '/nonexistent-interthought-build',
-      ...env,
-    },
+    env: testServerEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

@@ -47,14 +47,19 @@ describe('SessionHeader', () => {
     expect(Array.from(target.querySelectorAll<HTMLButtonElement>('.controls button')).every((button) => button.disabled)).toBe(true);
   });
 
-  it('says a waiting session waits for the user, names the tool, and offers only Cancel', async () => {
-    const test = createTestApp();
-    const { target, log, controller, frames } = render(test);
+  /** The header of a session whose calculator call waits for approval. */
+  async function waitingHeader(locale: 'en' | 'zh'): Promise<HTMLElement> {
+    const { target, log, controller, frames } = render(createTestApp(locale));
     const call = log.step('tool_call', '{"expression":"240 * 15%"}', { tool: 'calculator' });
     log.askApproval(call);
     for (const event of log.events) controller.view.enqueue(event);
     frames.run();
     await settle();
+    return target;
+  }
+
+  it('says a waiting session waits for the user, names the tool, and offers only Cancel', async () => {
+    const target = await waitingHeader('en');
     expect(target.querySelector('[data-session-status]')?.textContent?.trim()).toBe('Waiting for you');
     const enabled = Array.from(target.querySelectorAll<HTMLButtonElement>('.controls button'))
       .filter((button) => !button.disabled)
@@ -68,13 +73,7 @@ describe('SessionHeader', () => {
   });
 
   it('says it in Chinese', async () => {
-    const test = createTestApp('zh');
-    const { target, log, controller, frames } = render(test);
-    const call = log.step('tool_call', '{"expression":"240 * 15%"}', { tool: 'calculator' });
-    log.askApproval(call);
-    for (const event of log.events) controller.view.enqueue(event);
-    frames.run();
-    await settle();
+    const target = await waitingHeader('zh');
     expect(target.querySelector('[data-session-status]')?.textContent?.trim()).toBe('等待你的决定');
     expect(target.querySelector('.banner.waiting')?.textContent).toContain('智能体想运行 calculator。请在下方批准、修改或拒绝这次调用。');
   });
