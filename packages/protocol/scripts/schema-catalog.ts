@@ -46,6 +46,8 @@ export const CLIENT_MESSAGES: Record<ClientMessageType, MessageEntry> = {
   'session.message': { id: 'SessionMessageRequest', summary: 'Say something to the agent: a follow-up, or steering while it runs.' },
   'session.fork': { id: 'SessionForkRequest', summary: "A new session whose chain is a copy of the source's path up to a step." },
   'auth.refresh': { id: 'AuthRefreshRequest', summary: "A newer token for the connection's user, so the connection outlives the token it opened with." },
+  'session.share': { id: 'SessionShareRequest', summary: 'Make a link that lets anyone holding it watch (viewer) or also steer (editor) one session.' },
+  'session.unshare': { id: 'SessionUnshareRequest', summary: 'Revoke a share link; connections opened with it lose access at once.' },
   'tool.reject': { id: 'ToolRejectRequest', summary: 'Refuse a tool call that waits for approval; the agent goes on knowing it was refused.' },
 };
 
@@ -74,6 +76,10 @@ export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
   'steps.copied': { id: 'StepsCopiedEvent', summary: "A forked session's chain, copied from the source at once." },
   'approval.requested': { id: 'ApprovalRequestedEvent', summary: 'A completed tool call waits for the user: approve, edit (correct it) or reject.' },
   'approval.resolved': { id: 'ApprovalResolvedEvent', summary: 'The decision on a pending tool call (it answers `tool.approve` / `tool.reject` too).' },
+  'session.shared': { id: 'SessionShared', summary: 'The answer to `session.share`: the link and its token, sent this once.' },
+  'session.unshared': { id: 'SessionUnshared', summary: 'The answer to `session.unshare`.' },
+  'share.created': { id: 'ShareCreatedEvent', summary: 'A share link to the session was made (its record, never its token).' },
+  'share.revoked': { id: 'ShareRevokedEvent', summary: 'A share link to the session was revoked.' },
   'session.deleted': { id: 'SessionDeletedEvent', summary: "A session's last event: it was deleted with its log (it answers `session.delete` too)." },
 };
 

@@ -32,8 +32,10 @@ export const StepApprovalSchema = z.looseObject({
   state: ApprovalStateSchema,
   /** When the step started waiting. */
   requestedAt: TimestampSchema.optional(),
-  /** Who decided (a connection id, or `server` for a timeout). */
+  /** Who decided: a user id (or a connection id when the server does not tell users apart), or `server` for a timeout. */
   by: z.string().optional(),
+  /** The decider's display name, when known (additive, capability `users`). */
+  byName: z.string().optional(),
   /** When it was decided. */
   at: TimestampSchema.optional(),
   /** Why it was rejected, when a reason was given. */
@@ -61,6 +63,7 @@ export const ApprovalResolvedEventSchema = z.looseObject({
   stepId: IdSchema,
   decision: ApprovalDecisionSchema,
   by: z.string(),
+  byName: z.string().optional(),
   reason: z.string().optional(),
 });
 

@@ -51,6 +51,9 @@ export const QueuedMessageSchema = z.looseObject({
   text: z.string(),
   mode: MessageModeSchema,
   at: TimestampSchema,
+  /** Who sent it and their name (additive, capability `users`). */
+  by: z.string().optional(),
+  byName: z.string().optional(),
 });
 
 /** `message.queued`: a message sent while the agent runs waits; it reaches the chain as a `user_message` step with this `stepId`. */
@@ -60,6 +63,8 @@ export const MessageQueuedEventSchema = z.looseObject({
   stepId: IdSchema,
   text: z.string(),
   mode: MessageModeSchema,
+  by: z.string().optional(),
+  byName: z.string().optional(),
 });
 
 export type MessageMode = z.infer<typeof MessageModeSchema>;

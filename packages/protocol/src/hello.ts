@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema } from './common.js';
+import { ShareGrantSchema, UserSchema } from './sharing.js';
 
 /** Limits the server enforces on this connection. */
 export const ServerLimitsSchema = z.looseObject({
@@ -23,6 +24,10 @@ export const HelloSchema = z.looseObject({
   /** Feature names the server supports, e.g. `corrections`, `replay`, `pause`. */
   capabilities: z.array(z.string()),
   limits: ServerLimitsSchema,
+  /** The signed-in user this connection speaks for (additive, capability `users`). */
+  user: UserSchema.optional(),
+  /** The session this connection reaches through a share link, and as what (additive, capability `sharing`). */
+  share: ShareGrantSchema.optional(),
 });
 
 export type ServerLimits = z.infer<typeof ServerLimitsSchema>;

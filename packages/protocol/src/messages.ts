@@ -4,6 +4,14 @@ import { ApprovalRequestedEventSchema, ApprovalResolvedEventSchema, ToolApproveR
 import { CorrectionAcceptedSchema, StepCorrectRequestSchema } from './correction.js';
 import { MessageAcceptedSchema, MessageQueuedEventSchema, SessionForkRequestSchema, SessionMessageRequestSchema } from './conversation.js';
 import { ErrorFrameSchema } from './error.js';
+import {
+  SessionShareRequestSchema,
+  SessionSharedSchema,
+  SessionUnshareRequestSchema,
+  SessionUnsharedSchema,
+  ShareCreatedEventSchema,
+  ShareRevokedEventSchema,
+} from './sharing.js';
 import { HelloSchema } from './hello.js';
 import {
   SessionCancelRequestSchema,
@@ -54,6 +62,8 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SessionMessageRequestSchema,
   SessionForkRequestSchema,
   AuthRefreshRequestSchema,
+  SessionShareRequestSchema,
+  SessionUnshareRequestSchema,
 ]);
 
 /** The `type` of every client request. */
@@ -74,6 +84,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ApprovalResolvedEventSchema,
   MessageQueuedEventSchema,
   StepsCopiedEventSchema,
+  ShareCreatedEventSchema,
+  ShareRevokedEventSchema,
   SessionDeletedEventSchema,
 ]);
 
@@ -95,6 +107,8 @@ export const ServerMessageSchema = z.discriminatedUnion('type', [
   SessionsRemovedSchema,
   MessageAcceptedSchema,
   AuthRefreshedSchema,
+  SessionSharedSchema,
+  SessionUnsharedSchema,
   ...SessionEventSchema.options,
 ]);
 

@@ -1,5 +1,6 @@
 import type { StepApproval } from './approval.js';
 import type { QueuedMessage } from './conversation.js';
+import type { ShareRecord } from './sharing.js';
 import type { SessionEvent } from './messages.js';
 import type { SessionInfo, SessionSnapshot } from './session.js';
 import type { Step, StepCorrectedEvent, StepStartedEvent, StepsCopiedEvent } from './step.js';
@@ -22,6 +23,8 @@ export interface SessionState {
   deleted?: boolean;
   /** Messages that wait to reach the chain, oldest first (`message.queued`; capability `conversation`). */
   queued: QueuedMessage[];
+  /** The share links not revoked, oldest first (`share.created` / `share.revoked`; capability `sharing`). */
+  shares: ShareRecord[];
 }
 
 /** The `children` key of the steps whose `parentId` is `null`. */
@@ -50,7 +53,7 @@ export class ReducerError extends Error {
 }
 
 /** The snapshot fields a state can be created from or exported to. */
-export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq' | 'queued'>;
+export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq' | 'queued' | 'shares'>;
 
 function blankSession(): SessionInfo {
   return { sessionId: '', task: '', agent: '', status: 'running', revision: 0, createdAt: '' };
@@ -72,7 +75,7 @@ function isSnapshotData(from: SessionSnapshotData | SessionInfo): from is Sessio
  * The input is copied, never kept.
  */
 export function createSessionState(from?: SessionSnapshotData | SessionInfo): SessionState {
-  const state: SessionState = { session: blankSession(), steps: new Map(), children: new Map(), chain: [], seq: 0, queued: [] };
+  const state: SessionState = { session: blankSession(), steps: new Map(), children: new Map(), chain: [], seq: 0, queued: [], shares: [] };
   if (!from) return state;
   if (!isSnapshotData(from)) {
     state.session = { ...from };
@@ -87,6 +90,7 @@ export function createSessionState(from?: SessionSnapshotData | SessionInfo): Se
   state.chain = [...from.chain];
   state.seq = from.seq;
   state.queued = (from.queued ?? []).map((message) => ({ ...message }));
+  state.shares = (from.shares ?? []).map((share) => ({ ...share }));
   return state;
 }
 
@@ -99,6 +103,7 @@ export function toSnapshot(state: SessionState): SessionSnapshotData {
     seq: state.seq,
   };
   if (state.queued.length > 0) snapshot.queued = state.queued.map((message) => ({ ...message }));
+  if (state.shares.length > 0) snapshot.shares = state.shares.map((share) => ({ ...share }));
   return snapshot;
 }
 
@@ -211,6 +216,8 @@ function checkFits(state: SessionState, event: SessionEvent): void {
       return checkContinuesChain(state, (event as StepsCopiedEvent).steps, event);
     case 'session.status':
     case 'session.deleted':
+    case 'share.created':
+    case 'share.revoked':
       return;
     default: {
       // A newer server's event type: nothing to check.
@@ -250,8 +257,19 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       for (const copied of event.steps) pushOnChain(state, { ...copied });
       if (event.revision !== undefined) state.session.revision = event.revision;
       break;
-    case 'message.queued':
-      state.queued.push({ stepId: event.stepId, text: event.text, mode: event.mode, at: event.at });
+    case 'message.queued': {
+      const message: QueuedMessage = { stepId: event.stepId, text: event.text, mode: event.mode, at: event.at };
+      if (event.by !== undefined) message.by = event.by;
+      if (event.byName !== undefined) message.byName = event.byName;
+      state.queued.push(message);
+      break;
+    }
+    case 'share.created':
+      // A share made again with the same id (a replayed command) replaces the first.
+      state.shares = [...state.shares.filter((share) => share.shareId !== event.share.shareId), { ...event.share }];
+      break;
+    case 'share.revoked':
+      state.shares = state.shares.filter((share) => share.shareId !== event.shareId);
       break;
     case 'step.delta': {
       // A coalesced delta (fromSeq…seq) carries its events' texts already joined.
@@ -289,6 +307,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       const approval: StepApproval = { state: event.decision, by: event.by, at: event.at };
       if (step.approval?.requestedAt !== undefined) approval.requestedAt = step.approval.requestedAt;
       if (event.reason !== undefined) approval.reason = event.reason;
+      if (event.byName !== undefined) approval.byName = event.byName;
       step.approval = approval;
       break;
     }

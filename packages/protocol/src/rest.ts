@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERROR_CODES } from './error.js';
 import { SessionInfoSchema, SessionSnapshotSchema } from './session.js';
+import { SHARE_EXPIRY_LIMITS, ShareGrantSchema, ShareRecordSchema, ShareRoleSchema, UserSchema } from './sharing.js';
 
 /**
  * The bodies of the server's REST side (`/api`): lists, snapshots and health. Live data goes over
@@ -67,3 +68,31 @@ export type SessionSnapshotBody = z.infer<typeof SessionSnapshotBodySchema>;
 export type Health = z.infer<typeof HealthSchema>;
 export type RestErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES] | (typeof REST_ERROR_CODES)[keyof typeof REST_ERROR_CODES];
 export type RestError = z.infer<typeof RestErrorSchema>;
+
+/** `GET /api/me`: who the request's credentials say it is (PROTOCOL.md §21.1); answered signed in or not. */
+export const MeSchema = z.looseObject({
+  /** How the server lets clients in (§3.3). */
+  auth: z.enum(['none', 'token', 'jwt', 'proxy']),
+  /** Whether the request may use the server as a user (always true with `none`). */
+  signedIn: z.boolean(),
+  user: UserSchema.optional(),
+  /** The session a share link presented with the request reaches, and as what. */
+  share: ShareGrantSchema.optional(),
+  /** Where the operator's sign-in page is (INTERTHOUGHT_LOGIN_URL), when configured. */
+  loginUrl: z.string().optional(),
+  /** Why the request is not signed in: what is missing or wrong. */
+  reason: z.string().optional(),
+});
+
+/** `GET /api/sessions/:id/shares`: the session's links that were not revoked. */
+export const ShareListSchema = z.looseObject({ shares: z.array(ShareRecordSchema) });
+
+/** `POST /api/sessions/:id/shares`: the body; answered like `session.shared` without `type` and `requestId`. */
+export const ShareCreateBodySchema = z.strictObject({
+  role: ShareRoleSchema,
+  expiresInSec: z.number().int().min(SHARE_EXPIRY_LIMITS.minSec).max(SHARE_EXPIRY_LIMITS.maxSec).optional(),
+});
+
+export type Me = z.infer<typeof MeSchema>;
+export type ShareList = z.infer<typeof ShareListSchema>;
+export type ShareCreateBody = z.infer<typeof ShareCreateBodySchema>;

@@ -3,6 +3,7 @@ import { FIELD_LIMITS } from './limits.js';
 import { IdSchema, TimestampSchema, answerBase, requestBase, sessionEventBase } from './common.js';
 import { APPROVAL_TIMEOUT_LIMITS, ApprovalPolicySchema } from './approval.js';
 import { OriginSchema, QueuedMessageSchema } from './conversation.js';
+import { OwnerSchema, ShareRecordSchema } from './sharing.js';
 import { StepSchema } from './step.js';
 
 /**
@@ -98,6 +99,8 @@ export const SessionInfoSchema = z.looseObject({
   detail: z.string().optional(),
   /** For a forked session: the session and step it was forked from (additive, capability `conversation`). */
   forkedFrom: OriginSchema.optional(),
+  /** The user the session belongs to (additive, capability `users`): absent when the server does not tell users apart. */
+  owner: OwnerSchema.optional(),
 });
 
 /** `session.created`: the answer to `session.create`. */
@@ -117,6 +120,8 @@ export const SessionSnapshotSchema = z.looseObject({
   seq: z.number().int().min(0),
   /** Messages that wait to reach the chain, oldest first (additive, capability `conversation`; absent when none). */
   queued: z.array(QueuedMessageSchema).optional(),
+  /** The session's share links that were not revoked, oldest first (additive, capability `sharing`; absent when none). */
+  shares: z.array(ShareRecordSchema).optional(),
 });
 
 /**

@@ -19,8 +19,10 @@ export const CorrectionInfoSchema = z.looseObject({
   previousContent: z.string(),
   note: z.string().optional(),
   at: TimestampSchema,
-  /** Who corrected it, when the server knows (e.g. the connection id). */
+  /** Who corrected it: the user's id when the server tells users apart, else the connection id. */
   by: z.string().optional(),
+  /** The corrector's display name, when known (additive, capability `users`). */
+  byName: z.string().optional(),
 });
 
 /** A node of the session's step tree. */
@@ -49,6 +51,9 @@ export const StepSchema = z.looseObject({
   approval: StepApprovalSchema.optional(),
   /** For a step copied into a forked or imported session: the step it copies (additive, capability `conversation`). */
   copiedFrom: OriginSchema.optional(),
+  /** For a `user_message` step: who wrote it (a user id, else the connection id) and their name (additive, capability `users`). */
+  by: z.string().optional(),
+  byName: z.string().optional(),
 });
 
 /** `step.started`: a new step begins streaming on the head of the chain. */

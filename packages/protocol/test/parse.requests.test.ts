@@ -32,6 +32,11 @@ const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
     { type: 'session.message', id: 'r12', sessionId: 's_1', text: 'Use the 2024 prices.', mode: 'queue' },
   ],
   'session.fork': [{ type: 'session.fork', id: 'r13', sessionId: 's_1', stepId: 'st_2' }],
+  'session.share': [
+    { type: 'session.share', sessionId: 's_1', role: 'viewer' },
+    { type: 'session.share', id: 'r15', sessionId: 's_1', role: 'editor', expiresInSec: 3600 },
+  ],
+  'session.unshare': [{ type: 'session.unshare', id: 'r16', sessionId: 's_1', shareId: 'sh_1' }],
   'auth.refresh': [
     { type: 'auth.refresh', token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1LWFkYSJ9.c2lnbmF0dXJl' },
     { type: 'auth.refresh', id: 'r14', token: 'x' },

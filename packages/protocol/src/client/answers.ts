@@ -17,6 +17,8 @@ export const ANSWER_TYPES = {
   'session.message': ['message.accepted'],
   'session.fork': ['session.created'],
   'auth.refresh': ['auth.refreshed'],
+  'session.share': ['session.shared'],
+  'session.unshare': ['session.unshared'],
 } as const satisfies Record<ClientMessageType, readonly ServerMessageType[]>;
 
 /** The request of a given type, without its `id` (the client assigns one). */

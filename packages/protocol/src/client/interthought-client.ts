@@ -1,6 +1,7 @@
 import type { ApprovalResolvedEvent } from '../approval.js';
 import type { MessageAccepted, MessageMode } from '../conversation.js';
 import type { Hello } from '../hello.js';
+import type { SessionShared, SessionUnshared, ShareRole } from '../sharing.js';
 import { PROTOCOL_VERSION, isCompatibleProtocol } from '../version.js';
 import type { ClientMessageType, ServerMessage } from '../messages.js';
 import type { SessionCreated, SessionOptions } from '../session.js';
@@ -208,6 +209,16 @@ export class InterthoughtClient {
   /** Run a tool call that waits for approval (§19.3); resolves with the `approval.resolved` event. */
   approveToolCall(sessionId: string, stepId: string): Promise<ApprovalResolvedEvent> {
     return this.request({ type: 'tool.approve', sessionId, stepId });
+  }
+
+  /** Make a share link to a session (§21.3): resolves with `session.shared`, whose token is sent only this once. */
+  shareSession(sessionId: string, role: ShareRole, expiresInSec?: number): Promise<SessionShared> {
+    return this.request(expiresInSec === undefined ? { type: 'session.share', sessionId, role } : { type: 'session.share', sessionId, role, expiresInSec });
+  }
+
+  /** Revoke a share link (§21.3): connections opened with it lose access at once. */
+  unshareSession(sessionId: string, shareId: string): Promise<SessionUnshared> {
+    return this.request({ type: 'session.unshare', sessionId, shareId });
   }
 
   /** Refuse a tool call that waits for approval (§19.3); resolves with the `approval.resolved` event. */

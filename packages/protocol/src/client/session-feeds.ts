@@ -141,6 +141,8 @@ export class SessionFeeds {
       case 'approval.resolved':
       case 'message.queued':
       case 'steps.copied':
+      case 'share.created':
+      case 'share.revoked':
         return this.applyEvent(frame);
       case 'session.deleted':
         return this.applyDeleted(frame);
@@ -150,6 +152,8 @@ export class SessionFeeds {
       case 'correction.accepted':
       case 'message.accepted':
       case 'auth.refreshed':
+      case 'session.shared':
+      case 'session.unshared':
       case 'error':
       case 'sessions.watching':
       case 'sessions.unwatched':
