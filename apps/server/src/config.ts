@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ApprovalPolicySchema, type ApprovalPolicy } from '@interthought/protocol';
+import { McpConfigFileError, readMcpConfigFile, type McpServerConfig } from './tools/mcp/mcp-config-file.js';
 
 /** The server's settings, read once from the environment by `loadConfig`. */
 export interface Config {
@@ -96,7 +97,17 @@ export interface Config {
   retainEventsPerSession: number | undefined;
   /** Cluster mode (INTERTHOUGHT_REDIS_URL set): this process is one node of a cluster sharing Redis. Undefined: the embedded SQLite server. */
   cluster: ClusterConfig | undefined;
+  /** Tools from MCP servers (INTERTHOUGHT_MCP_CONFIG names their file). Undefined: none. */
+  mcp: McpConfig | undefined;
   logLevel: LogLevel;
+}
+
+export interface McpConfig {
+  /** The file INTERTHOUGHT_MCP_CONFIG names, absolute (a relative one is resolved from the repository root). */
+  file: string;
+  servers: McpServerConfig[];
+  /** How long one MCP request (start-up, listing, a tool call) may take (INTERTHOUGHT_MCP_TIMEOUT_MS, default 30 s). */
+  timeoutMs: number;
 }
 
 export interface ClusterConfig {
@@ -418,6 +429,8 @@ const EnvSchema = z.object({
     }),
   INTERTHOUGHT_LEASE_TTL_MS: integer(3_000, 300, 600_000),
   INTERTHOUGHT_SWEEP_MS: integer(1_000, 50, 600_000),
+  INTERTHOUGHT_MCP_CONFIG: z.string().optional().transform((raw) => (raw?.trim() ? resolve(REPO_ROOT, raw.trim()) : undefined)),
+  INTERTHOUGHT_MCP_TIMEOUT_MS: integer(30_000, 50, 3_600_000),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -497,6 +510,18 @@ function identityOf(vars: EnvVars, env: Record<string, string | undefined>): Ide
   return undefined;
 }
 
+/** The MCP servers file, read and checked now so that a mistake in it stops start-up with its server and field named. */
+function mcpOf(vars: EnvVars): McpConfig | undefined {
+  const file = vars.INTERTHOUGHT_MCP_CONFIG;
+  if (file === undefined) return undefined;
+  try {
+    return { file, servers: readMcpConfigFile(file), timeoutMs: vars.INTERTHOUGHT_MCP_TIMEOUT_MS };
+  } catch (error) {
+    if (!(error instanceof McpConfigFileError)) throw error;
+    throw new ConfigError(error.problems.map((problem) => ({ variable: 'INTERTHOUGHT_MCP_CONFIG', problem })));
+  }
+}
+
 /** Read and validate the configuration. Throws a `ConfigError` naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = EnvSchema.safeParse(env);
@@ -515,6 +540,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ]);
   }
   const identity = identityOf(vars, env);
+  const mcp = mcpOf(vars);
   return {
     host: vars.HOST,
     port: vars.PORT,
@@ -551,6 +577,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             leaseTtlMs: vars.INTERTHOUGHT_LEASE_TTL_MS,
             sweepMs: vars.INTERTHOUGHT_SWEEP_MS,
           },
+    mcp,
     logLevel: vars.LOG_LEVEL,
   };
 }

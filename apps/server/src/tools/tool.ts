@@ -22,6 +22,11 @@ export interface Tool<Input = any> {
    */
   effect: ToolEffect;
   inputSchema: z.ZodType<Input>;
+  /**
+   * The input's JSON Schema when the tool came with one (an MCP server's): offered to models and
+   * listed by `GET /api/tools` as it is. Without it, the JSON Schema is derived from `inputSchema`.
+   */
+  jsonSchema?: Record<string, unknown>;
   /** Run the tool. Must stop promptly when `signal` aborts. Throws a `ToolError` for bad input it can explain. */
   execute(input: Input, signal: AbortSignal): Promise<ToolResult>;
 }

@@ -1,20 +1,15 @@
-import { z } from 'zod';
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import { toolJsonSchema } from '../../tools/tool-json-schema.js';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 
 /**
- * The registry's tools as the chat-completions `tools` parameter. Each tool's zod `inputSchema`
- * (the same schema that checks the model's arguments) becomes the function's JSON Schema.
+ * The registry's tools as the chat-completions `tools` parameter. Each function's JSON Schema is
+ * the one the tool came with (an MCP server's, unchanged) or its zod `inputSchema` converted: the
+ * same schema that checks the model's arguments.
  */
 export function toolDefinitions(tools: ToolRegistry): ChatCompletionFunctionTool[] {
-  return tools.list().map((tool) => {
-    // The model writes the input, so describe what the schema accepts (`io: 'input'`); a part
-    // JSON Schema cannot express becomes "any value" rather than failing the whole request.
-    const { $schema: _dialect, ...parameters } = z.toJSONSchema(tool.inputSchema, {
-      io: 'input',
-      unrepresentable: 'any',
-      target: 'draft-07',
-    });
-    return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
-  });
+  return tools.list().map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) },
+  }));
 }
