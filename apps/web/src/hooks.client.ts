@@ -1,12 +1,16 @@
 import type { ClientInit } from '@sveltejs/kit';
 import { TokenStore, tabStorage } from '$lib/access/token-store.js';
 import { takeTokenFromAddress } from '$lib/access/token-intake.js';
+import { takeShareFromAddress } from '$lib/sharing/share-intake.js';
+import { ShareTokens } from '$lib/sharing/share-tokens.js';
 
 /**
- * Before the router reads the address: keep `?token=` for the tab and drop it from the address
- * bar, so no route, history entry, screenshot or Referer carries it. (Where the browser refuses
- * session storage the token cannot outlive this call: the page then asks for it to be pasted.)
+ * Before the router reads the address: keep `?token=` and a share link's `?share=` for the tab and
+ * drop them from the address bar, so no route, history entry, screenshot or Referer carries them.
+ * (Where the browser refuses session storage they cannot outlive this call: the page then asks
+ * for a sign-in, or the link must be opened again.)
  */
 export const init: ClientInit = () => {
   takeTokenFromAddress(window.location, window.history, new TokenStore(tabStorage()));
+  takeShareFromAddress(window.location, window.history, new ShareTokens(tabStorage()));
 };

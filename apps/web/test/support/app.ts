@@ -14,6 +14,8 @@ import { RestApi } from '$lib/api/rest-api.js';
 import { I18n, provideI18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/session-list/session-deletion.svelte.js';
 import { SessionList } from '$lib/session-list/session-list.svelte.js';
+import { ShareScope } from '$lib/sharing/share-scope.js';
+import { ShareTokens } from '$lib/sharing/share-tokens.js';
 import { Clock, provideClock } from '$lib/time/clock.svelte.js';
 import { mountProvided, type Mounted } from './mount-provided.js';
 
@@ -61,7 +63,8 @@ export function createTestApp(locale: 'en' | 'zh' = 'en'): TestApp {
   const toaster = new Toaster();
   test.app = {
     client,
-    access: new AccessGate({ tokens: new TokenStore(null), client, check: async () => 'granted' }),
+    access: new AccessGate({ tokens: new TokenStore(null), client, check: async () => ({ access: 'granted' }) }),
+    shares: new ShareScope(new ShareTokens(null), () => '/'),
     connection: new ConnectionStatus(client),
     api,
     sessionList,

@@ -4,6 +4,7 @@ import type { CorrectionDraft } from '$lib/chain/correction-draft.svelte.js';
 import { SessionView } from '$lib/chain/session-view.svelte.js';
 import type { StepView } from '$lib/chain/step-view.svelte.js';
 import { I18n, provideI18n } from '$lib/i18n/index.js';
+import { FULL_RIGHTS, type SessionRights } from '$lib/sharing/session-rights.js';
 import { Clock, provideClock } from '$lib/time/clock.svelte.js';
 import { mountProvided, type Mounted } from './mount-provided.js';
 import { EventLog, ManualFrames } from './session-events.js';
@@ -21,6 +22,8 @@ export class RecordingActions implements ChainActions {
   answer: (draft: CorrectionDraft) => Promise<void> = async () => undefined;
   answerDecision: () => Promise<void> = async () => undefined;
   answerFork: () => Promise<void> = async () => undefined;
+  /** What the page may do (set to a share link's rights to see what a viewer or editor sees). */
+  rights: SessionRights = FULL_RIGHTS;
 
   async submitCorrection(view: StepView, draft: CorrectionDraft): Promise<void> {
     await draft.submit(async (content, note) => {

@@ -1,30 +1,41 @@
-import type { InterthoughtClient } from '@interthought/protocol';
-import type { AccessCheck } from '$lib/api/rest-api.js';
+import type { InterthoughtClient, Me, User } from '@interthought/protocol';
+import type { AccessAnswer } from '$lib/api/rest-api.js';
 import type { TokenStore } from './token-store.js';
 
-/** Why the app cannot reach the server's data: it has no token, or the server refused the one it has. */
-export type AccessProblem = 'missing' | 'refused';
+/**
+ * Why the app cannot reach the server's data: it has no token (or sign-in), the server refused the
+ * one it has, or the share link the page was opened with was revoked or expired.
+ */
+export type AccessProblem = 'missing' | 'refused' | 'share-ended';
 
 /** While the socket keeps failing and the server could not be asked, ask again this often. */
 const DEFAULT_RECHECK_MS = 5_000;
 
 export interface AccessGateDeps {
-  tokens: Pick<TokenStore, 'token' | 'set'>;
+  tokens: Pick<TokenStore, 'token' | 'set' | 'clear'>;
   client: Pick<InterthoughtClient, 'state' | 'onStateChange' | 'close' | 'connect' | 'reconnectNow'>;
   /** Ask the REST API whether the current token lets us in (a browser cannot see why an upgrade failed). */
-  check: () => Promise<AccessCheck>;
+  check: () => Promise<AccessAnswer>;
   /** While the server cannot be reached, how often to ask again (default 5 s). */
   recheckMs?: number;
+  /** The share link token the page presents, if any: its holder needs no sign-in, and may see it end. */
+  presentedShare?: () => string | undefined;
+  /** Forget the share link presented now (it ended and the user moves on). */
+  forgetShare?: () => void;
 }
 
 /**
- * Whether this tab may use the server, and what to tell the user when it may not. A WebSocket
- * refused with 401 looks to the page like any dropped connection, so a socket that fails is
- * followed by a REST check; a 401 (from the check or any REST call) stops the client, which
- * would otherwise retry for ever, until the user gives a token the server accepts.
+ * Whether this tab may use the server, who the server says it is, and what to tell the user when
+ * it may not. A WebSocket refused with 401 looks to the page like any dropped connection, so the
+ * server is asked (`GET /api/me`) at the start and whenever the socket fails; a refusal (from that,
+ * or a 401 to any REST call) stops the client, which would otherwise retry for ever, until the
+ * user signs in. A share link that ends (the socket's 4403, or the server no longer granting it)
+ * stops it the same way, with its own page.
  */
 export class AccessGate {
   #problem = $state<AccessProblem | null>(null);
+  /** What the server last said of this page's credentials. */
+  #me = $state.raw<Me | undefined>(undefined);
   /** A pasted token is being checked. */
   #checking = $state(false);
   #recheckTimer: ReturnType<typeof setTimeout> | undefined;
@@ -40,13 +51,24 @@ export class AccessGate {
     return this.#checking;
   }
 
-  /** Follow the connection: each time it drops (or never opens), find out whether the token is why. */
+  /** Who the server says this page is, once it said so (`auth`, `signedIn`, `user`, `loginUrl`, `reason`). */
+  get me(): Me | undefined {
+    return this.#me;
+  }
+
+  /** The signed-in user, if the server tells users apart. */
+  get user(): User | undefined {
+    return this.#me?.user;
+  }
+
+  /** Ask the server who this page is now, and follow the connection: each time it drops (or never opens), find out whether access is why. */
   start(): void {
     this.#stopListening?.();
     this.#stopListening = this.deps.client.onStateChange((state) => {
       if (state === 'reconnecting') void this.#recheck();
       else this.#cancelRecheck();
     });
+    void this.#look();
   }
 
   stop(): void {
@@ -58,7 +80,29 @@ export class AccessGate {
   /** The server answered 401 to a request made with `token`; a request made with an older token says nothing now. */
   refused(token: string | undefined): void {
     if (token !== this.deps.tokens.token) return;
-    this.#block();
+    // With a share link the refusal may be the route's, not the link's: the server says which.
+    if (this.deps.presentedShare?.() !== undefined) void this.#look();
+    else this.#block();
+  }
+
+  /** The server closed the socket because the share link ended (4403): stop, and say so. */
+  shareEnded(): void {
+    if (this.deps.presentedShare?.() === undefined) return;
+    this.#cancelRecheck();
+    this.#problem = 'share-ended';
+    this.deps.client.close();
+  }
+
+  /** Leave a share link that ended: forget it and connect as the tab otherwise would (the page then goes home). */
+  leaveShare(): void {
+    this.deps.forgetShare?.();
+    this.#problem = null;
+    this.#reconnect();
+  }
+
+  /** Sign out: forget the tab's token, so the next page (the operator's sign-in) starts afresh. */
+  signOut(): void {
+    this.deps.tokens.clear();
   }
 
   /** Use `token` from now on: check it, and connect if the server takes it. */
@@ -70,7 +114,8 @@ export class AccessGate {
     try {
       const answer = await this.deps.check();
       if (trimmed !== this.deps.tokens.token) return;
-      if (answer === 'unauthorized') return this.#block();
+      if (answer.me) this.#me = answer.me;
+      if (answer.access === 'unauthorized') return this.#block();
       this.#problem = null;
       this.#reconnect();
     } finally {
@@ -78,19 +123,35 @@ export class AccessGate {
     }
   }
 
+  /** Ask the server who the page is; block if it may not come in. */
+  async #look(): Promise<void> {
+    const token = this.deps.tokens.token;
+    const answer = await this.deps.check();
+    if (token !== this.deps.tokens.token) return;
+    if (answer.me) this.#me = answer.me;
+    if (this.#shareNoLongerGranted(answer) || answer.access === 'unauthorized') this.#block();
+  }
+
   async #recheck(): Promise<void> {
     this.#cancelRecheck();
     const token = this.deps.tokens.token;
     const answer = await this.deps.check();
     if (token !== this.deps.tokens.token || this.deps.client.state !== 'reconnecting') return;
-    if (answer === 'unauthorized') this.#block();
+    if (answer.me) this.#me = answer.me;
+    if (this.#shareNoLongerGranted(answer) || answer.access === 'unauthorized') this.#block();
     // Down: the server may come back needing another token, so look again while it stays away.
-    else if (answer === 'unreachable') this.#recheckTimer = setTimeout(() => void this.#recheck(), this.deps.recheckMs ?? DEFAULT_RECHECK_MS);
+    else if (answer.access === 'unreachable') this.#recheckTimer = setTimeout(() => void this.#recheck(), this.deps.recheckMs ?? DEFAULT_RECHECK_MS);
+  }
+
+  /** The page presents a share link the server no longer grants (revoked, expired, its session deleted). */
+  #shareNoLongerGranted(answer: AccessAnswer): boolean {
+    return this.deps.presentedShare?.() !== undefined && answer.me !== undefined && answer.me.share === undefined;
   }
 
   #block(): void {
     this.#cancelRecheck();
-    this.#problem = this.deps.tokens.token === undefined ? 'missing' : 'refused';
+    if (this.deps.presentedShare?.() !== undefined) this.#problem = 'share-ended';
+    else this.#problem = this.deps.tokens.token === undefined ? 'missing' : 'refused';
     this.deps.client.close();
   }
 

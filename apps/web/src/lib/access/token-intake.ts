@@ -1,26 +1,29 @@
 import type { TokenStore } from './token-store.js';
 
-/** An address that carried an access token: the token, and the same address without it. */
+/** An address that carried a secret parameter (`token`, `share`): its value, and the same address without it. */
 export interface SplitAddress {
-  /** The `token` query parameter (the last one if there are several), or undefined when empty. */
+  /** The parameter's value (the last one if there are several), or undefined when empty. */
   token: string | undefined;
-  /** Path, the other query parameters (byte for byte) and hash, with every `token` parameter removed. */
+  /** Path, the other query parameters (byte for byte) and hash, with every such parameter removed. */
   rest: string;
 }
 
-const isTokenPair = (pair: string): boolean => new URLSearchParams(pair).has('token');
+/** Find the query parameter `name` in `href` (the last one if there are several); null when the address has none. */
+export function splitParam(href: string, name: string): SplitAddress | null {
+  const url = new URL(href);
+  const isPair = (pair: string): boolean => new URLSearchParams(pair).has(name);
+  const pairs = url.search.slice(1).split('&');
+  const last = pairs.filter(isPair).at(-1);
+  if (last === undefined) return null;
+  // Rebuilt from the raw pairs rather than URLSearchParams, which would re-encode the others.
+  const others = pairs.filter((pair) => pair !== '' && !isPair(pair));
+  const search = others.length > 0 ? `?${others.join('&')}` : '';
+  return { token: new URLSearchParams(last).get(name) || undefined, rest: `${url.pathname}${search}${url.hash}` };
+}
 
 /** Find `?token=` in `href`; null when the address has none. */
 export function splitToken(href: string): SplitAddress | null {
-  const url = new URL(href);
-  const pairs = url.search.slice(1).split('&');
-  const tokenPairs = pairs.filter(isTokenPair);
-  const last = tokenPairs.at(-1);
-  if (last === undefined) return null;
-  // Rebuilt from the raw pairs rather than URLSearchParams, which would re-encode the others.
-  const others = pairs.filter((pair) => pair !== '' && !isTokenPair(pair));
-  const search = others.length > 0 ? `?${others.join('&')}` : '';
-  return { token: new URLSearchParams(last).get('token') || undefined, rest: `${url.pathname}${search}${url.hash}` };
+  return splitParam(href, 'token');
 }
 
 /**

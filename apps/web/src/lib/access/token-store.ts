@@ -1,7 +1,7 @@
 /** The key of the access token in the tab's session storage. */
 export const TOKEN_STORAGE_KEY = 'interthought.token';
 
-type TokenStorage = Pick<Storage, 'getItem' | 'setItem'>;
+type TokenStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 /**
  * The server's access token as this tab knows it. sessionStorage, not localStorage: the secret
@@ -27,6 +27,16 @@ export class TokenStore {
       this.storage?.setItem(TOKEN_STORAGE_KEY, token);
     } catch {
       // The token still works for this page; only a reload forgets it.
+    }
+  }
+
+  /** Forget the token (signing out): the next connection presents none. */
+  clear(): void {
+    this.#token = undefined;
+    try {
+      this.storage?.removeItem(TOKEN_STORAGE_KEY);
+    } catch {
+      // Nothing stored, or storage refused: the token is gone from memory either way.
     }
   }
 }

@@ -1,1 +1,1 @@
-export { ApiError, RestApi, attachmentName, type AccessCheck, type ExportFormat, type ExportedFile, type RestApiOptions } from './rest-api.js';
+export { ApiError, RestApi, SHARE_HEADER, attachmentName, type AccessAnswer, type AccessCheck, type ExportFormat, type ExportedFile, type RestApiOptions } from './rest-api.js';

@@ -1,4 +1,4 @@
-import type { AgentListing, SessionInfo, SessionPage } from '@interthought/protocol';
+import { MeSchema, type AgentListing, type Me, type SessionInfo, type SessionPage } from '@interthought/protocol';
 
 /** A REST call that failed: the server's `{ code, message }`, or a network failure (`NETWORK`). */
 export class ApiError extends Error {
@@ -32,20 +32,39 @@ export function attachmentName(header: string | null): string | undefined {
 /** What the server says of the token a request presents: `granted` (or no token needed), `unauthorized` (401), or `unreachable`. */
 export type AccessCheck = 'granted' | 'unauthorized' | 'unreachable';
 
+/** An access check, with who the server says the page is (`GET /api/me`) when it said so. */
+export interface AccessAnswer {
+  access: AccessCheck;
+  me?: Me;
+}
+
+/** The header a share link's token travels in on REST (PROTOCOL.md §21.3): kept out of URLs and logs. */
+export const SHARE_HEADER = 'x-interthought-share';
+
 type Fetch = typeof fetch;
 
 /** What fetch may put in a header (a ByteString); the server's token may be any text without spaces. */
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
+const withQuery = (url: string, name: string, value: string) => `${url}${url.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}`;
+
 /**
  * The request for `url` presenting `token`: as `Authorization: Bearer`, or, for a token a header
  * cannot carry (non-ASCII), as `?token=` like the WebSocket does (the server redacts it from logs).
+ * A share link's token goes the same way, in its own header or as `?share=`.
  */
-function authorized(url: string, token: string | undefined): { url: string; headers: Record<string, string> } {
+function authorized(url: string, token: string | undefined, share: string | undefined): { url: string; headers: Record<string, string> } {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (token === undefined) return { url, headers };
-  if (HEADER_SAFE.test(token)) return { url, headers: { ...headers, authorization: `Bearer ${token}` } };
-  return { url: `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`, headers };
+  let address = url;
+  if (token !== undefined) {
+    if (HEADER_SAFE.test(token)) headers.authorization = `Bearer ${token}`;
+    else address = withQuery(address, 'token', token);
+  }
+  if (share !== undefined) {
+    if (HEADER_SAFE.test(share)) headers[SHARE_HEADER] = share;
+    else address = withQuery(address, 'share', share);
+  }
+  return { url: address, headers };
 }
 
 export interface RestApiOptions {
@@ -53,6 +72,8 @@ export interface RestApiOptions {
   baseUrl?: string;
   /** The server's access token, sent as `Authorization: Bearer` (see `authorized`); asked for at each call. */
   token?: () => string | undefined;
+  /** The share link token the page presents, if any; asked for at each call. */
+  share?: () => string | undefined;
   /** The server answered 401 to a call made with `token` (undefined: made without one). */
   onUnauthorized?: (token: string | undefined) => void;
 }
@@ -62,12 +83,14 @@ export class RestApi {
   readonly #fetch: Fetch;
   readonly #base: string;
   readonly #token: () => string | undefined;
+  readonly #share: () => string | undefined;
   readonly #onUnauthorized: (token: string | undefined) => void;
 
   constructor(options: RestApiOptions = {}) {
     this.#fetch = options.fetch ?? ((...args) => fetch(...args));
     this.#base = options.baseUrl ?? '';
     this.#token = options.token ?? (() => undefined);
+    this.#share = options.share ?? (() => undefined);
     this.#onUnauthorized = options.onUnauthorized ?? (() => undefined);
   }
 
@@ -101,16 +124,32 @@ export class RestApi {
     return body.session;
   }
 
-  /** Whether the current token lets this page in (asks the cheapest guarded route; never throws). */
-  async checkAccess(): Promise<AccessCheck> {
-    const request = authorized(`${this.#base}/api/agents`, this.#token());
+  /** Who the server says this page is (`GET /api/me`): needs no sign-in, and says why there is none. */
+  async me(signal?: AbortSignal): Promise<Me> {
+    return MeSchema.parse(await this.#getJson<unknown>('/api/me', signal));
+  }
+
+  /**
+   * Whether the current token (or share link) lets this page in, and who the server says it is;
+   * never throws. `GET /api/me` answers signed in or not; a server that does not know it is asked
+   * as before, by the status of a guarded route (401: not let in).
+   */
+  async checkAccess(): Promise<AccessAnswer> {
+    const request = authorized(`${this.#base}/api/me`, this.#token(), this.#share());
+    let response: Response;
     try {
-      const response = await this.#fetch(request.url, { headers: request.headers });
-      void response.body?.cancel().catch(() => undefined);
-      return response.status === 401 ? 'unauthorized' : 'granted';
+      response = await this.#fetch(request.url, { headers: request.headers });
     } catch {
-      return 'unreachable';
+      return { access: 'unreachable' };
     }
+    if (response.status === 401) {
+      void response.body?.cancel().catch(() => undefined);
+      return { access: 'unauthorized' };
+    }
+    const parsed = MeSchema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) return { access: 'granted' };
+    const me = parsed.data;
+    return { access: me.auth === 'none' || me.signedIn || me.share !== undefined ? 'granted' : 'unauthorized', me };
   }
 
   async #getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
@@ -121,7 +160,7 @@ export class RestApi {
   /** Send a request with the token; a failure (network, or any status but 2xx) throws an ApiError with the server's code and message. */
   async #send(path: string, init: RequestInit): Promise<Response> {
     const token = this.#token();
-    const request = authorized(`${this.#base}${path}`, token);
+    const request = authorized(`${this.#base}${path}`, token, this.#share());
     let response: Response;
     try {
       response = await this.#fetch(request.url, { ...init, headers: { ...request.headers, ...(init.headers as Record<string, string> | undefined) } });

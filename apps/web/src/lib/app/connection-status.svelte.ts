@@ -1,4 +1,4 @@
-import type { ConnectionState, InterthoughtClient } from '@interthought/protocol';
+import type { ConnectionState, Hello, InterthoughtClient } from '@interthought/protocol';
 
 /** What the connection indicator shows. */
 export type ConnectionDisplay =
@@ -17,17 +17,21 @@ export class ConnectionStatus {
   #state = $state<ConnectionState>('closed');
   /** When the client tries again, while it waits to (epoch ms). */
   #retryAt = $state<number | undefined>(undefined);
+  /** The server's hello on the connection open now (kept while reconnecting: the page keeps what it showed). */
+  #hello = $state.raw<Hello | undefined>(undefined);
   #timer: ReturnType<typeof setInterval> | null = null;
   readonly #stopListening: () => void;
 
-  constructor(private readonly client: Pick<InterthoughtClient, 'state' | 'reconnectAt' | 'onStateChange' | 'reconnectNow' | 'connect'>) {
+  constructor(private readonly client: Pick<InterthoughtClient, 'state' | 'reconnectAt' | 'onStateChange' | 'reconnectNow' | 'connect' | 'hello'>) {
     this.#state = client.state;
+    this.#hello = client.hello;
     this.#stopListening = client.onStateChange((state) => this.#update(state));
   }
 
   #update(state: ConnectionState): void {
     this.#state = state;
     this.#retryAt = this.client.reconnectAt;
+    if (state === 'open') this.#hello = this.client.hello;
     if (state === 'reconnecting' && this.#timer === null) {
       this.#timer = setInterval(() => (this.#retryAt = this.client.reconnectAt), 250);
     } else if (state !== 'reconnecting' && this.#timer !== null) {
@@ -38,6 +42,11 @@ export class ConnectionStatus {
 
   get state(): ConnectionState {
     return this.#state;
+  }
+
+  /** Who the server knows this connection as (`user`), through which share link (`share`), and what it offers. */
+  get hello(): Hello | undefined {
+    return this.#hello;
   }
 
   get retryAt(): number | undefined {

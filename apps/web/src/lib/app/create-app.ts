@@ -1,10 +1,13 @@
-import { InterthoughtClient } from '@interthought/protocol';
+import { InterthoughtClient, SHARE_ENDED_CLOSE } from '@interthought/protocol';
 import { AccessGate } from '$lib/access/access-gate.svelte.js';
 import { TokenStore, tabStorage } from '$lib/access/token-store.js';
 import { RestApi } from '$lib/api/rest-api.js';
 import type { I18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/session-list/session-deletion.svelte.js';
 import { SessionList } from '$lib/session-list/session-list.svelte.js';
+import { ShareScope } from '$lib/sharing/share-scope.js';
+import { ShareTokens } from '$lib/sharing/share-tokens.js';
+import { SocketLine } from '$lib/sharing/socket-line.js';
 import { Announcer } from './announcer.svelte.js';
 import type { AppContext } from './app-context.js';
 import { ConnectionStatus } from './connection-status.svelte.js';
@@ -36,14 +39,30 @@ export function createApp(i18n: I18n, options: CreateAppOptions = {}): AppContex
   const storage = browserStorage();
   // The token hooks.client took from the address (or a reload kept); the socket and REST read it at each use.
   const tokens = new TokenStore(tabStorage());
-  const client = new InterthoughtClient({ url: socketUrl(window.location), token: () => tokens.token });
-  const api = new RestApi({ token: () => tokens.token, onUnauthorized: (token) => access.refused(token) });
-  const access = new AccessGate({ tokens, client, check: () => api.checkAccess() });
+  // The share link hooks.client took from a session's address: presented while that session's page is open.
+  const shares = new ShareScope(new ShareTokens(tabStorage()), () => window.location.pathname, () => line.sync());
+  const line = new SocketLine({
+    share: () => shares.token(),
+    // A revoked or expired link: the server will refuse it from now on, so the page says so instead of retrying.
+    onClose: (code) => {
+      if (code === SHARE_ENDED_CLOSE.code) access.shareEnded();
+    },
+  });
+  const client = new InterthoughtClient({ url: socketUrl(window.location), token: () => tokens.token, WebSocket: line.WebSocket });
+  const api = new RestApi({ token: () => tokens.token, share: () => shares.token(), onUnauthorized: (token) => access.refused(token) });
+  const access = new AccessGate({
+    tokens,
+    client,
+    check: () => api.checkAccess(),
+    presentedShare: () => shares.token(),
+    forgetShare: () => shares.forgetPresented(),
+  });
   const sessionList = new SessionList(client, api);
   const toaster = new Toaster();
   return {
     client,
     access,
+    shares,
     connection: new ConnectionStatus(client),
     api,
     sessionList,

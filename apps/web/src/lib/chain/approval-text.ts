@@ -14,13 +14,18 @@ export interface DecisionText {
 
 /**
  * The line a decided tool call keeps: "Approved by you · 12:03", "Edited and approved by another
- * window · 12:03", "Rejected by you · 12:03" (+ the reason), "Rejected: timed out · 12:03".
- * `isOwn` says whether a connection id is this browser's. Undefined for a call still pending.
+ * window · 12:03", "Rejected by Alice · 12:03" (+ the reason), "Rejected: timed out · 12:03".
+ * `isOwn` says whether a connection or user id is this page's; a name the server recorded
+ * (`byName`) is said instead of "another window". Undefined for a call still pending.
  */
 export function describeDecision(i18n: I18n, approval: StepApproval, isOwn: (by: string | undefined) => boolean, now: number): DecisionText | undefined {
   if (approval.state === 'pending') return undefined;
   const when = approval.at === undefined ? '' : i18n.formatTimeOfDay(approval.at, now);
-  const who = isOwn(approval.by) ? i18n.t('approval.whoYou') : i18n.t('approval.whoOther');
+  const who = isOwn(approval.by)
+    ? i18n.t('approval.whoYou')
+    : approval.byName !== undefined
+      ? i18n.t('approval.whoName', { name: approval.byName })
+      : i18n.t('approval.whoOther');
   switch (approval.state) {
     case 'approved':
       return { line: i18n.t('approval.approvedBy', { who, when }), reason: undefined };
@@ -41,12 +46,23 @@ export function describeDecision(i18n: I18n, approval: StepApproval, isOwn: (by:
   }
 }
 
-/** What the observation of a refused call says: that the tool did not run, who refused it, and why. */
-export function describeRefusal(i18n: I18n, result: RefusalResult, tool: string | undefined, isOwn: (by: string | undefined) => boolean): DecisionText {
+/**
+ * What the observation of a refused call says: that the tool did not run, who refused it, and why.
+ * `byName` is the refuser's name when the call's approval recorded one.
+ */
+export function describeRefusal(
+  i18n: I18n,
+  result: RefusalResult,
+  tool: string | undefined,
+  isOwn: (by: string | undefined) => boolean,
+  byName?: string,
+): DecisionText {
   const name = tool ?? i18n.t('approval.someTool');
   if (result.by === SERVER) {
     if (result.reason === TIMED_OUT) return { line: i18n.t('refusal.timedOut', { tool: name }), reason: undefined };
     return { line: i18n.t('refusal.byServer', { tool: name }), reason: result.reason };
   }
-  return { line: isOwn(result.by) ? i18n.t('refusal.byYou', { tool: name }) : i18n.t('refusal.byOther', { tool: name }), reason: result.reason };
+  if (isOwn(result.by)) return { line: i18n.t('refusal.byYou', { tool: name }), reason: result.reason };
+  if (byName !== undefined) return { line: i18n.t('refusal.byName', { tool: name, name: byName }), reason: result.reason };
+  return { line: i18n.t('refusal.byOther', { tool: name }), reason: result.reason };
 }

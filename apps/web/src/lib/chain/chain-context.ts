@@ -1,4 +1,5 @@
 import { createContext } from 'svelte';
+import type { SessionRights } from '$lib/sharing/session-rights.js';
 import type { CorrectionDraft } from './correction-draft.svelte.js';
 import type { SessionView } from './session-view.svelte.js';
 import type { StepView } from './step-view.svelte.js';
@@ -13,8 +14,10 @@ export interface ChainActions {
   reject(view: StepView): Promise<void>;
   /** Start a new session from a copy of the chain up to this step (`session.fork`) and open it. Resolves when done or refused (a toast). */
   fork(view: StepView): Promise<void>;
-  /** Whether a correction or decision recorded as made by `by` (a connection id) came from this browser. */
+  /** Whether a correction, decision or message recorded as made by `by` (a connection id, or a user id) came from this user or browser. */
   isOwnConnection(by: string | undefined): boolean;
+  /** What the page may do to the session (a share link's viewer only watches); reactive. */
+  readonly rights: SessionRights;
 }
 
 export interface ChainContext {

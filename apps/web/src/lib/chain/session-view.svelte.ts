@@ -10,6 +10,7 @@ import {
   type SessionInfo,
   type SessionSnapshotData,
   type SessionState,
+  type ShareRecord,
 } from '@interthought/protocol';
 import { layoutChain, relayoutFrom, type ChainLayout, type ChainRow } from './chain-rows.js';
 import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
@@ -52,8 +53,10 @@ function rowsChangedFrom(event: SessionEvent, state: SessionState): number | und
     case 'steps.invalidated':
     case 'steps.copied':
       return FULL_RELAYOUT;
-    // A queued message is not on the chain until its step starts.
+    // A queued message is not on the chain until its step starts; share links are not on it at all.
     case 'message.queued':
+    case 'share.created':
+    case 'share.revoked':
       return undefined;
     default: {
       const unknown: never = event;
@@ -87,6 +90,8 @@ function touchedSteps(event: SessionEvent): readonly string[] {
     case 'steps.copied':
       return event.steps.map((step) => step.stepId);
     case 'message.queued':
+    case 'share.created':
+    case 'share.revoked':
       return [];
     case 'session.status':
     case 'session.deleted':
@@ -137,6 +142,8 @@ export class SessionView {
   #lastActivityAt = $state<string | undefined>(undefined);
   /** The user's messages that wait to reach the chain (`state.queued`), copied when they change. */
   #queued = $state.raw<readonly QueuedMessage[]>([]);
+  /** The session's share links that were not revoked (`state.shares`), copied when they change. */
+  #shares = $state.raw<readonly ShareRecord[]>([]);
   /** Messages sent from this page that the state does not hold yet. */
   readonly outbox = new Outbox();
 
@@ -197,6 +204,11 @@ export class SessionView {
     return this.#queued;
   }
 
+  /** The session's share links that were not revoked, oldest first (the Share dialog lists them). */
+  get shares(): readonly ShareRecord[] {
+    return this.#shares;
+  }
+
   /** Whether the user may send a message now (PROTOCOL.md §20.2: not while a tool call waits, nor once deleted). */
   get acceptsMessages(): boolean {
     return this.#phase === 'ready' && !this.#deleted && allowsMessage(this.#info?.status);
@@ -241,6 +253,7 @@ export class SessionView {
     this.#info = { ...this.#state.session };
     this.#deleted = this.#state.deleted === true;
     this.#syncQueued();
+    this.#shares = this.#state.shares;
     this.#lastActivityAt = latestActivity(snapshot) ?? this.#lastActivityAt;
     this.#chainEpoch++;
     this.#phase = 'ready';
@@ -301,6 +314,8 @@ export class SessionView {
       statusChanged ||=
         event.type === 'session.status' || event.type === 'session.deleted' || event.type === 'step.corrected' || event.type === 'steps.invalidated' || event.type === 'steps.copied';
       queueChanged ||= event.type === 'message.queued' || (event.type === 'step.started' && event.step.kind === 'user_message');
+      // The reducer replaces its list on each change, so the new list is a new value to show.
+      if (event.type === 'share.created' || event.type === 'share.revoked') this.#shares = this.#state.shares;
       this.#lastActivityAt = event.at;
     }
     if (queueChanged) this.#syncQueued();

@@ -26,6 +26,9 @@ export class StepView {
   readonly index: number;
   readonly parentId: string | null;
   readonly correctionOf: string | undefined;
+  /** For the user's turn: who wrote it (a user id, else a connection id) and their name, when the server knows. */
+  readonly by: string | undefined;
+  readonly byName: string | undefined;
 
   #content = $state('');
   #status = $state<StepStatus>('streaming');
@@ -60,6 +63,8 @@ export class StepView {
     this.index = step.index;
     this.parentId = step.parentId;
     this.correctionOf = step.correctionOf;
+    this.by = step.by;
+    this.byName = step.byName;
     this.sync(step);
     // A step first seen mid-stream fades in its first words too; one loaded complete just shows.
     this.#freshStarts = step.status === 'streaming' && this.#content !== '' ? [0] : [];

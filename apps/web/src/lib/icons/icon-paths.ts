@@ -86,6 +86,20 @@ export const ICON_PATHS = {
     strokeWidth: 1.6,
     round: true,
   },
+  /** Two chain links: a share link. */
+  link: {
+    paths: ['M6.8 9.2a2.6 2.6 0 0 0 3.7 0l2.3-2.3a2.6 2.6 0 0 0 -3.7 -3.7l-.9.9', 'M9.2 6.8a2.6 2.6 0 0 0 -3.7 0l-2.3 2.3a2.6 2.6 0 0 0 3.7 3.7l.9-.9'],
+    strokeWidth: 1.5,
+    round: true,
+  },
+  /** An eye: watching a shared session without editing it. */
+  eye: {
+    paths: ['M1.5 8s2.4-4.5 6.5-4.5S14.5 8 14.5 8s-2.4 4.5-6.5 4.5S1.5 8 1.5 8Z', 'M6 8a2 2 0 1 0 4 0a2 2 0 1 0 -4 0Z'],
+    strokeWidth: 1.4,
+    round: true,
+  },
+  /** A door with an arrow out: sign out. */
+  'sign-out': { paths: ['M6.5 2.5h-3a1 1 0 0 0 -1 1v9a1 1 0 0 0 1 1h3', 'M10.5 5 13.5 8l-3 3M13.5 8H6'], strokeWidth: 1.5, round: true },
   /** A short list: the folded row of superseded steps. */
   lines: { paths: ['M3 5h10M3 8h10M3 11h6'], strokeWidth: 1.6, round: true },
   /** A magnifier with a minus: nothing found. */

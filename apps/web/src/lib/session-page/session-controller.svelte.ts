@@ -1,5 +1,6 @@
 import { allowsLifecycle, type InterthoughtClient, type LifecycleRequest, type SessionInfo, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
 import type { Announcer } from '$lib/app/announcer.svelte.js';
+import type { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
 import { describeError, errorCodeAndMessage } from '$lib/app/error-text.js';
 import type { OwnConnections } from '$lib/app/own-connections.js';
 import type { Toaster } from '$lib/app/toaster.svelte.js';
@@ -11,6 +12,8 @@ import type { FrameScheduler } from '$lib/chain/frame-scheduler.js';
 import type { StepView } from '$lib/chain/step-view.svelte.js';
 import type { MessageDraft } from '$lib/conversation/message-draft.svelte.js';
 import type { I18n } from '$lib/i18n/index.js';
+import { FULL_RIGHTS, sessionRights, type SessionRights } from '$lib/sharing/session-rights.js';
+import type { ShareScope } from '$lib/sharing/share-scope.js';
 
 export interface SessionControllerDeps {
   client: Pick<InterthoughtClient, 'subscribe' | 'request' | 'hello'>;
@@ -19,6 +22,10 @@ export interface SessionControllerDeps {
   announcer: Announcer;
   ownConnections: OwnConnections;
   schedule?: FrameScheduler;
+  /** The connection's hello as reactive state: who the page is to the session. Without it, the page may do everything (as before users). */
+  connection?: Pick<ConnectionStatus, 'hello'>;
+  /** The tab's share links: a page opened with one shows no editing control until the hello says what the link allows. */
+  shares?: Pick<ShareScope, 'holds'>;
   /** A session was made from this one (a fork): show it (the page navigates there). */
   openSession?: (session: SessionInfo) => void | Promise<void>;
 }
@@ -79,9 +86,25 @@ export class SessionController implements ChainActions {
     this.view.dispose();
   }
 
-  /** Whether a correction or decision was made from this browser (any of its connections, this one included). */
+  /**
+   * Whether a correction, decision or message was made by this page's user (`by` is a user id
+   * when the server tells users apart) or from this browser (any of its connections, this one included).
+   */
   isOwnConnection(by: string | undefined): boolean {
-    return by !== undefined && (by === this.deps.client.hello?.connectionId || this.deps.ownConnections.has(by));
+    if (by === undefined) return false;
+    const hello = this.deps.connection?.hello ?? this.deps.client.hello;
+    return by === hello?.user?.id || by === this.deps.client.hello?.connectionId || this.deps.ownConnections.has(by);
+  }
+
+  /** What this page may do to the session: its owner everything, a share link's holder what the link allows. Reactive. */
+  get rights(): SessionRights {
+    if (!this.deps.connection) return FULL_RIGHTS;
+    return sessionRights({
+      hello: this.deps.connection.hello,
+      sessionId: this.sessionId,
+      owner: this.view.info?.owner,
+      expectShare: this.deps.shares?.holds(this.sessionId) ?? false,
+    });
   }
 
   async submitCorrection(step: StepView, draft: CorrectionDraft): Promise<void> {

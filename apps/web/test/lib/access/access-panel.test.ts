@@ -1,6 +1,6 @@
+import type { Me } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import AccessPanel from '$lib/access/AccessPanel.svelte';
-import type { AccessProblem } from '$lib/access/index.js';
 import { buttonNamed, createTestApp, mountWithApp, settle } from '../../support/app.js';
 
 let cleanup: (() => void) | undefined;
@@ -9,7 +9,7 @@ afterEach(() => {
   cleanup = undefined;
 });
 
-function render(problem: AccessProblem, locale: 'en' | 'zh' = 'en') {
+function render(problem: 'missing' | 'refused', locale: 'en' | 'zh' = 'en', me?: Me) {
   const submitted: string[] = [];
   const gate = {
     checking: false,
@@ -17,7 +17,7 @@ function render(problem: AccessProblem, locale: 'en' | 'zh' = 'en') {
       submitted.push(token);
     },
   };
-  const mounted = mountWithApp(AccessPanel, { gate, problem }, createTestApp(locale));
+  const mounted = mountWithApp(AccessPanel, { gate, problem, me }, createTestApp(locale));
   cleanup = mounted.destroy;
   return { target: mounted.target, submitted };
 }

@@ -84,11 +84,11 @@ describe('RestApi', () => {
   it('checks access without throwing: granted, unauthorized on 401, unreachable when the server is down', async () => {
     const { fetchImpl, headers } = fetchFrom([json([]), json({ code: 'UNAUTHORIZED', message: 'no' }, 401), json({ code: 'INTERNAL', message: 'oops' }, 500)]);
     const api = new RestApi({ fetch: fetchImpl, token: () => 's3cret-t0ken' });
-    expect(await api.checkAccess()).toBe('granted');
-    expect(await api.checkAccess()).toBe('unauthorized');
+    expect(await api.checkAccess()).toEqual({ access: 'granted' });
+    expect(await api.checkAccess()).toEqual({ access: 'unauthorized' });
     // Any other answer means the token is not the trouble.
-    expect(await api.checkAccess()).toBe('granted');
-    expect(await api.checkAccess()).toBe('unreachable');
+    expect(await api.checkAccess()).toEqual({ access: 'granted' });
+    expect(await api.checkAccess()).toEqual({ access: 'unreachable' });
     expect(headers[0]?.authorization).toBe('Bearer s3cret-t0ken');
   });
 });
