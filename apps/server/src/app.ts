@@ -18,6 +18,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { staticUi } from './http/static-ui.js';
 import { ServerMetrics } from './metrics/server-metrics.js';
 import { createDefaultTools } from './tools/index.js';
+import { addMcpTools } from './tools/mcp/index.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
 import { BriefWarnings } from './transport/brief-warnings.js';
 import { redactUrl } from './transport/origin-and-auth.js';
@@ -62,10 +63,16 @@ const configPlugin = fp(
 
 const registriesPlugin = fp(
   async (app: FastifyInstance, options: { tools: ToolRegistry | undefined; agents: AgentRegistry | undefined }) => {
-    app.decorate('tools', options.tools ?? createDefaultTools());
+    const tools = options.tools ?? createDefaultTools();
+    // The built-in tools, plus those of the MCP servers configured (a server that fails is logged, never fatal).
+    if (options.tools === undefined && app.config.mcp !== undefined) {
+      const mcp = await addMcpTools(tools, app.config.mcp, app.log);
+      app.addHook('onClose', () => mcp.close());
+    }
+    app.decorate('tools', tools);
     app.decorate('agents', options.agents ?? defaultAgents());
   },
-  { name: 'registries' },
+  { name: 'registries', dependencies: ['config'] },
 );
 
 /** What the session core of any process needs besides its store. */

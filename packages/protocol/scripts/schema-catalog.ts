@@ -18,6 +18,8 @@ import {
   StepKindSchema,
   StepSchema,
   StepStatusSchema,
+  ToolListingSchema,
+  ToolListSchema,
   type ClientMessageType,
   type ServerMessageType,
 } from '../src/index.js';
@@ -102,6 +104,8 @@ const SHARED_SCHEMAS: Array<{ id: string; schema: z.ZodType; description: string
   { id: 'ErrorDetail', schema: ErrorDetailSchema, description: 'One schema issue of a `BAD_FRAME` error: where, and what is wrong.' },
   { id: 'ErrorCode', schema: ErrorCodeSchema, description: 'The error codes this version knows; `error.code` may carry newer ones.' },
   { id: 'AgentListing', schema: AgentListingSchema, description: 'REST: one agent of `GET /api/agents`; `reason` says why an unavailable one is.' },
+  { id: 'ToolListing', schema: ToolListingSchema, description: 'REST: one tool of `GET /api/tools`: its source (built in or an MCP server), input JSON Schema and whether it only reads.' },
+  { id: 'ToolList', schema: ToolListSchema, description: 'REST: `GET /api/tools`, every tool the server\'s agents may call.' },
   { id: 'SessionPage', schema: SessionPageSchema, description: 'REST: `GET /api/sessions`, newest first; `nextCursor` is the `before` of the next page.' },
   { id: 'SessionSnapshotBody', schema: SessionSnapshotBodySchema, description: 'REST: `GET /api/sessions/:id`, a `session.snapshot` without `type` and `requestId`.' },
   { id: 'Health', schema: HealthSchema, description: 'REST: `GET /api/health`, always public.' },

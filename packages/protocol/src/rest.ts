@@ -19,6 +19,26 @@ export const AgentListingSchema = z.looseObject({
   default: z.boolean(),
 });
 
+/** A tool as `GET /api/tools` lists it: what agents may call, where it comes from, and its input. */
+export const ToolListingSchema = z.looseObject({
+  /** The name agents call it by (an MCP server's tool: `mcp__<server>__<tool>`). */
+  name: z.string(),
+  description: z.string(),
+  /** Built into the server, or offered by an MCP server the server is configured with. */
+  source: z.enum(['builtin', 'mcp']),
+  /** The MCP server's name in the server's configuration (only for `source: "mcp"`). */
+  server: z.string().optional(),
+  /** The tool's input as JSON Schema: the MCP server's own for its tools. */
+  inputSchema: z.record(z.string(), z.unknown()),
+  /** Whether the tool only reads; one that does not waits for approval by default (§19.1). */
+  readOnly: z.boolean(),
+});
+
+/** `GET /api/tools`: every tool the server's agents may call. */
+export const ToolListSchema = z.looseObject({
+  tools: z.array(ToolListingSchema),
+});
+
 /** `GET /api/sessions`: a page of sessions, newest first; `nextCursor` is the `before` of the next page. */
 export const SessionPageSchema = z.looseObject({
   sessions: z.array(SessionInfoSchema),
@@ -63,6 +83,8 @@ export const RestErrorSchema = z.looseObject({
 });
 
 export type AgentListing = z.infer<typeof AgentListingSchema>;
+export type ToolListing = z.infer<typeof ToolListingSchema>;
+export type ToolList = z.infer<typeof ToolListSchema>;
 export type SessionPage = z.infer<typeof SessionPageSchema>;
 export type SessionSnapshotBody = z.infer<typeof SessionSnapshotBodySchema>;
 export type Health = z.infer<typeof HealthSchema>;

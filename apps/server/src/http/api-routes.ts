@@ -6,6 +6,7 @@ import { metricsRoute } from './metrics-route.js';
 import { protocolSchemaRoutes } from './protocol-schema-routes.js';
 import { restErrorHandler } from './rest-error.js';
 import { sessionsRoutes } from './sessions-routes.js';
+import { toolsRoute } from './tools-route.js';
 import type { SessionCoreStats } from '../core/session-service.js';
 
 export interface ApiOptions {
@@ -21,6 +22,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Prom
     const { guard } = app.authentication;
     if (guard !== undefined) guarded.addHook('onRequest', guard);
     await guarded.register(agentsRoute);
+    await guarded.register(toolsRoute);
     await guarded.register(sessionsRoutes);
     await guarded.register(exportRoutes);
     await guarded.register(protocolSchemaRoutes);

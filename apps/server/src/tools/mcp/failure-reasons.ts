@@ -5,12 +5,12 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
  * (an observation) can act on.
  */
 
-/** An error's message, with the cause (ECONNREFUSED…) that a bare `fetch failed` hides. */
+/** An error's message, with the cause (`connect ECONNREFUSED …`) that a bare `fetch failed` hides. */
 export function messageOf(error: unknown): string {
   if (error instanceof McpError) return error.message.replace(/^MCP error -?\d+: /, '');
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : undefined;
+  const why = typeof cause?.message === 'string' && cause.message !== '' ? cause.message : typeof cause?.code === 'string' ? cause.code : undefined;
   return why !== undefined && !error.message.includes(why) ? `${error.message} (${why})` : error.message;
 }
 

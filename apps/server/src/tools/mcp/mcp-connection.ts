@@ -18,6 +18,12 @@ export class McpStartError extends Error {
   override readonly name = 'McpStartError';
 }
 
+/**
+ * The least time a server gets to answer `initialize`: `npx -y some-server` may download the
+ * server first. Calls and listings get INTERTHOUGHT_MCP_TIMEOUT_MS.
+ */
+export const MCP_START_TIMEOUT_MS = 60_000;
+
 /** A `tools/list` that pages forever (a cursor that never ends) stops here. */
 const LIST_PAGES_MAX = 1_000;
 
@@ -60,6 +66,11 @@ export class McpConnection {
     readonly timeoutMs: number,
     private readonly log?: McpLog,
   ) {}
+
+  /** How long a start (or restart) may take. */
+  get startTimeoutMs(): number {
+    return Math.max(this.timeoutMs, MCP_START_TIMEOUT_MS);
+  }
 
   get name(): string {
     return this.server.name;
@@ -140,10 +151,10 @@ export class McpConnection {
     const live: Live = { client, link };
     client.onclose = () => this.#closedByServer(live);
     try {
-      await client.connect(link.transport, { timeout: this.timeoutMs });
+      await client.connect(link.transport, { timeout: this.startTimeoutMs });
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new McpStartError(startFailure(error, this.timeoutMs, link.lastWords()));
+      throw new McpStartError(startFailure(error, this.startTimeoutMs, link.lastWords()));
     }
     if (this.#closed) {
       await client.close().catch(() => undefined);
