@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { ClientRequest, InterthoughtClient } from '@interthought/protocol';
+import type { ClientRequest, Hello, InterthoughtClient } from '@interthought/protocol';
 import { flushSync, type Component } from 'svelte';
 import { AccessGate } from '$lib/access/access-gate.svelte.js';
 import { TokenStore } from '$lib/access/token-store.js';
@@ -32,21 +32,52 @@ export interface TestApp {
   answer: (request: Request) => Promise<unknown>;
   /** Session ids passed to `onDeleted` (the layout would navigate home for the open one). */
   left: string[];
+  /** The tab's access token as the access gate keeps it. */
+  tokens: TokenStore;
 }
 
-export function createTestApp(locale: 'en' | 'zh' = 'en'): TestApp {
+/** A hello as a server with users and sharing sends it; `extra` adds `user`, `share` or other capabilities. */
+export function testHello(extra: Partial<Hello> = {}): Hello {
+  return {
+    type: 'hello',
+    protocol: 'interthought/1',
+    serverVersion: 'test',
+    connectionId: 'c-1',
+    capabilities: ['users', 'sharing'],
+    limits: { maxFrameBytes: 65536, maxTaskChars: 20000, maxCorrectionChars: 20000, maxSessionsPerConnection: 20, maxSubscriptionsPerConnection: 50, requestsPerSecond: 20, requestBurst: 40 },
+    ...extra,
+  };
+}
+
+export interface TestAppOptions {
+  /** The hello the connection is open with (who the page is: `user`, `share`); none by default, as before users. */
+  hello?: Hello;
+}
+
+export function createTestApp(locale: 'en' | 'zh' = 'en', options: TestAppOptions = {}): TestApp {
   const i18n = new I18n({ languages: [locale] });
   const requests: Request[] = [];
   const left: string[] = [];
-  const test: TestApp = { app: undefined as unknown as AppContext, i18n, requests, answer: async () => undefined, left };
+  const test: TestApp = { app: undefined as unknown as AppContext, i18n, requests, answer: async () => undefined, left, tokens: new TokenStore(null) };
   const client = {
     state: 'open',
-    hello: undefined,
+    hello: options.hello,
     reconnectAt: undefined,
     onStateChange: () => () => undefined,
     reconnectNow: () => undefined,
     connect: async () => undefined,
     request: (request: Request) => {
+      requests.push(request);
+      return test.answer(request);
+    },
+    // Recorded as the frames they send, like `request`.
+    shareSession: (sessionId: string, role: string, expiresInSec?: number) => {
+      const request = { type: 'session.share', sessionId, role, ...(expiresInSec === undefined ? {} : { expiresInSec }) } as Request;
+      requests.push(request);
+      return test.answer(request);
+    },
+    unshareSession: (sessionId: string, shareId: string) => {
+      const request = { type: 'session.unshare', sessionId, shareId } as Request;
       requests.push(request);
       return test.answer(request);
     },
@@ -63,7 +94,7 @@ export function createTestApp(locale: 'en' | 'zh' = 'en'): TestApp {
   const toaster = new Toaster();
   test.app = {
     client,
-    access: new AccessGate({ tokens: new TokenStore(null), client, check: async () => ({ access: 'granted' }) }),
+    access: new AccessGate({ tokens: test.tokens, client, check: async () => ({ access: 'granted' }) }),
     shares: new ShareScope(new ShareTokens(null), () => '/'),
     connection: new ConnectionStatus(client),
     api,

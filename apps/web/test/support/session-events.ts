@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionInfo, SessionSnapshotData, Step, StepKind } from '@interthought/protocol';
+import type { SessionEvent, SessionInfo, SessionSnapshotData, ShareRecord, Step, StepKind } from '@interthought/protocol';
 
 /**
  * Builds a session's event log the way the server emits it: contiguous seqs, steps started on
@@ -60,7 +60,7 @@ export class EventLog {
   }
 
   /** Correct a step on the chain: a new step replaces it, it and every later step are invalidated. */
-  correct(stepId: string, content: string, note?: string, by = 'c-1', extra: { approval?: Step['approval'] } = {}): string {
+  correct(stepId: string, content: string, note?: string, by = 'c-1', extra: { approval?: Step['approval']; byName?: string } = {}): string {
     const old = this.steps.get(stepId)!;
     const invalidated = this.chain.slice(old.index);
     this.#revision += 1;
@@ -75,7 +75,7 @@ export class EventLog {
       content,
       revision: this.#revision,
       correctionOf: stepId,
-      correction: { previousContent: old.content, at: base.at, by, ...(note !== undefined ? { note } : {}) },
+      correction: { previousContent: old.content, at: base.at, by, ...(note !== undefined ? { note } : {}), ...(extra.byName !== undefined ? { byName: extra.byName } : {}) },
       ...(old.tool !== undefined ? { tool: old.tool } : {}),
       ...(extra.approval !== undefined ? { approval: extra.approval } : {}),
     };
@@ -101,10 +101,11 @@ export class EventLog {
   }
 
   /** The decision on a waiting tool call (`by` a connection id, or "server" for a timeout). Returns when it was made. */
-  decide(stepId: string, decision: 'approved' | 'rejected' | 'edited', by = 'c-1', reason?: string): string {
+  decide(stepId: string, decision: 'approved' | 'rejected' | 'edited', by = 'c-1', reason?: string, byName?: string): string {
     const base = this.#base();
-    this.steps.get(stepId)!.approval = { state: decision, by, at: base.at, ...(reason !== undefined ? { reason } : {}) };
-    this.#push({ type: 'approval.resolved', ...base, stepId, decision, by, ...(reason !== undefined ? { reason } : {}) });
+    const named = byName !== undefined ? { byName } : {};
+    this.steps.get(stepId)!.approval = { state: decision, by, at: base.at, ...(reason !== undefined ? { reason } : {}), ...named };
+    this.#push({ type: 'approval.resolved', ...base, stepId, decision, by, ...(reason !== undefined ? { reason } : {}), ...named });
     return base.at;
   }
 
@@ -118,22 +119,35 @@ export class EventLog {
   }
 
   /** A message sent while the agent runs waits (`message.queued`); returns the step id it will have. */
-  queueMessage(text: string, mode: 'steer' | 'queue' = 'steer'): string {
+  queueMessage(text: string, mode: 'steer' | 'queue' = 'steer', author: { by?: string; byName?: string } = {}): string {
     const stepId = `st${this.#nextStep++}`;
-    this.#push({ type: 'message.queued', ...this.#base(), stepId, text, mode });
+    this.#push({ type: 'message.queued', ...this.#base(), stepId, text, mode, ...author });
     return stepId;
   }
 
   /** The user's message reaches the chain as a `user_message` step (with the id its queueing or acceptance named). */
-  userMessage(text: string, stepId = `st${this.#nextStep++}`): string {
+  userMessage(text: string, stepId = `st${this.#nextStep++}`, author: { by?: string; byName?: string } = {}): string {
     const parentId = this.chain[this.chain.length - 1] ?? null;
-    const step: Step = { stepId, parentId, index: this.chain.length, kind: 'user_message', status: 'streaming', content: '', revision: this.#revision };
+    const step: Step = { stepId, parentId, index: this.chain.length, kind: 'user_message', status: 'streaming', content: '', revision: this.#revision, ...author };
     this.steps.set(stepId, { ...step });
     this.chain.push(stepId);
     this.#push({ type: 'step.started', ...this.#base(), step });
     this.steps.get(stepId)!.content = text;
     this.complete(stepId);
     return stepId;
+  }
+
+  /** A share link was made (`share.created`); returns the share as the log records it. */
+  share(role: ShareRecord['role'], extra: { by?: string; byName?: string; expiresAt?: string } = {}): ShareRecord {
+    const base = this.#base();
+    const share: ShareRecord = { shareId: `sh${this.#seq}`, role, createdAt: base.at, by: extra.by ?? 'u-ada', ...extra };
+    this.#push({ type: 'share.created', ...base, share });
+    return share;
+  }
+
+  /** A share link was revoked (`share.revoked`). */
+  unshare(shareId: string, by = 'u-ada'): void {
+    this.#push({ type: 'share.revoked', ...this.#base(), shareId, by });
   }
 
   /** The session was deleted: its last event. */

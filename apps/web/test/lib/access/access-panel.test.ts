@@ -52,4 +52,25 @@ describe('AccessPanel', () => {
     await settle();
     expect(submitted).toEqual(['s3cret-t0ken']);
   });
+
+  it('explains a JWT sign-in: the mode, the server’s reason, the login page, and a pasted token', () => {
+    const { target } = render('missing', 'en', { auth: 'jwt', signedIn: false, reason: 'no token was presented', loginUrl: 'https://sso.example/login' });
+    expect(target.querySelector('h1')?.textContent).toBe('Sign in to use Interthought');
+    expect(target.textContent).toContain('with a token (a JWT)');
+    expect(target.querySelector('[data-access-reason]')?.textContent).toBe('The server says: no token was presented');
+    const login = target.querySelector<HTMLAnchorElement>('a[data-action="login"]')!;
+    expect(login.textContent?.trim()).toBe('Sign in');
+    expect(login.getAttribute('href')).toBe('https://sso.example/login');
+    expect(target.querySelector('label')?.textContent).toBe('Or paste a sign-in token');
+    expect(target.textContent).not.toContain('INTERTHOUGHT_TOKEN');
+  });
+
+  it('asks for no token behind a sign-in proxy, in Chinese too', () => {
+    const { target } = render('refused', 'zh', { auth: 'proxy', signedIn: false, reason: 'no user header from a trusted proxy' });
+    expect(target.querySelector('h1')?.textContent).toBe('你的登录未被接受');
+    expect(target.textContent).toContain('此服务器通过其前面的登录代理识别用户。');
+    expect(target.textContent).toContain('服务器的说明：no user header from a trusted proxy');
+    expect(target.querySelector('input')).toBeNull();
+    expect(target.querySelector('a[data-action="login"]')).toBeNull();
+  });
 });

@@ -91,4 +91,30 @@ describe('RestApi', () => {
     expect(await api.checkAccess()).toEqual({ access: 'unreachable' });
     expect(headers[0]?.authorization).toBe('Bearer s3cret-t0ken');
   });
+
+  it('presents the page’s share link in its header on every call (as ?share= when a header cannot carry it)', async () => {
+    const { fetchImpl, urls, headers } = fetchFrom([json([]), json([])]);
+    let share = 'sh.tok-1';
+    const api = new RestApi({ fetch: fetchImpl, share: () => share });
+    await api.agents();
+    share = '共享';
+    await api.agents();
+    expect(headers[0]?.['x-interthought-share']).toBe('sh.tok-1');
+    expect(headers[0]?.authorization).toBeUndefined();
+    expect(urls[1]).toBe(`/api/agents?share=${encodeURIComponent('共享')}`);
+  });
+
+  it('checks access with GET /api/me: who the page is, granted when signed in or holding a link the server grants', async () => {
+    const ada = { auth: 'jwt', signedIn: true, user: { id: 'u-ada', name: 'Ada', admin: false } };
+    const signedOut = { auth: 'jwt', signedIn: false, reason: 'the token expired' };
+    const viaLink = { auth: 'jwt', signedIn: false, share: { sessionId: 's1', shareId: 'sh1', role: 'viewer' } };
+    const open = { auth: 'none', signedIn: true };
+    const { fetchImpl, urls } = fetchFrom([json(ada), json(signedOut), json(viaLink), json(open)]);
+    const api = new RestApi({ fetch: fetchImpl });
+    expect(await api.checkAccess()).toEqual({ access: 'granted', me: ada });
+    expect(await api.checkAccess()).toEqual({ access: 'unauthorized', me: signedOut });
+    expect(await api.checkAccess()).toEqual({ access: 'granted', me: viaLink });
+    expect(await api.checkAccess()).toEqual({ access: 'granted', me: open });
+    expect(urls).toEqual(['/api/me', '/api/me', '/api/me', '/api/me']);
+  });
 });
