@@ -1,4 +1,5 @@
 import { allowsLifecycle, type InterthoughtClient, type LifecycleRequest, type SessionInfo, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
+import type { AccessGate } from '$lib/access/access-gate.svelte.js';
 import type { Announcer } from '$lib/app/announcer.svelte.js';
 import type { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
 import { describeError, errorCodeAndMessage } from '$lib/app/error-text.js';
@@ -24,6 +25,8 @@ export interface SessionControllerDeps {
   schedule?: FrameScheduler;
   /** The connection's hello as reactive state: who the page is to the session. Without it, the page may do everything (as before users). */
   connection?: Pick<ConnectionStatus, 'hello'>;
+  /** What the server said of this page (`me.auth`: a server without sign-in offers no sharing). */
+  access?: Pick<AccessGate, 'me'>;
   /** The tab's share links: a page opened with one shows no editing control until the hello says what the link allows. */
   shares?: Pick<ShareScope, 'holds'>;
   /** A session was made from this one (a fork): show it (the page navigates there). */
@@ -104,6 +107,7 @@ export class SessionController implements ChainActions {
       sessionId: this.sessionId,
       owner: this.view.info?.owner,
       expectShare: this.deps.shares?.holds(this.sessionId) ?? false,
+      auth: this.deps.access?.me?.auth,
     });
   }
 

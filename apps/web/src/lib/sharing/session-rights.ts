@@ -1,4 +1,4 @@
-import type { Hello, Owner, ShareRole } from '@interthought/protocol';
+import type { Hello, Me, Owner, ShareRole } from '@interthought/protocol';
 
 /** Who the page is to a session, as far as the buttons it shows go (PROTOCOL.md §21.2). */
 export type SessionRole =
@@ -37,6 +37,8 @@ export interface RightsInput {
   owner: Owner | undefined;
   /** The tab opened this session with a share link: until the hello says as what, it shows no editing control. */
   expectShare?: boolean;
+  /** How the server lets clients in (`GET /api/me`): without any sign-in (`none`) a link would open nothing new, so none is offered. */
+  auth?: Me['auth'] | undefined;
 }
 
 /**
@@ -44,11 +46,12 @@ export interface RightsInput {
  * never shows a control the server would refuse with `FORBIDDEN`. A connection opened with a share
  * link is held to the link's role whoever is signed in, since the server limits it to that.
  */
-export function sessionRights({ hello, sessionId, owner, expectShare = false }: RightsInput): SessionRights {
+export function sessionRights({ hello, sessionId, owner, expectShare = false, auth }: RightsInput): SessionRights {
   if (!hello) return expectShare ? VIEWER : FULL_RIGHTS;
   if (hello.share) return hello.share.sessionId === sessionId && hello.share.role === 'editor' ? EDITOR : VIEWER;
-  const sharing = hello.capabilities.includes('sharing');
   const user = hello.user;
+  // Worth a link where the server asks for a sign-in: users (jwt, proxy) or the shared token.
+  const sharing = hello.capabilities.includes('sharing') && (user !== undefined || auth === 'token');
   // Without users everyone is the one local user; an admin, and the owner, may do everything.
   if (!user || user.admin || owner === undefined || owner.id === user.id) return { ...OWNER, share: sharing };
   return VIEWER;

@@ -6,9 +6,10 @@ const ada = { id: 'u-ada', name: 'Ada' };
 const bob = { id: 'u-bob', name: 'Bob' };
 
 describe('sessionRights', () => {
-  it('lets everyone do everything on a server without users, sharing only where the server offers it', () => {
-    expect(sessionRights({ hello: testHello({ capabilities: [] }), sessionId: 's1', owner: undefined })).toEqual(FULL_RIGHTS);
-    expect(sessionRights({ hello: testHello(), sessionId: 's1', owner: undefined })).toEqual({ ...FULL_RIGHTS, share: true });
+  it('lets everyone do everything on a server without users, sharing only behind the shared token of a server that offers it', () => {
+    expect(sessionRights({ hello: testHello(), sessionId: 's1', owner: undefined, auth: 'none' })).toEqual(FULL_RIGHTS);
+    expect(sessionRights({ hello: testHello({ capabilities: [] }), sessionId: 's1', owner: undefined, auth: 'token' })).toEqual(FULL_RIGHTS);
+    expect(sessionRights({ hello: testHello(), sessionId: 's1', owner: undefined, auth: 'token' })).toEqual({ ...FULL_RIGHTS, share: true });
   });
 
   it('lets the owner and an admin steer, fork, delete and share; another user only watch', () => {
