@@ -82,7 +82,6 @@ function coreDeps(app: FastifyInstance) {
     tools: app.tools,
     defaultTokenDelayMs: app.config.tokenDelayMs,
     maxActiveSessions: app.config.maxSessions,
-    maxActiveSessionsPerOwner: app.config.maxActiveSessionsPerAddress,
     pausedRunTtlMs: app.config.pausedRunTtlMs,
     ...(app.config.defaultApprove === undefined ? {} : { defaultApprove: app.config.defaultApprove }),
   };

@@ -56,6 +56,25 @@ export interface Config {
   runStartsPerMinutePerAddress: number;
   runStartsPerMinute: number;
   /**
+   * A signed-in user's own caps, in place of their address's (INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_USER,
+   * default 20; INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_USER, default 60): behind a proxy every user
+   * has the proxy's address, so users are counted as themselves (PROTOCOL.md §21.2).
+   */
+  maxActiveSessionsPerUser: number;
+  runStartsPerMinutePerUser: number;
+  /** Where the operator's sign-in page is (INTERTHOUGHT_LOGIN_URL): the web UI links to it. */
+  loginUrl: string | undefined;
+  /**
+   * The key share links are signed with (INTERTHOUGHT_SHARE_SECRET, 32+ characters). Unset: a random
+   * key the store keeps, so links work on every node and after a restart.
+   */
+  shareSecret: string | undefined;
+  /**
+   * The address people open the server at (INTERTHOUGHT_PUBLIC_URL), for the links the server makes;
+   * unset: the `Host` the request that makes the link came to.
+   */
+  publicUrl: string | undefined;
+  /**
    * Which tool calls of sessions created without `options.approve` wait for the user's approval
    * (INTERTHOUGHT_APPROVE: `all`, `none`, or comma-separated tool names; default: none set, so
    * the tools that change something wait and those that only read do not).
@@ -288,6 +307,18 @@ const authMode = z
     return z.NEVER;
   });
 
+/** An http(s) address people open (a sign-in page, the server's public address), without a trailing slash. */
+const httpUrl = z
+  .string()
+  .optional()
+  .transform((raw, ctx) => {
+    const text = raw?.trim() ?? '';
+    if (text === '') return undefined;
+    if (URL.canParse(text) && /^https?:$/.test(new URL(text).protocol)) return text.replace(/\/+$/, '');
+    ctx.issues.push({ code: 'custom', input: text, message: `must be an http:// or https:// address, got ${shown(text)}` });
+    return z.NEVER;
+  });
+
 /** An HS256 secret: as long as the hash (32 bytes), or guessing it offline is within reach. */
 const jwtSecret = z
   .string()
@@ -399,6 +430,19 @@ const EnvSchema = z.object({
   INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS: integer(100, 1, 10_000_000),
   INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS: integer(120, 1, 100_000_000),
   INTERTHOUGHT_RUN_STARTS_PER_MINUTE: integer(2_400, 1, 100_000_000),
+  INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_USER: integer(20, 1, 10_000_000),
+  INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_USER: integer(60, 1, 100_000_000),
+  INTERTHOUGHT_LOGIN_URL: httpUrl,
+  INTERTHOUGHT_PUBLIC_URL: httpUrl,
+  INTERTHOUGHT_SHARE_SECRET: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === '') return undefined;
+      if (raw.length >= 32) return raw;
+      ctx.issues.push({ code: 'custom', input: '', message: 'must be at least 32 characters (the value is not shown)' });
+      return z.NEVER;
+    }),
   INTERTHOUGHT_APPROVE: approvePolicy,
   INTERTHOUGHT_PAUSED_RUN_TTL_MS: integer(15 * 60_000, 1_000, 7 * 24 * 3_600_000),
   INTERTHOUGHT_HEARTBEAT_MS: integer(30_000, 10, 3_600_000),
@@ -560,6 +604,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxActiveSessionsPerAddress: vars.INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS,
     runStartsPerMinutePerAddress: vars.INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS,
     runStartsPerMinute: vars.INTERTHOUGHT_RUN_STARTS_PER_MINUTE,
+    maxActiveSessionsPerUser: vars.INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_USER,
+    runStartsPerMinutePerUser: vars.INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_USER,
+    loginUrl: vars.INTERTHOUGHT_LOGIN_URL,
+    publicUrl: vars.INTERTHOUGHT_PUBLIC_URL,
+    shareSecret: vars.INTERTHOUGHT_SHARE_SECRET,
     defaultApprove: vars.INTERTHOUGHT_APPROVE,
     pausedRunTtlMs: vars.INTERTHOUGHT_PAUSED_RUN_TTL_MS,
     heartbeatMs: vars.INTERTHOUGHT_HEARTBEAT_MS,

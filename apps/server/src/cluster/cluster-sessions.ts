@@ -1,11 +1,27 @@
-import { toSnapshot, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionSnapshotData, type SessionsWatching } from '@interthought/protocol';
+import { toSnapshot, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionSnapshotData, type SessionsWatching, type ShareRecord } from '@interthought/protocol';
 import { ACTIVE_STATUSES } from '../core/live-session.js';
 import type { Peer, ReplyTo } from '../core/peer.js';
 import { SessionError, notFound } from '../core/session-error.js';
 import type { SessionListWatchers } from '../core/session-list-watchers.js';
 import { loadSession } from '../core/session-loader.js';
 import type { SessionManager } from '../core/session-manager.js';
-import type { CorrectStepInput, CorrectionResult, CreateSessionInput, DecideInput, ForkInput, MessageInput, MessageResult, SessionCoreStats, SessionService } from '../core/session-service.js';
+import type {
+  Actor,
+  CorrectStepInput,
+  CorrectionResult,
+  CreateSessionInput,
+  DecideInput,
+  ForkInput,
+  ListScope,
+  MessageInput,
+  MessageResult,
+  SessionAccessFacts,
+  SessionCoreStats,
+  SessionService,
+  ShareInput,
+  UnshareInput,
+} from '../core/session-service.js';
+import { listInScope } from '../core/session-list-scope.js';
 import type { SessionPage } from '../core/event-store.js';
 import { readSessionExport, type SessionExport } from '../core/session-export.js';
 import type { ParsedImport } from '../core/session-import.js';
@@ -20,8 +36,8 @@ import type { SessionChannel } from './session-channel.js';
 import type { SessionFeeds } from './session-feeds.js';
 
 type Op = RoutedCommand['op'];
-/** What a command carries besides its session: a correction or a decision. */
-type CommandInput = CorrectStepInput | DecideInput | MessageInput;
+/** What a command carries besides its session: a correction, a decision, a message or a share link. */
+type CommandInput = CorrectStepInput | DecideInput | MessageInput | ShareInput | UnshareInput;
 
 
 export interface ClusterSessionsDeps {
@@ -135,7 +151,7 @@ export class ClusterSessions implements SessionService {
   async fork(input: ForkInput, reply?: ReplyTo): Promise<SessionInfo> {
     const source = await loadSession(this.deps.store, input.sessionId);
     if (source === undefined) throw notFound(input.sessionId);
-    const info = await this.deps.local.forkFrom(source.state, source.options, input.stepId);
+    const info = await this.deps.local.forkFrom(source.state, source.options, input.stepId, undefined, input.ownedBy);
     if (reply !== undefined) {
       const created: SessionCreated = { type: 'session.created', session: info };
       if (reply.requestId !== undefined) created.requestId = reply.requestId;
@@ -162,13 +178,13 @@ export class ClusterSessions implements SessionService {
     return (await this.#command('delete', sessionId, reply)) as SessionDeletedEvent;
   }
 
-  async watchList(reply: ReplyTo, limit: number): Promise<SessionInfo[]> {
+  async watchList(reply: ReplyTo, limit: number, scope?: ListScope): Promise<SessionInfo[]> {
     const { peer } = reply;
     const watchers = this.deps.listWatchers;
-    watchers.hold(peer);
+    watchers.hold(peer, scope);
     let page: SessionPage;
     try {
-      page = await this.deps.store.listSessions({ limit });
+      page = await listInScope(this.deps.store, scope === undefined ? { limit } : { limit, scope });
     } catch (error) {
       watchers.remove(peer);
       throw error;
@@ -199,14 +215,34 @@ export class ClusterSessions implements SessionService {
   }
 
   /** Stored by this node's core (its store takes the new session's lease, as for `create`), then let go: nothing runs it. */
-  async importSession(parsed: ParsedImport): Promise<SessionInfo> {
-    const info = await this.deps.local.importSession(parsed);
+  async importSession(parsed: ParsedImport, ownedBy?: Actor): Promise<SessionInfo> {
+    const info = await this.deps.local.importSession(parsed, ownedBy);
     await this.#letGo(info.sessionId);
     return info;
   }
 
-  list(options: { limit: number; before?: string }): Promise<SessionPage> {
+  list(options: { limit: number; before?: string; scope?: ListScope }): Promise<SessionPage> {
     return this.deps.local.list(options);
+  }
+
+  /** From the node that runs the session, else from the shared store (the owner and links are in its log). */
+  async accessFacts(sessionId: string): Promise<SessionAccessFacts | undefined> {
+    if (this.deps.ownership.holds(sessionId)) return this.deps.local.accessFacts(sessionId);
+    const loaded = await loadSession(this.deps.store, sessionId);
+    return loaded === undefined ? undefined : { owner: loaded.state.session.owner, shares: loaded.state.shares };
+  }
+
+  /** Links go into the session's log, so they are made where it is run, like every command. */
+  async share(input: ShareInput): Promise<ShareRecord> {
+    return (await this.#command('share', input.sessionId, undefined, input)) as ShareRecord;
+  }
+
+  async unshare(input: UnshareInput): Promise<void> {
+    await this.#command('unshare', input.sessionId, undefined, input);
+  }
+
+  sharingKey(): Promise<string> {
+    return this.deps.store.sharingKey();
   }
 
   async shutdown(): Promise<void> {
@@ -277,7 +313,7 @@ export class ClusterSessions implements SessionService {
         const claim = await this.#claim(sessionId);
         if (claim.here) {
           const catcher: ReplyTo | undefined = reply && {
-            peer: { id: reply.peer.id, ...(reply.peer.owner === undefined ? {} : { owner: reply.peer.owner }), send: answered, sendLive: answered },
+            peer: { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }), send: answered, sendLive: answered },
             ...(reply.requestId === undefined ? {} : { requestId: reply.requestId }),
           };
           return await this.#runHere(op, sessionId, catcher, input);
@@ -285,7 +321,7 @@ export class ClusterSessions implements SessionService {
         const command: RoutedCommand = {
           op,
           sessionId,
-          peer: reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.owner === undefined ? {} : { owner: reply.peer.owner }) },
+          peer: reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }) },
           ...(input === undefined ? {} : { input }),
           ...(reply?.requestId === undefined ? {} : { requestId: reply.requestId }),
         };
@@ -331,7 +367,7 @@ export class ClusterSessions implements SessionService {
       send(frame);
       answered();
     };
-    const peer: Peer = { id: command.peer.id, ...(command.peer.owner === undefined ? {} : { owner: command.peer.owner }), send: forward, sendLive: forward };
+    const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
     const reply: ReplyTo = { peer, ...(command.requestId === undefined ? {} : { requestId: command.requestId }) };
     const result = await this.#runHere(command.op, command.sessionId, reply, command.input as CommandInput | undefined);
     await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS).unref())]);
@@ -350,6 +386,10 @@ export class ClusterSessions implements SessionService {
           return await local.reject({ ...(input as DecideInput), sessionId }, reply);
         case 'message':
           return await local.message({ ...(input as MessageInput), sessionId }, reply);
+        case 'share':
+          return await local.share({ ...(input as ShareInput), sessionId });
+        case 'unshare':
+          return await local.unshare({ ...(input as UnshareInput), sessionId });
         case 'pause':
           return await local.pause(sessionId, reply);
         case 'resume':

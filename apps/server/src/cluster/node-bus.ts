@@ -2,6 +2,7 @@ import { nanoid } from 'nanoid';
 import type { Redis } from 'ioredis';
 import type { ErrorCode } from '@interthought/protocol';
 import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';
+import type { Quota } from '../core/quota.js';
 
 /** The list of sessions changed (a `sessions.changed` / `sessions.removed` frame), for every node's watchers. */
 export const LIST_CHANNEL = 'it:list';
@@ -11,12 +12,12 @@ const replyChannel = (nodeId: string): string => `it:node:${nodeId}:reply`;
 
 /** A command a node sends to the owner of a session. */
 export interface RoutedCommand {
-  op: 'correct' | 'approve' | 'reject' | 'message' | 'pause' | 'resume' | 'cancel' | 'delete';
+  op: 'correct' | 'approve' | 'reject' | 'message' | 'pause' | 'resume' | 'cancel' | 'delete' | 'share' | 'unshare';
   sessionId: string;
-  /** The correction, for `correct`; the decision, for `approve` / `reject`; the message, for `message`. */
+  /** The correction, for `correct`; the decision, for `approve` / `reject`; the message, for `message`; the link, for `share` / `unshare`. */
   input?: unknown;
   /** The requester, as the owner's core sees it (its quota, its id as `correction.by`). */
-  peer: { id: string; owner?: string };
+  peer: { id: string; quota?: Quota };
   requestId?: string;
 }
 

@@ -139,8 +139,12 @@ export class OwnedAppends implements EventStore {
   listSessionsByStatus(status: SessionStatus): Promise<SessionRecord[]> {
     return this.inner.listSessionsByStatus(status);
   }
-  listSessions(options: { limit: number; before?: string }): Promise<SessionPage> {
+  listSessions(options: { limit: number; before?: string; ownerId?: string }): Promise<SessionPage> {
     return this.inner.listSessions(options);
+  }
+
+  sharingKey(): Promise<string> {
+    return this.inner.sharingKey();
   }
   readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]> {
     return this.inner.readEvents(sessionId, afterSeq, limit);

@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { SessionEvent, SessionInfo, SessionOptions, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 import type { Redis } from 'ioredis';
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/event-store.js';
 import { SessionError } from '../core/session-error.js';
 import { EventStoreError } from '../store/store-errors.js';
 import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';
-import { ACTIVE_KEY, BY_STATUS_KEY, SESSIONS_KEY, listEntry, sessionIdOfEntry, sessionKeys, statusRange } from './redis-keys.js';
+import { ACTIVE_KEY, BY_STATUS_KEY, SESSIONS_KEY, SHARING_KEY, listEntry, ownerSessionsKey, sessionIdOfEntry, sessionKeys, statusRange } from './redis-keys.js';
 import { DEFAULT_RETAINED_EVENTS, RedisRetention, type StreamEntries } from './redis-retention.js';
 import { defineClusterScripts, type AppendCall, type AppendReply, type ClusterScripts } from './redis-scripts.js';
 import { toStoreError } from './redis-store-errors.js';
@@ -114,7 +114,10 @@ export class RedisEventStore implements EventStore {
     this.#ensureOpen();
     const { info } = record;
     const keys = sessionKeys(info.sessionId);
-    const args = [JSON.stringify(info), JSON.stringify(record.options ?? {}), record.lastSeq, info.status, listEntry(info.createdAt, info.sessionId)] as const;
+    const entry = listEntry(info.createdAt, info.sessionId);
+    const args = [JSON.stringify(info), JSON.stringify(record.options ?? {}), record.lastSeq, info.status, entry] as const;
+    // Listed under its owner first: an entry whose session never came to be is skipped by the list.
+    if (info.owner !== undefined) await this.#redis.zadd(ownerSessionsKey(info.owner.id), 0, entry);
     await this.#refusable(info.sessionId, this.#scripts.createSession([keys.meta, SESSIONS_KEY, BY_STATUS_KEY], [...args]));
   }
 
@@ -143,12 +146,13 @@ export class RedisEventStore implements EventStore {
   }
 
   /** Newest first, by (createdAt, sessionId): a cursor stays valid while sessions come and go. */
-  async listSessions(options: { limit: number; before?: string }): Promise<SessionPage> {
+  async listSessions(options: { limit: number; before?: string; ownerId?: string }): Promise<SessionPage> {
     this.#ensureOpen();
     checkLimit(options.limit, 'The sessions');
     const max = options.before === undefined ? '+' : `(${decodeCursor(options.before)}`;
+    const list = options.ownerId === undefined ? SESSIONS_KEY : ownerSessionsKey(options.ownerId);
     // One entry more than asked says whether a next page exists.
-    const entries = await this.#redis.zrange(SESSIONS_KEY, max, '-', 'BYLEX', 'REV', 'LIMIT', 0, options.limit + 1);
+    const entries = await this.#redis.zrange(list, max, '-', 'BYLEX', 'REV', 'LIMIT', 0, options.limit + 1);
     const page = entries.slice(0, options.limit);
     const infos = await Promise.all(page.map((entry) => this.#redis.hget(sessionKeys(sessionIdOfEntry(entry) ?? '').meta, 'info')));
     const sessions = infos.filter((info): info is string => info !== null).map((info) => JSON.parse(info) as SessionInfo);
@@ -161,7 +165,10 @@ export class RedisEventStore implements EventStore {
   async deleteSession(sessionId: string): Promise<void> {
     this.#ensureOpen();
     const keys = sessionKeys(sessionId);
+    const [info, entry] = await this.#redis.hmget(keys.meta, 'info', 'entry');
     await this.#scripts.deleteSession([keys.meta, keys.log, keys.snap, keys.lease, SESSIONS_KEY, BY_STATUS_KEY, ACTIVE_KEY], [sessionId]);
+    const owner = info == null ? undefined : (JSON.parse(info) as SessionInfo).owner;
+    if (owner !== undefined && entry != null) await this.#redis.zrem(ownerSessionsKey(owner.id), entry);
     this.#retention?.forget(sessionId);
     this.#epochs.delete(sessionId);
   }
@@ -236,6 +243,13 @@ export class RedisEventStore implements EventStore {
   }
 
   /** Quit the client. Idempotent. */
+  /** Made by whichever node asks first (SET NX), then read by every one. */
+  async sharingKey(): Promise<string> {
+    this.#ensureOpen();
+    await this.#redis.set(SHARING_KEY, randomBytes(32).toString('base64url'), 'NX');
+    return (await this.#redis.get(SHARING_KEY))!;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

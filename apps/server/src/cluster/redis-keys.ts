@@ -33,6 +33,13 @@ export const SESSIONS_KEY = 'it:sessions';
 export const BY_STATUS_KEY = 'it:by-status';
 /** Set of sessions whose run has an owner: the takeover sweep looks here for missing leases. */
 export const ACTIVE_KEY = 'it:active';
+/** String: the key share links are signed with (PROTOCOL.md §21.3), made once by the first node that asks. */
+export const SHARING_KEY = 'it:sharing-key';
+
+/** Sorted set of the list entries of one user's sessions (`SessionInfo.owner.id`), like `SESSIONS_KEY`. */
+export function ownerSessionsKey(ownerId: string): string {
+  return `it:owner:${ownerId}:sessions`;
+}
 
 /**
  * A session's place in the list: `<createdAt>\0<sessionId>`. Members of equal score sort by

@@ -79,7 +79,7 @@ export function checkDecision(session: LiveSession, stepId: string): Step {
       throw new SessionError('APPROVAL_NOT_PENDING', `No approval was asked for tool call ${stepId}: it ran (or will run) without one.`);
     case 'already_decided': {
       const { approval } = step;
-      const who = approval?.by === TIMEOUT_DECIDER ? 'by the server (no decision in time)' : `by ${approval?.by ?? 'someone'}`;
+      const who = approval?.by === TIMEOUT_DECIDER ? 'by the server (no decision in time)' : `by ${approval?.byName ?? approval?.by ?? 'someone'}`;
       throw new SessionError('APPROVAL_NOT_PENDING', `Tool call ${stepId} was already ${approval?.state ?? 'decided'} ${who}${approval?.at ? ` at ${approval.at}` : ''}.`);
     }
     case 'invalidated':
@@ -93,6 +93,8 @@ export interface Decision {
   step: Step;
   decision: ApprovalDecision;
   by: string;
+  /** The decider's display name, when the server tells users apart. */
+  byName?: string;
   reason?: string;
 }
 
@@ -105,6 +107,7 @@ export function appendDecision(session: LiveSession, decision: Decision, reply?:
     decision: decision.decision,
     by: decision.by,
   };
+  if (decision.byName !== undefined) resolved.byName = decision.byName;
   if (decision.reason !== undefined) resolved.reason = decision.reason;
   session.append(resolved, reply);
 }

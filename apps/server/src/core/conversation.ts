@@ -17,8 +17,19 @@ export function atStepBoundary(session: LiveSession): boolean {
   return head === undefined || (head.status !== 'streaming' && head.kind !== 'tool_call');
 }
 
+/** Who wrote a message: a user id (or connection id) and, with users, their name. */
+export interface Author {
+  by?: string | undefined;
+  byName?: string | undefined;
+}
+
+/** The author fields a step or event carries: only those known. */
+function authorFields(author: Author): Author {
+  return { ...(author.by === undefined ? {} : { by: author.by }), ...(author.byName === undefined ? {} : { byName: author.byName }) };
+}
+
 /** Put the user's message on the head of the chain as a `user_message` step (`stepId` is the one its acceptance named). */
-export function appendUserMessage(session: LiveSession, stepId: string, text: string): void {
+export function appendUserMessage(session: LiveSession, stepId: string, text: string, author: Author = {}): void {
   const head = session.head();
   session.append({
     type: 'step.started',
@@ -31,20 +42,21 @@ export function appendUserMessage(session: LiveSession, stepId: string, text: st
       status: 'streaming',
       content: '',
       revision: session.state.session.revision,
+      ...authorFields(author),
     },
   });
   session.append({ type: 'step.completed', ...session.nextBase(), stepId, content: text });
 }
 
 /** Record a message that waits for a step boundary (`steer`) or for the end of the turn (`queue`). */
-export function appendQueuedMessage(session: LiveSession, stepId: string, text: string, mode: MessageMode): void {
-  session.append({ type: 'message.queued', ...session.nextBase(), stepId, text, mode });
+export function appendQueuedMessage(session: LiveSession, stepId: string, text: string, mode: MessageMode, author: Author = {}): void {
+  session.append({ type: 'message.queued', ...session.nextBase(), stepId, text, mode, ...authorFields(author) });
 }
 
 /** Put the waiting messages on the chain in the order they were sent: those of `mode`, or all. Returns how many. */
 export function applyQueuedMessages(session: LiveSession, mode?: MessageMode): number {
   const due = session.state.queued.filter((message) => mode === undefined || message.mode === mode);
-  for (const message of due) appendUserMessage(session, message.stepId, message.text);
+  for (const message of due) appendUserMessage(session, message.stepId, message.text, message);
   return due.length;
 }
 

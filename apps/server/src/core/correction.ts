@@ -65,6 +65,7 @@ export interface AcceptedCorrection {
   content: string;
   note?: string;
   by?: string;
+  byName?: string;
   /** The new step's approval, when the correction edited a call that waited for one. */
   approval?: StepApproval;
 }
@@ -84,6 +85,7 @@ export function appendCorrection(session: LiveSession, accepted: AcceptedCorrect
   const correction: NonNullable<Step['correction']> = { previousContent: target.content, at: correctedBase.at };
   if (accepted.note !== undefined) correction.note = accepted.note;
   if (accepted.by !== undefined) correction.by = accepted.by;
+  if (accepted.byName !== undefined) correction.byName = accepted.byName;
   const step: Step = {
     stepId: accepted.newStepId,
     parentId: target.parentId,

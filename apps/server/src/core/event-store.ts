@@ -40,8 +40,8 @@ export interface EventStore {
   getSession(sessionId: string): Promise<SessionRecord | undefined>;
   /** Every session whose stored status is `status`, oldest first (start-up marks runs a dead process left `running` as `interrupted`). */
   listSessionsByStatus(status: SessionStatus): Promise<SessionRecord[]>;
-  /** Sessions newest first; `before` is a cursor from a previous page. */
-  listSessions(options: { limit: number; before?: string }): Promise<SessionPage>;
+  /** Sessions newest first; `before` is a cursor from a previous page; `ownerId`: only that user's (`info.owner.id`). */
+  listSessions(options: { limit: number; before?: string; ownerId?: string }): Promise<SessionPage>;
   /** Remove the session, its events and its snapshot together. Unknown ids are ignored. */
   deleteSession(sessionId: string): Promise<void>;
   /**
@@ -57,5 +57,10 @@ export interface EventStore {
   firstKeptSeq(sessionId: string): Promise<number | undefined>;
   /** The state as of the last trimmed event, to rebuild from; undefined while nothing was trimmed. */
   readSnapshot(sessionId: string): Promise<SessionSnapshotData | undefined>;
+  /**
+   * A random secret made the first time it is asked for and kept with the sessions from then on:
+   * it signs share links (PROTOCOL.md §21.3), so a link works on every node and after a restart.
+   */
+  sharingKey(): Promise<string>;
   close(): Promise<void>;
 }

@@ -54,8 +54,8 @@ export class LiveSession implements OutboxTarget {
   deleted = false;
   /** Set when this process let the session go (another one owns it): nothing may be appended any more. */
   #retired = false;
-  /** Whose quota of active sessions its run counts against (in memory only: a restart ends every run). */
-  owner: string | undefined;
+  /** Whose quota of active sessions its run counts against (`Quota.key`; in memory only: a restart ends every run). */
+  quotaKey: string | undefined;
   readonly #enqueue: (entry: OutboxEntry<LiveSession>) => void;
   readonly #now: () => Date;
 
@@ -137,6 +137,8 @@ export class LiveSession implements OutboxTarget {
       case 'approval.resolved':
       case 'message.queued':
       case 'steps.copied':
+      case 'share.created':
+      case 'share.revoked':
         break;
       default: {
         const unhandled: never = event;

@@ -1,4 +1,5 @@
 import type { SessionEvent } from '@interthought/protocol';
+import type { Quota } from './quota.js';
 
 /**
  * A listener of sessions: in practice one WebSocket connection. The core serialises each event
@@ -8,10 +9,10 @@ export interface Peer {
   /** The connection id (also recorded as `correction.by`). */
   readonly id: string;
   /**
-   * Whose quota the runs this peer starts or resumes count against (the client's address today,
-   * the user with identities); without one, only the server-wide cap applies.
+   * Whose quota the runs this peer starts or resumes count against: the signed-in user, else the
+   * client's address; without one, only the server-wide cap applies.
    */
-  readonly owner?: string;
+  readonly quota?: Quota;
   /** The signed-in user, when the server identifies users (INTERTHOUGHT_AUTH `jwt` or `proxy`). */
   readonly user?: { id: string; name: string; admin: boolean };
   /**

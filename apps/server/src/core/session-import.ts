@@ -7,6 +7,7 @@ import {
   SessionOptionsSchema,
   SessionSnapshotSchema,
   type LoggedSessionEvent,
+  type Owner,
   type SessionInfo,
   type SessionSnapshotData,
   type SessionState,
@@ -224,10 +225,12 @@ export function parseImport(text: string, now: string): ParsedImport {
  * header's task, agent, options and creation time, the rest of its summary from the fold. One
  * that was running or paused is `interrupted` (one more event): no run exists for it here.
  */
-export function importedSession(parsed: ParsedImport, sessionId: string, at: string): StoredImport {
+export function importedSession(parsed: ParsedImport, sessionId: string, at: string, ownedBy?: Owner): StoredImport {
   const events = parsed.events.map((event) => ({ ...event, sessionId }) as LoggedSessionEvent);
   const { options } = parsed.header;
-  let info: SessionInfo = { ...parsed.state.session, sessionId };
+  // An import belongs to whoever imported it, never to the owner named in the file (PROTOCOL.md §21.2).
+  const { owner: _exportedOwner, ...exported } = parsed.state.session;
+  let info: SessionInfo = { ...exported, sessionId, ...(ownedBy === undefined ? {} : { owner: { id: ownedBy.id, name: ownedBy.name } }) };
   if (ACTIVE_STATUSES.has(info.status)) {
     const mark = interruptedBy({ info, options, lastSeq: events.length }, at);
     events.push(mark.event as LoggedSessionEvent);

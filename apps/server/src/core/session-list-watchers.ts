@@ -1,32 +1,47 @@
 import type { SessionInfo, SessionsChanged, SessionsRemoved } from '@interthought/protocol';
 import type { Peer } from './peer.js';
+import { inScope } from './session-list-scope.js';
+import type { ListScope } from './session-service.js';
+
+/** One watcher: the frames held for it while its first page is being read, and what its list holds. */
+interface Watcher {
+  held: string[] | undefined;
+  scope: ListScope | undefined;
+}
 
 /**
  * The peers following the list of sessions (`sessions.watch`) and what they are told: every
- * summary once it is stored (a session created, its status or revision changed) and every
- * deletion once it is done. Each frame is serialised once for all of them.
+ * summary in their list's scope once it is stored (a session created, its status or revision
+ * changed) and every deletion once it is done. Each frame is serialised once for all of them.
  */
 export class SessionListWatchers {
-  /** Each watcher, with the frames held for it while its first page is being read. */
-  readonly #peers = new Map<Peer, string[] | undefined>();
+  readonly #peers = new Map<Peer, Watcher>();
+  /** Watchers with a scope: while there are none, a change goes to everyone without being read. */
+  #scoped = 0;
 
   constructor(private readonly reportError: (context: string, error: unknown) => void) {}
 
-  /** Follow the list, holding what changes until `release` (the first page is sent in between). */
-  hold(peer: Peer): void {
-    this.#peers.set(peer, []);
+  /** Follow the list (of `scope`: PROTOCOL.md §21.2), holding what changes until `release` (the first page is sent in between). */
+  hold(peer: Peer, scope?: ListScope): void {
+    this.remove(peer);
+    this.#peers.set(peer, { held: [], scope });
+    if (scope !== undefined) this.#scoped += 1;
   }
 
   /** Send what was held, in order, then tell the peer as changes come. */
   release(peer: Peer): void {
-    const held = this.#peers.get(peer);
-    if (held === undefined) return;
-    this.#peers.set(peer, undefined);
+    const watcher = this.#peers.get(peer);
+    const held = watcher?.held;
+    if (watcher === undefined || held === undefined) return;
+    watcher.held = undefined;
     for (const frame of held) this.#send(peer, frame);
   }
 
   /** Stop telling `peer` (idempotent). */
   remove(peer: Peer): void {
+    const watcher = this.#peers.get(peer);
+    if (watcher === undefined) return;
+    if (watcher.scope !== undefined) this.#scoped -= 1;
     this.#peers.delete(peer);
   }
 
@@ -34,25 +49,33 @@ export class SessionListWatchers {
   changed(session: SessionInfo): void {
     if (this.#peers.size === 0) return;
     const frame: SessionsChanged = { type: 'sessions.changed', session };
-    this.#tell(JSON.stringify(frame));
+    this.#tell(JSON.stringify(frame), session);
   }
 
   /** A list change told by another process (a cluster node), already serialised. */
   relay(frame: string): void {
-    if (this.#peers.size > 0) this.#tell(frame);
+    if (this.#peers.size === 0) return;
+    // Read only when some watcher sees part of the list: the open server's path stays as it was.
+    const session = this.#scoped === 0 ? undefined : (JSON.parse(frame) as { session?: SessionInfo }).session;
+    this.#tell(frame, session);
   }
 
-  /** A session was deleted with its log. */
+  /**
+   * A session was deleted with its log. Every watcher is told: the frame carries nothing but the
+   * id, and the session's owner is no longer known (PROTOCOL.md §21.2).
+   */
   removed(sessionId: string): void {
     if (this.#peers.size === 0) return;
     const frame: SessionsRemoved = { type: 'sessions.removed', sessionId };
-    this.#tell(JSON.stringify(frame));
+    this.#tell(JSON.stringify(frame), undefined);
   }
 
-  #tell(frame: string): void {
-    for (const [peer, held] of this.#peers) {
-      if (held === undefined) this.#send(peer, frame);
-      else held.push(frame);
+  /** `session`: the summary the frame carries, for scoped watchers; undefined for a frame every watcher gets. */
+  #tell(frame: string, session: SessionInfo | undefined): void {
+    for (const [peer, watcher] of this.#peers) {
+      if (session !== undefined && !inScope(session, watcher.scope)) continue;
+      if (watcher.held === undefined) this.#send(peer, frame);
+      else watcher.held.push(frame);
     }
   }
 

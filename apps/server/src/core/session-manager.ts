@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import { allowsMessage, decisionRefusal, toSnapshot, type ApprovalDecision, type ApprovalPolicy, type CorrectionAccepted, type MessageAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData, type Step } from '@interthought/protocol';
+import { allowsMessage, decisionRefusal, toSnapshot, type ApprovalDecision, type ApprovalPolicy, type CorrectionAccepted, type MessageAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData, type ShareRecord, type Step } from '@interthought/protocol';
 import type { Agent } from '../agents/agent.js';
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
@@ -17,8 +17,25 @@ import { SessionListWatchers } from './session-list-watchers.js';
 import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from './session-loader.js';
 import { readSessionExport, type SessionExport } from './session-export.js';
 import { importedSession, writeImport, type ParsedImport } from './session-import.js';
+import type { Quota } from './quota.js';
 import type { Peer, ReplyTo } from './peer.js';
-import type { CorrectStepInput, CorrectionResult, CreateSessionInput, DecideInput, ForkInput, MessageInput, MessageResult, SessionCoreStats, SessionService } from './session-service.js';
+import type {
+  Actor,
+  CorrectStepInput,
+  CorrectionResult,
+  CreateSessionInput,
+  DecideInput,
+  ForkInput,
+  ListScope,
+  MessageInput,
+  MessageResult,
+  SessionAccessFacts,
+  SessionCoreStats,
+  SessionService,
+  ShareInput,
+  UnshareInput,
+} from './session-service.js';
+import { listInScope } from './session-list-scope.js';
 import { checkMessageMode, checkMessageText, checkOptions, checkReason, checkTask } from './session-input.js';
 import { checkStatusRequest } from './status-rules.js';
 import { PausedRunExpiry } from './paused-run-expiry.js';
@@ -33,8 +50,6 @@ export interface SessionManagerDeps {
   defaultTokenDelayMs?: number;
   /** Running or paused sessions allowed at once (default 1000). */
   maxActiveSessions?: number;
-  /** Running or paused sessions one owner (`Peer.owner`) may hold at once (default: no cap below `maxActiveSessions`). */
-  maxActiveSessionsPerOwner?: number;
   /** A run paused this long is stopped and its session marked interrupted, freeing its slot (default 15 min). */
   pausedRunTtlMs?: number;
   now?: () => Date;
@@ -82,7 +97,6 @@ export class SessionManager implements SessionService {
   readonly #agents: AgentRegistry;
   readonly #tools: ToolRegistry;
   readonly #maxActive: number;
-  readonly #maxActivePerOwner: number;
   readonly #pausedRuns: PausedRunExpiry<LiveSession>;
   readonly #deadlines: ApprovalDeadlines;
   readonly #defaultApprove: ApprovalPolicy | undefined;
@@ -104,7 +118,6 @@ export class SessionManager implements SessionService {
     this.#agents = deps.agents;
     this.#tools = deps.tools;
     this.#maxActive = deps.maxActiveSessions ?? 1000;
-    this.#maxActivePerOwner = deps.maxActiveSessionsPerOwner ?? Number.POSITIVE_INFINITY;
     this.#pausedRuns = new PausedRunExpiry(deps.pausedRunTtlMs ?? 15 * 60_000, (session) => this.#expirePausedRun(session));
     this.#sessions = new SessionTable(deps.idleSessionCacheSize ?? 100);
     this.#now = deps.now ?? (() => new Date());
@@ -178,13 +191,14 @@ export class SessionManager implements SessionService {
     const options = checked.approve === undefined && this.#defaultApprove !== undefined ? { ...checked, approve: this.#defaultApprove } : checked;
     const agentName = input.agent ?? this.#agents.defaultName;
     const agent = this.#requireAgent(agentName);
-    this.#checkCapacity(input.owner);
+    this.#checkCapacity(input.quota);
     const info: SessionInfo = { sessionId: this.#newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: this.#now().toISOString() };
+    if (input.ownedBy !== undefined) info.owner = { id: input.ownedBy.id, name: input.ownedBy.name };
     await this.#store.createSession({ info, options, lastSeq: 0 });
     // From here on the turn is synchronous: the answer and the subscription precede every event.
     this.#listWatchers.changed(info);
     const session = this.#sessions.add(this.#live(stateBeforeFirstEvent(info), options));
-    session.owner = input.owner;
+    session.quotaKey = input.quota?.key;
     if (reply !== undefined) {
       const created: SessionCreated = { type: 'session.created', session: session.info };
       if (reply.requestId !== undefined) created.requestId = reply.requestId;
@@ -218,14 +232,14 @@ export class SessionManager implements SessionService {
     for (const session of this.#subscriptions.detach(peer)) this.#sessions.noteIfIdle(session);
   }
 
-  async watchList(reply: ReplyTo, limit: number): Promise<SessionInfo[]> {
+  async watchList(reply: ReplyTo, limit: number, scope?: ListScope): Promise<SessionInfo[]> {
     const { peer } = reply;
     // Registered before the page is read, with its changes held: one stored meanwhile reaches
     // the peer after the page, so the page never overwrites something newer.
-    this.#listWatchers.hold(peer);
+    this.#listWatchers.hold(peer, scope);
     let page: SessionPage;
     try {
-      page = await this.list({ limit });
+      page = await this.list(scope === undefined ? { limit } : { limit, scope });
     } catch (error) {
       this.#listWatchers.remove(peer);
       throw error;
@@ -253,15 +267,15 @@ export class SessionManager implements SessionService {
     const target = checkCorrection(session, input, this.#tools);
     const agent = this.#requireAgent(session.state.session.agent);
     const reviving = !ACTIVE_STATUSES.has(session.status);
-    if (reviving) this.#checkCapacity(input.owner);
+    if (reviving) this.#checkCapacity(input.quota);
     // A correction of the call that waits for approval is its edit: the decision is recorded first, and the edited call runs.
     const editing = decisionRefusal(session.state, target.stepId) === undefined;
     session.run?.abort('a step was corrected');
     this.#pausedRuns.disarm(session);
     this.#deadlines.disarm(session.id);
-    if (reviving) session.owner = input.owner;
+    if (reviving) session.quotaKey = input.quota?.key;
     const by = input.by ?? UNKNOWN_DECIDER;
-    if (editing) appendDecision(session, { step: target, decision: 'edited', by });
+    if (editing) appendDecision(session, { step: target, decision: 'edited', by, ...(input.byName === undefined ? {} : { byName: input.byName }) });
     const newStepId = this.#newId();
     const revision = appendCorrection(session, {
       target,
@@ -269,7 +283,8 @@ export class SessionManager implements SessionService {
       content: input.content,
       ...(input.note === undefined ? {} : { note: input.note }),
       ...(input.by === undefined ? {} : { by: input.by }),
-      ...(editing ? { approval: { state: 'edited', by, at: session.nextBase().at } } : {}),
+      ...(input.byName === undefined ? {} : { byName: input.byName }),
+      ...(editing ? { approval: { state: 'edited', by, ...(input.byName === undefined ? {} : { byName: input.byName }), at: session.nextBase().at } } : {}),
     });
     const result: CorrectionResult = { sessionId: session.id, stepId: target.stepId, newStepId, revision };
     if (reply !== undefined) {
@@ -310,12 +325,12 @@ export class SessionManager implements SessionService {
     if (!runs) {
       // A finished session (or a fork): a new turn with the whole chain as context.
       const agent = this.#requireAgent(session.state.session.agent);
-      this.#checkCapacity(input.owner);
-      session.owner = input.owner;
+      this.#checkCapacity(input.quota);
+      session.quotaKey = input.quota?.key;
       this.#answerMessage(reply, { sessionId: session.id, stepId, queued: false });
       session.finishDanglingHead();
       applyQueuedMessages(session);
-      appendUserMessage(session, stepId, text);
+      appendUserMessage(session, stepId, text, input);
       session.setStatus('running');
       this.#startRun(session, agent);
       this.#sessions.inUse(session.id);
@@ -327,26 +342,26 @@ export class SessionManager implements SessionService {
       const agent = this.#requireAgent(session.state.session.agent);
       this.#answerMessage(reply, { sessionId: session.id, stepId, queued: false });
       run.abort('the user sent a message');
-      appendUserMessage(session, stepId, text);
+      appendUserMessage(session, stepId, text, input);
       this.#startRun(session, agent);
       return { sessionId: session.id, stepId, queued: false };
     }
     this.#answerMessage(reply, { sessionId: session.id, stepId, queued: true });
-    appendQueuedMessage(session, stepId, text, mode);
+    appendQueuedMessage(session, stepId, text, mode, input);
     return { sessionId: session.id, stepId, queued: true };
   }
 
   async fork(input: ForkInput, reply?: ReplyTo): Promise<SessionInfo> {
     await this.#open();
     const source = await this.#require(input.sessionId);
-    return this.forkFrom(source.state, source.options, input.stepId, reply);
+    return this.forkFrom(source.state, source.options, input.stepId, reply, input.ownedBy);
   }
 
   /**
    * Fork from a source state the caller read (a cluster node reads the source from the shared
    * store, whoever runs it): the fork is created, and for now run, here.
    */
-  async forkFrom(source: LiveSession['state'], sourceOptions: LiveSession['options'], stepId: string, reply?: ReplyTo): Promise<SessionInfo> {
+  async forkFrom(source: LiveSession['state'], sourceOptions: LiveSession['options'], stepId: string, reply?: ReplyTo, ownedBy?: Actor): Promise<SessionInfo> {
     this.#checkOpen();
     const sourceId = source.session.sessionId;
     const copies = copiedPath(source, stepId, this.#newId);
@@ -360,6 +375,8 @@ export class SessionManager implements SessionService {
       createdAt: this.#now().toISOString(),
       forkedFrom: { sessionId: sourceId, stepId },
     };
+    // A fork belongs to whoever forked it, whoever owns the source (PROTOCOL.md §21.2).
+    if (ownedBy !== undefined) info.owner = { id: ownedBy.id, name: ownedBy.name };
     const options = { ...sourceOptions };
     await this.#store.createSession({ info, options, lastSeq: 0 });
     // From here on the turn is synchronous: the answer and the subscription precede every event.
@@ -398,8 +415,8 @@ export class SessionManager implements SessionService {
     // No run (interrupted, or paused by a previous process): continue from the head of the chain.
     const agent = this.#requireAgent(session.state.session.agent);
     if (!ACTIVE_STATUSES.has(session.status)) {
-      this.#checkCapacity(reply?.peer.owner);
-      session.owner = reply?.peer.owner;
+      this.#checkCapacity(reply?.peer.quota);
+      session.quotaKey = reply?.peer.quota?.key;
     }
     session.finishDanglingHead();
     session.setStatus('running', reply ? { reply } : {});
@@ -497,20 +514,59 @@ export class SessionManager implements SessionService {
   }
 
   /** Written straight to the store, not held in memory: the session is loaded the first time it is touched, like any stored one. */
-  async importSession(parsed: ParsedImport): Promise<SessionInfo> {
+  async importSession(parsed: ParsedImport, ownedBy?: Actor): Promise<SessionInfo> {
     await this.#open();
-    const stored = importedSession(parsed, this.#newId(), this.#now().toISOString());
+    const stored = importedSession(parsed, this.#newId(), this.#now().toISOString(), ownedBy);
     await writeImport(this.#store, stored);
     this.#listWatchers.changed(stored.record.info);
     this.#armDeadlineOf(stored.state, stored.record.options);
     return stored.record.info;
   }
 
-  async list(options: { limit: number; before?: string }): Promise<SessionPage> {
+  async list(options: { limit: number; before?: string; scope?: ListScope }): Promise<SessionPage> {
     await this.ready;
     // Summaries are written with their events; writing what is queued makes the list current.
     await this.#outbox.flush();
-    return this.#store.listSessions(options);
+    return listInScope(this.#store, options);
+  }
+
+  async accessFacts(sessionId: string): Promise<SessionAccessFacts | undefined> {
+    const session = await this.#find(sessionId);
+    if (session === undefined || session.deleted) return undefined;
+    return { owner: session.state.session.owner, shares: session.state.shares };
+  }
+
+  /** Written before it resolves: a link is handed out only once its record is in the log. */
+  async share(input: ShareInput): Promise<ShareRecord> {
+    await this.#open();
+    const session = await this.#require(input.sessionId);
+    const share: ShareRecord = { shareId: `sh_${this.#newId()}`, role: input.role, createdAt: this.#now().toISOString(), by: input.by };
+    if (input.expiresAt !== undefined) share.expiresAt = input.expiresAt;
+    if (input.byName !== undefined) share.byName = input.byName;
+    session.append({ type: 'share.created', ...session.nextBase(), share });
+    await this.#written();
+    return share;
+  }
+
+  async unshare(input: UnshareInput): Promise<void> {
+    await this.#open();
+    const session = await this.#require(input.sessionId);
+    if (!session.state.shares.some((share) => share.shareId === input.shareId)) {
+      throw new SessionError('INVALID_STATE', `Session ${session.id} has no share link ${input.shareId}: it was revoked already, or never made.`);
+    }
+    session.append({ type: 'share.revoked', ...session.nextBase(), shareId: input.shareId, by: input.by, ...(input.byName === undefined ? {} : { byName: input.byName }) });
+    await this.#written();
+  }
+
+  async sharingKey(): Promise<string> {
+    await this.ready;
+    return this.#store.sharingKey();
+  }
+
+  /** Resolves once what was queued so far is written; `INTERNAL` when the write failed. */
+  async #written(): Promise<void> {
+    if (await this.#outbox.flush()) return;
+    throw new SessionError('INTERNAL', 'The change could not be written to the store yet; try again shortly.');
   }
 
   shutdown(): Promise<void> {
@@ -563,18 +619,18 @@ export class SessionManager implements SessionService {
     return agent;
   }
 
-  /** Room for one more active session on the server, and for `owner` under its own cap. */
-  #checkCapacity(owner?: string): void {
+  /** Room for one more active session on the server, and for `quota` under its own cap. */
+  #checkCapacity(quota?: Quota): void {
     if (this.activeSessionCount >= this.#maxActive) {
       throw new SessionError(
         'LIMIT_EXCEEDED',
         `The server already has ${this.#maxActive} running or paused sessions; cancel one or wait for one to finish.`,
       );
     }
-    if (owner === undefined || this.#sessions.activeCount(owner) < this.#maxActivePerOwner) return;
+    if (quota === undefined || this.#sessions.activeCount(quota.key) < quota.maxActiveSessions) return;
     throw new SessionError(
       'LIMIT_EXCEEDED',
-      `You already have ${this.#maxActivePerOwner} running or paused sessions on this server; cancel one or wait for one to finish.`,
+      `You already have ${quota.maxActiveSessions} running or paused sessions on this server (the limit of ${quota.whose}); cancel one or wait for one to finish.`,
     );
   }
 
@@ -671,9 +727,9 @@ export class SessionManager implements SessionService {
     const call = checkDecision(session, input.stepId);
     const agent = this.#requireAgent(session.state.session.agent);
     // A timeout's rejection ends a wait the session already held a slot for: it is not refused for room.
-    if (input.by !== TIMEOUT_DECIDER) this.#checkCapacity(input.owner);
+    if (input.by !== TIMEOUT_DECIDER) this.#checkCapacity(input.quota);
     this.#deadlines.disarm(session.id);
-    session.owner = input.owner;
+    session.quotaKey = input.quota?.key;
     const by = input.by ?? UNKNOWN_DECIDER;
     appendDecision(session, { step: call, decision, by, ...(input.reason === undefined ? {} : { reason: input.reason }) }, reply);
     session.setStatus('running');

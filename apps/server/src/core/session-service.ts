@@ -1,16 +1,22 @@
-import type { Health, MessageMode, SessionDeletedEvent, SessionInfo, SessionOptions, SessionSnapshotData } from '@interthought/protocol';
+import type { Health, MessageMode, Owner, SessionDeletedEvent, SessionInfo, SessionOptions, SessionSnapshotData, ShareRecord, ShareRole } from '@interthought/protocol';
 import type { OutboxStats } from './outbox.js';
 import type { Peer, ReplyTo } from './peer.js';
+import type { Quota } from './quota.js';
 import type { SessionPage } from './event-store.js';
 import type { SessionExport } from './session-export.js';
 import type { ParsedImport } from './session-import.js';
+
+/** Who a request speaks for, when the server tells users apart: a new session's owner, the name in the log. */
+export type Actor = Owner;
 
 export interface CreateSessionInput {
   task: string;
   agent?: string;
   options?: SessionOptions;
-  /** Whose quota of active sessions the run counts against (see `Peer.owner`). */
-  owner?: string;
+  /** The user the session belongs to (PROTOCOL.md §21.2); absent on a server without users. */
+  ownedBy?: Actor;
+  /** Whose quota of active sessions a run this starts counts against (see `Peer.quota`). */
+  quota?: Quota;
 }
 
 export interface CorrectStepInput {
@@ -19,10 +25,12 @@ export interface CorrectStepInput {
   content: string;
   note?: string;
   baseRevision?: number;
-  /** Who corrects (the connection id). */
+  /** Who corrects: the user's id, else the connection id. */
   by?: string;
-  /** Whose quota of active sessions a run the correction revives counts against (see `Peer.owner`). */
-  owner?: string;
+  /** The user's display name (with users only). */
+  byName?: string;
+  /** Whose quota of active sessions a run this starts counts against (see `Peer.quota`). */
+  quota?: Quota;
 }
 
 /** A decision on a tool call that waits for approval (`tool.approve` / `tool.reject`). */
@@ -31,10 +39,12 @@ export interface DecideInput {
   stepId: string;
   /** Why it was rejected (rejections only). */
   reason?: string;
-  /** Who decides (the connection id). */
+  /** Who decides: the user's id, else the connection id. */
   by?: string;
-  /** Whose quota of active sessions the run the decision starts counts against (see `Peer.owner`). */
-  owner?: string;
+  /** The user's display name (with users only). */
+  byName?: string;
+  /** Whose quota of active sessions a run this starts counts against (see `Peer.quota`). */
+  quota?: Quota;
 }
 
 /** What the user says to a session's agent (`session.message`). */
@@ -42,8 +52,11 @@ export interface MessageInput {
   sessionId: string;
   text: string;
   mode?: MessageMode;
-  /** Whose quota of active sessions a turn the message starts counts against (see `Peer.owner`). */
-  owner?: string;
+  /** Who says it: the user's id (else the connection id), and with users their name. */
+  by?: string;
+  byName?: string;
+  /** Whose quota of active sessions a run this starts counts against (see `Peer.quota`). */
+  quota?: Quota;
 }
 
 /** Where the message went: its `user_message` step id, and whether it waits (`message.queued`). */
@@ -57,7 +70,41 @@ export interface MessageResult {
 export interface ForkInput {
   sessionId: string;
   stepId: string;
-  owner?: string;
+  /** The user the fork belongs to (PROTOCOL.md §21.2). */
+  ownedBy?: Actor;
+  quota?: Quota;
+}
+
+/** A share link to make (`session.share`); the token is signed by the caller, which holds the key. */
+export interface ShareInput {
+  sessionId: string;
+  role: ShareRole;
+  expiresAt?: string;
+  by: string;
+  byName?: string;
+}
+
+/** A share link to revoke (`session.unshare`). */
+export interface UnshareInput {
+  sessionId: string;
+  shareId: string;
+  by: string;
+  byName?: string;
+}
+
+/** What the access rules read of a session (PROTOCOL.md §21.2): its owner and its links not revoked. */
+export interface SessionAccessFacts {
+  owner?: Owner | undefined;
+  shares: readonly ShareRecord[];
+}
+
+/**
+ * Which sessions a list holds (PROTOCOL.md §21.2); undefined: every one. A user's own (`ownerId`),
+ * plus a share link's session (`sessionId`); a link alone: that session only.
+ */
+export interface ListScope {
+  ownerId?: string;
+  sessionId?: string;
 }
 
 export interface CorrectionResult {
@@ -152,7 +199,7 @@ export interface SessionService {
    * summaries, newest first (also returned); from then on it gets `sessions.changed` for every summary stored (a session created, its status or
    * revision changed) and `sessions.removed` for every deletion, until `unwatchList` or `detach`.
    */
-  watchList(reply: ReplyTo, limit: number): Promise<SessionInfo[]>;
+  watchList(reply: ReplyTo, limit: number, scope?: ListScope): Promise<SessionInfo[]>;
   /** Stop following the list (idempotent). */
   unwatchList(peer: Peer): void;
   /** The session's current snapshot (for REST), or undefined. */
@@ -164,8 +211,19 @@ export interface SessionService {
    */
   exportSession(sessionId: string): Promise<SessionExport>;
   /** Store a checked import (`parseImport`) as a new session, which the list watchers are told of. */
-  importSession(parsed: ParsedImport): Promise<SessionInfo>;
-  list(options: { limit: number; before?: string }): Promise<SessionPage>;
+  importSession(parsed: ParsedImport, ownedBy?: Actor): Promise<SessionInfo>;
+  list(options: { limit: number; before?: string; scope?: ListScope }): Promise<SessionPage>;
+  /** The session's owner and links (for the access rules), or undefined when there is no such session. */
+  accessFacts(sessionId: string): Promise<SessionAccessFacts | undefined>;
+  /**
+   * Record a share link (`share.created`, PROTOCOL.md §21.3) and return its record. The requester
+   * is answered by the caller, which signs the token.
+   */
+  share(input: ShareInput): Promise<ShareRecord>;
+  /** Revoke a link (`share.revoked`); `INVALID_STATE` when the session has no such link. */
+  unshare(input: UnshareInput): Promise<void>;
+  /** The key share links are signed with when none is configured: random, kept by the store. */
+  sharingKey(): Promise<string>;
   /** For health and metrics. */
   readonly stats: SessionCoreStats;
   /** Abort every run, write what is pending, and stop. */

@@ -35,11 +35,11 @@ export class SessionTable {
     return this.#sessions.size;
   }
 
-  /** Running or paused sessions, of everyone or of one owner. */
-  activeCount(owner?: string): number {
+  /** Running or paused sessions, of everyone or of one quota (`Quota.key`). */
+  activeCount(quotaKey?: string): number {
     let count = 0;
     for (const session of this.#sessions.values()) {
-      if (ACTIVE_STATUSES.has(session.status) && (owner === undefined || session.owner === owner)) count += 1;
+      if (ACTIVE_STATUSES.has(session.status) && (quotaKey === undefined || session.quotaKey === quotaKey)) count += 1;
     }
     return count;
   }

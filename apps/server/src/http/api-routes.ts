@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { agentsRoute } from './agents-route.js';
 import { exportRoutes } from './export-routes.js';
+import { meRoute } from './me-route.js';
 import { healthRoute } from './health-route.js';
 import { metricsRoute } from './metrics-route.js';
 import { protocolSchemaRoutes } from './protocol-schema-routes.js';
 import { restErrorHandler } from './rest-error.js';
 import { sessionsRoutes } from './sessions-routes.js';
+import { shareRoutes } from './share-routes.js';
 import { toolsRoute } from './tools-route.js';
 import type { SessionCoreStats } from '../core/session-service.js';
 
@@ -17,14 +19,16 @@ export interface ApiOptions {
 export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Promise<void> {
   app.setErrorHandler(restErrorHandler);
   await app.register(healthRoute, { stats: options.stats });
+  // Answers signed in or not: it says what is missing (PROTOCOL.md §21.1).
+  await app.register(meRoute);
   await app.register(async function guardedRoutes(guarded) {
-    // The token or the user's identity (INTERTHOUGHT_AUTH), checked by the app's authentication.
-    const { guard } = app.authentication;
-    if (guard !== undefined) guarded.addHook('onRequest', guard);
+    // The token or the user's identity (INTERTHOUGHT_AUTH), or a share link, checked by the app's authentication.
+    guarded.addHook('onRequest', app.authentication.guard);
     await guarded.register(agentsRoute);
     await guarded.register(toolsRoute);
     await guarded.register(sessionsRoutes);
     await guarded.register(exportRoutes);
+    await guarded.register(shareRoutes, { config: app.config });
     await guarded.register(protocolSchemaRoutes);
     await guarded.register(metricsRoute);
   });

@@ -35,6 +35,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const { id } = request.params;
+      await app.authentication.gate.require(request, id, 'see');
       const exported = await app.sessions.exportSession(id);
       if (request.query.format === 'md') {
         return reply
@@ -50,6 +51,8 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
   );
 
   app.post('/sessions/import', { bodyLimit: IMPORT_BODY_LIMIT }, async (request, reply) => {
+    const { gate } = app.authentication;
+    gate.requireCreator(request);
     const { body } = request;
     if (body !== undefined && body !== null && typeof body !== 'string') {
       return sendRestError(reply, 'BAD_REQUEST', 'Send the export as it was downloaded, with content-type application/x-ndjson (or text/plain).');
@@ -61,7 +64,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       if (!(error instanceof ImportError)) throw error;
       return reply.code(400).send({ code: 'BAD_IMPORT', message: error.message, line: error.line });
     }
-    const session = await app.sessions.importSession(parsed);
+    const session = await app.sessions.importSession(parsed, gate.ownerFor(request));
     return reply.code(201).send({ session });
   });
 }

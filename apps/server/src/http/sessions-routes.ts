@@ -12,7 +12,8 @@ interface ListQuery {
 
 /**
  * `GET /api/sessions` (newest first, paginated), `GET /api/sessions/:id` (the snapshot) and
- * `DELETE /api/sessions/:id` (204; its watchers get `session.deleted`).
+ * `DELETE /api/sessions/:id` (204; its watchers get `session.deleted`): each only as far as the
+ * requester may see or own the session (PROTOCOL.md §21.2).
  */
 export async function sessionsRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: ListQuery }>(
@@ -31,11 +32,13 @@ export async function sessionsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request): Promise<SessionPage> => {
       const { limit, before } = request.query;
-      return app.sessions.list(before === undefined ? { limit } : { limit, before });
+      const scope = app.authentication.gate.listScope(request);
+      return app.sessions.list({ limit, ...(before === undefined ? {} : { before }), ...(scope === undefined ? {} : { scope }) });
     },
   );
 
   app.get<{ Params: { id: string } }>('/sessions/:id', async (request, reply) => {
+    await app.authentication.gate.require(request, request.params.id, 'see');
     const snapshot = await app.sessions.snapshot(request.params.id);
     if (snapshot) return snapshot;
     return sendRestError(reply, 'SESSION_NOT_FOUND', `No session "${request.params.id}". List sessions with GET /api/sessions.`);
@@ -43,6 +46,7 @@ export async function sessionsRoutes(app: FastifyInstance): Promise<void> {
 
   // A missing session throws SESSION_NOT_FOUND, which the scope's error handler answers with 404.
   app.delete<{ Params: { id: string } }>('/sessions/:id', async (request, reply) => {
+    await app.authentication.gate.require(request, request.params.id, 'own');
     await app.sessions.delete(request.params.id);
     return reply.code(204).send();
   });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   applyEvent,
   createSessionState,
@@ -54,6 +55,8 @@ export class MemoryEventStore implements EventStore {
     this.#maxEvents = max;
   }
 
+  readonly #sharingKey = randomBytes(32).toString('base64url');
+
   async createSession(record: SessionRecord): Promise<void> {
     this.#checkOpen();
     const { sessionId } = record.info;
@@ -76,13 +79,16 @@ export class MemoryEventStore implements EventStore {
     return [...this.#sessions.values()].filter((stored) => stored.record.info.status === status).map((stored) => copyRecord(stored.record));
   }
 
-  async listSessions(options: { limit: number; before?: string }): Promise<SessionPage> {
+  async listSessions(options: { limit: number; before?: string; ownerId?: string }): Promise<SessionPage> {
     const limit = Math.max(1, Math.floor(options.limit));
     const before = options.before === undefined ? Number.POSITIVE_INFINITY : Number(options.before);
     if (!Number.isInteger(before) && before !== Number.POSITIVE_INFINITY) {
       throw new SessionError('BAD_CURSOR', `"${options.before}" is not a sessions cursor; pass the nextCursor of a previous page.`);
     }
-    const older = [...this.#sessions.values()].filter((stored) => stored.ordinal < before).sort((a, b) => b.ordinal - a.ordinal);
+    const { ownerId } = options;
+    const older = [...this.#sessions.values()]
+      .filter((stored) => stored.ordinal < before && (ownerId === undefined || stored.record.info.owner?.id === ownerId))
+      .sort((a, b) => b.ordinal - a.ordinal);
     const page = older.slice(0, limit);
     const last = page[page.length - 1];
     const result: SessionPage = { sessions: page.map((stored) => ({ ...stored.record.info })) };
@@ -144,6 +150,11 @@ export class MemoryEventStore implements EventStore {
   async readSnapshot(sessionId: string): Promise<SessionSnapshotData | undefined> {
     const trimmed = this.#sessions.get(sessionId)?.trimmed;
     return trimmed ? toSnapshot(trimmed) : undefined;
+  }
+
+  /** Random per store: links last as long as the sessions they open. */
+  async sharingKey(): Promise<string> {
+    return this.#sharingKey;
   }
 
   async close(): Promise<void> {

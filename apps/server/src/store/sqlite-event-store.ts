@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/event-store.js';
@@ -5,11 +6,14 @@ import { schemaVersion } from './sqlite/migrations.js';
 import { openDatabase, type OpenedDatabase, type SynchronousMode } from './sqlite/open-database.js';
 import type { ProcessLock } from './sqlite/process-lock.js';
 import { Retention } from './sqlite/retention.js';
-import { decodeCursor, encodeCursor, infoToUpdate, recordToInsert, rowToInfo, rowToRecord } from './sqlite/session-rows.js';
+import { decodeCursor, encodeCursor, infoToUpdate, recordToInsert, rowToInfo, rowToRecord, type SessionRow } from './sqlite/session-rows.js';
 import { prepareStatements, type Statements } from './sqlite/statements.js';
 import { StoreOpenError } from './sqlite/open-errors.js';
 import { EventStoreError } from './store-errors.js';
 
+
+/** The `secrets` row of the key share links are signed with. */
+const SHARING_KEY = 'sharing-key';
 export { StoreOpenError } from './sqlite/open-errors.js';
 export { EventStoreError } from './store-errors.js';
 export type { StoreOpenErrorCode } from './sqlite/open-errors.js';
@@ -124,15 +128,17 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Newest first, by (createdAt, sessionId): a cursor stays valid while sessions come and go. */
-  async listSessions(options: { limit: number; before?: string }): Promise<SessionPage> {
+  async listSessions(options: { limit: number; before?: string; ownerId?: string }): Promise<SessionPage> {
     this.ensureOpen();
     checkLimit(options.limit, 'The sessions');
     // One row more than asked says whether a next page exists.
     const fetch = options.limit + 1;
     const cursor = options.before === undefined ? undefined : decodeCursor(options.before);
-    const rows = cursor
-      ? this.statements.listAfterCursor.all(cursor.createdAt, cursor.id, fetch)
-      : this.statements.listFirstPage.all(fetch);
+    const { ownerId } = options;
+    const { statements } = this;
+    let rows: SessionRow[];
+    if (ownerId === undefined) rows = cursor ? statements.listAfterCursor.all(cursor.createdAt, cursor.id, fetch) : statements.listFirstPage.all(fetch);
+    else rows = cursor ? statements.listOwnersAfterCursor.all(ownerId, cursor.createdAt, cursor.id, fetch) : statements.listOwnersFirstPage.all(ownerId, fetch);
     const page = rows.slice(0, options.limit);
     const last = page[page.length - 1];
     const sessions = page.map(rowToInfo);
@@ -217,6 +223,13 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** Close the file and release it for the next server. Idempotent. */
+  /** Made by whichever process asks first (INSERT OR IGNORE), then read by every one: one key per file. */
+  async sharingKey(): Promise<string> {
+    this.ensureOpen();
+    this.statements.keepSecret.run(SHARING_KEY, randomBytes(32).toString('base64url'));
+    return this.statements.readSecret.get(SHARING_KEY)!.value;
+  }
+
   async close(): Promise<void> {
     this.closeNow();
   }

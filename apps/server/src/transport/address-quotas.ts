@@ -47,8 +47,8 @@ export class ConnectionsPerAddress {
   }
 }
 
-/** Why a run start was refused: the address's own budget, or the server's. */
-export type RunStartVerdict = 'ok' | 'address' | 'server';
+/** Why a run start was refused: the client's own budget (its address's or its user's), or the server's. */
+export type RunStartVerdict = 'ok' | 'own' | 'server';
 
 interface AddressBucket {
   bucket: TokenBucket;
@@ -57,7 +57,8 @@ interface AddressBucket {
 
 /**
  * What one client can make the server compute: every agent run started (a session created, a
- * correction, a resume) takes a token from its address's bucket and from the server's. A bucket
+ * correction, a resume) takes a token from its own bucket (its address's, or its user's: see
+ * `Quota`) and from the server's. A bucket
  * holds a minute's worth, so honest bursts pass and a flood is held to the per-minute rate.
  * Buckets idle for a minute are full again and are dropped, so the map stays as small as the set
  * of active addresses.
@@ -76,16 +77,17 @@ export class RunStartBudget {
     this.#sweptAt = now();
   }
 
-  take(key: string): RunStartVerdict {
+  /** Take one start for `key`, whose bucket holds `perMinute` (the per-address rate unless told). */
+  take(key: string, perMinute = this.perAddressPerMinute): RunStartVerdict {
     const now = this.now();
     this.#sweep(now);
     let entry = this.#byAddress.get(key);
     if (entry === undefined) {
-      entry = { bucket: new TokenBucket(this.perAddressPerMinute / 60, this.perAddressPerMinute, this.now), usedAt: now };
+      entry = { bucket: new TokenBucket(perMinute / 60, perMinute, this.now), usedAt: now };
       this.#byAddress.set(key, entry);
     }
     entry.usedAt = now;
-    if (!entry.bucket.take()) return 'address';
+    if (!entry.bucket.take()) return 'own';
     return this.#server.take() ? 'ok' : 'server';
   }
 

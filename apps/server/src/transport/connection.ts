@@ -1,8 +1,9 @@
 import { nanoid } from 'nanoid';
-import { TOKEN_EXPIRED_CLOSE, type ServerMessage, type SessionEvent } from '@interthought/protocol';
+import { SHARE_ENDED_CLOSE, TOKEN_EXPIRED_CLOSE, type ServerMessage, type SessionEvent, type ShareGrant } from '@interthought/protocol';
 import { WebSocket } from 'ws';
 import type { Identity } from '../auth/identity.js';
 import type { Peer } from '../core/peer.js';
+import type { Quota } from '../core/quota.js';
 import { BackpressureSender, DEFAULT_BUFFER_CAPS, type BufferCaps } from './backpressure-sender.js';
 import { ConnectionRateLimiter } from './rate-limiter.js';
 
@@ -21,10 +22,14 @@ export class Connection implements Peer {
   readonly id = `c_${nanoid(12)}`;
   /** Sessions this connection created (counted against its cap; never decreases). */
   sessionsCreated = 0;
-  /** The client's address key: whose quotas (connections, active sessions, run starts) this connection uses. */
-  owner: string | undefined;
+  /** Whose quotas (active sessions, run starts) this connection uses: its user's, else its address's. */
+  quota: Quota | undefined;
   /** The signed-in user (INTERTHOUGHT_AUTH `jwt` or `proxy`), from the upgrade; undefined with `none` or `token`. */
   user: Identity | undefined;
+  /** The share link the connection was opened with (PROTOCOL.md §21.3): it ends with the link. */
+  share: ShareGrant | undefined;
+  /** Where the links this connection makes point (the server's public address). */
+  baseUrl = '';
   readonly limiter: ConnectionRateLimiter;
   readonly #outbound: BackpressureSender;
   #closing = false;
@@ -33,6 +38,8 @@ export class Connection implements Peer {
   #waiting = 0;
   /** Closes the connection when its sign-in expires (INTERTHOUGHT_AUTH=jwt); unset otherwise. */
   #expiry: NodeJS.Timeout | undefined;
+  /** Closes the connection when its share link expires; unset otherwise. */
+  #shareExpiry: NodeJS.Timeout | undefined;
   /**
    * An `auth.refresh` is being verified: an expiry due meanwhile waits for its outcome (the
    * refresh re-arms the deadline either way), so a token renewed just in time is not cut off.
@@ -77,6 +84,31 @@ export class Connection implements Peer {
    */
   send(frame: string, event?: SessionEvent): void {
     this.#outbound.send(frame, event);
+    // A revoked link ends its connections at once, on every node: the revocation is an event of the session's log.
+    if (this.share !== undefined && (event === undefined ? frame.includes('"share.revoked"') : event.type === 'share.revoked')) this.#onRevocation(frame, event);
+  }
+
+  /** Open with a share link: the connection lasts as long as the link (revoked, or expired at `expiresAt`). */
+  openedWithShare(grant: ShareGrant): void {
+    this.share = grant;
+    if (grant.expiresAt === undefined) return;
+    const expiresAt = Date.parse(grant.expiresAt);
+    const onDue = (): void => {
+      if (Date.now() < expiresAt) {
+        this.#shareExpiry = setTimeout(onDue, Math.min(expiresAt - Date.now(), MAX_TIMER_MS));
+        this.#shareExpiry.unref();
+        return;
+      }
+      this.closeInTurn(SHARE_ENDED_CLOSE.code, SHARE_ENDED_CLOSE.reason);
+    };
+    this.#shareExpiry = setTimeout(onDue, Math.min(Math.max(expiresAt - Date.now(), 0), MAX_TIMER_MS));
+    this.#shareExpiry.unref();
+  }
+
+  #onRevocation(frame: string, event: SessionEvent | undefined): void {
+    const revoked = (event ?? (JSON.parse(frame) as SessionEvent)) as { type: string; sessionId: string; shareId?: string };
+    if (revoked.type !== 'share.revoked' || revoked.sessionId !== this.share?.sessionId || revoked.shareId !== this.share.shareId) return;
+    if (!this.closing) this.closeInTurn(SHARE_ENDED_CLOSE.code, SHARE_ENDED_CLOSE.reason);
   }
 
   /** A list change: live like an event (it counts toward the hard cap), but never coalesced. */
@@ -121,6 +153,7 @@ export class Connection implements Peer {
   /** The socket closed: drop what still waits for it. */
   dispose(): void {
     clearTimeout(this.#expiry);
+    clearTimeout(this.#shareExpiry);
     this.#outbound.dispose();
   }
 

@@ -1,6 +1,7 @@
 import { ERROR_CODES, SESSION_LIST_LIMITS, type ClientMessage } from '@interthought/protocol';
 import { SessionError } from '../core/session-error.js';
 import type { SessionService } from '../core/session-service.js';
+import { actorOf, makeShare } from '../sharing/make-share.js';
 import { refreshSignIn } from './auth-refresh.js';
 import type { Connection } from './connection.js';
 import type { FrameContext } from './frame-handler.js';
@@ -27,9 +28,10 @@ function ensureRoomForSubscription(connection: Connection, sessions: SessionServ
 
 /** Requests that start an agent run: what the server computes for a client is bounded by the run-start budget. */
 function ensureRunStartBudget(connection: Connection, context: Pick<FrameContext, 'runStarts'>): void {
-  const verdict = context.runStarts.take(connection.owner ?? connection.id);
+  const quota = connection.quota;
+  const verdict = quota === undefined ? context.runStarts.take(connection.id) : context.runStarts.take(quota.key, quota.runStartsPerMinute);
   if (verdict === 'ok') return;
-  const whose = verdict === 'address' ? 'your address' : 'this server, from all its clients together,';
+  const whose = verdict === 'own' ? (quota?.whose ?? 'this connection') : 'this server, from all its clients together,';
   throw new SessionError(ERROR_CODES.RATE_LIMITED, `Too many agent runs started by ${whose} in the last minute; wait a little and try again. Nothing was changed.`);
 }
 
@@ -55,86 +57,123 @@ async function createFollowed(connection: Connection, sessions: SessionService, 
 }
 
 /**
- * Carry out one valid client request. Refusals reject with a `SessionError` (from here or the
- * core); the caller turns it into an `error` frame. Direct answers go to `connection` only: the
- * core sends those that must precede the events they cause (`session.created`,
- * `correction.accepted`) in the same turn that queues them.
+ * Carry out one valid client request. Refusals reject with a `SessionError` (from here, the gate or
+ * the core); the caller turns it into an `error` frame. Each request on a session passes the gate
+ * first (PROTOCOL.md §21.2). Direct answers go to `connection` only: the core sends those that must
+ * precede the events they cause (`session.created`, `correction.accepted`) in the same turn that
+ * queues them.
  */
 export async function dispatch(
   message: ClientMessage,
   connection: Connection,
-  context: Pick<FrameContext, 'sessions' | 'caps' | 'runStarts' | 'verifyToken'>,
+  context: Pick<FrameContext, 'sessions' | 'caps' | 'runStarts' | 'verifyToken' | 'gate' | 'links'>,
 ): Promise<void> {
-  const { sessions, caps } = context;
-  const owner = connection.owner;
+  const { sessions, caps, gate } = context;
+  const quota = connection.quota;
   const requestId = message.id;
   const reply = { peer: connection, requestId };
+  // How the log names this requester: the user, else the connection.
+  const actor = actorOf(connection, connection.id);
+  const named = actor.byName === undefined ? { by: actor.by } : { by: actor.by, byName: actor.byName };
+  const ownedBy = gate.ownerFor(connection);
   switch (message.type) {
     case 'session.create':
+      gate.requireCreator(connection);
       // The core answers `session.created` and subscribes this connection from seq 0 before any event.
       await createFollowed(connection, sessions, caps, () => {
         ensureRunStartBudget(connection, context);
-        return sessions.create({ task: message.task, agent: message.agent, options: message.options, ...(owner === undefined ? {} : { owner }) }, reply);
+        return sessions.create(
+          { task: message.task, agent: message.agent, options: message.options, ...(quota === undefined ? {} : { quota }), ...(ownedBy === undefined ? {} : { ownedBy }) },
+          reply,
+        );
       });
       return;
     case 'session.subscribe':
+      await gate.require(connection, message.sessionId, 'see');
       ensureRoomForSubscription(connection, sessions, message.sessionId, caps);
       await sessions.subscribe(message.sessionId, reply, message.afterSeq);
       return;
     case 'session.unsubscribe':
+      await gate.require(connection, message.sessionId, 'see');
       await sessions.unsubscribe(message.sessionId, connection);
       connection.sendMessage({ type: 'session.unsubscribed', requestId, sessionId: message.sessionId });
       return;
     case 'step.correct': {
       const { id: _id, type: _type, ...correction } = message;
+      await gate.require(connection, message.sessionId, 'steer');
       ensureRunStartBudget(connection, context);
-      await sessions.correct({ ...correction, by: connection.id, ...(owner === undefined ? {} : { owner }) }, reply);
+      await sessions.correct({ ...correction, ...named, ...(quota === undefined ? {} : { quota }) }, reply);
       return;
     }
     case 'session.pause':
+      await gate.require(connection, message.sessionId, 'steer');
       await sessions.pause(message.sessionId, reply);
       return;
     case 'session.resume':
+      await gate.require(connection, message.sessionId, 'steer');
       ensureRunStartBudget(connection, context);
       await sessions.resume(message.sessionId, reply);
       return;
     case 'session.cancel':
+      await gate.require(connection, message.sessionId, 'steer');
       await sessions.cancel(message.sessionId, reply);
       return;
     case 'session.delete':
+      await gate.require(connection, message.sessionId, 'own');
       // Every watcher, this connection included, gets `session.deleted`; the core drops the subscriptions.
       await sessions.delete(message.sessionId, reply);
       return;
-    case 'sessions.watch':
+    case 'sessions.watch': {
       // The core answers `sessions.watching`, holding list changes until the page is sent.
-      await sessions.watchList(reply, message.limit ?? SESSION_LIST_LIMITS.default);
+      const scope = gate.listScope(connection);
+      await sessions.watchList(reply, message.limit ?? SESSION_LIST_LIMITS.default, ...(scope === undefined ? [] : [scope]));
       return;
+    }
     case 'sessions.unwatch':
       sessions.unwatchList(connection);
       connection.sendMessage({ type: 'sessions.unwatched', requestId });
       return;
     case 'session.message': {
+      await gate.require(connection, message.sessionId, 'steer');
       // A message starts a turn, now or once it reaches the chain.
       ensureRunStartBudget(connection, context);
       const { sessionId, text, mode } = message;
-      await sessions.message({ sessionId, text, ...(mode === undefined ? {} : { mode }), ...(owner === undefined ? {} : { owner }) }, reply);
+      await sessions.message({ sessionId, text, ...named, ...(mode === undefined ? {} : { mode }), ...(quota === undefined ? {} : { quota }) }, reply);
       return;
     }
     case 'session.fork':
+      gate.requireCreator(connection);
+      await gate.require(connection, message.sessionId, 'see');
       // A fork is a session this connection creates and follows, like session.create (it starts no run).
       await createFollowed(connection, sessions, caps, () =>
-        sessions.fork({ sessionId: message.sessionId, stepId: message.stepId, ...(owner === undefined ? {} : { owner }) }, reply),
+        sessions.fork(
+          { sessionId: message.sessionId, stepId: message.stepId, ...(quota === undefined ? {} : { quota }), ...(ownedBy === undefined ? {} : { ownedBy }) },
+          reply,
+        ),
       );
       return;
     case 'tool.approve':
     case 'tool.reject': {
+      await gate.require(connection, message.sessionId, 'steer');
       // A decision starts a run (the approved tool, or the agent going on after a refusal).
       ensureRunStartBudget(connection, context);
-      const decision = { sessionId: message.sessionId, stepId: message.stepId, by: connection.id, ...(owner === undefined ? {} : { owner }) };
+      const decision = { sessionId: message.sessionId, stepId: message.stepId, ...named, ...(quota === undefined ? {} : { quota }) };
       if (message.type === 'tool.approve') await sessions.approve(decision, reply);
       else await sessions.reject(message.reason === undefined ? decision : { ...decision, reason: message.reason }, reply);
       return;
     }
+    case 'session.share': {
+      await gate.require(connection, message.sessionId, 'own');
+      const { sessionId, role, expiresInSec } = message;
+      const made = await makeShare(sessions, context.links, { sessionId, role, expiresInSec, baseUrl: connection.baseUrl }, actor);
+      connection.sendMessage({ type: 'session.shared', ...(requestId === undefined ? {} : { requestId }), ...made });
+      return;
+    }
+    case 'session.unshare':
+      await gate.require(connection, message.sessionId, 'own');
+      await sessions.unshare({ sessionId: message.sessionId, shareId: message.shareId, ...named });
+      connection.sendMessage({ type: 'session.unshared', ...(requestId === undefined ? {} : { requestId }), sessionId: message.sessionId, shareId: message.shareId });
+      return;
     case 'auth.refresh':
       await refreshSignIn(message, connection, context.verifyToken);
       return;

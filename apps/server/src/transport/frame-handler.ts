@@ -9,6 +9,8 @@ import type { RunStartBudget } from './address-quotas.js';
 import type { BriefWarnings } from './brief-warnings.js';
 import type { Connection } from './connection.js';
 import { dispatch, type ConnectionCaps } from './dispatch.js';
+import type { SessionGate } from '../sharing/session-gate.js';
+import type { ShareLinks } from '../sharing/share-links.js';
 
 /** Close code and reason for a client that keeps sending while rate limited. */
 export const RATE_ABUSE_CLOSE = { code: 1008, reason: 'rate limit exceeded' } as const;
@@ -26,6 +28,10 @@ export interface FrameContext {
   metrics: TransportMetrics;
   /** Checks the token of an `auth.refresh` (INTERTHOUGHT_AUTH=jwt only). */
   verifyToken: ((token: string) => Promise<Identity>) | undefined;
+  /** Who may do what with which session (PROTOCOL.md §21.2). */
+  gate: SessionGate;
+  /** Share links: signed with the server's key. */
+  links: ShareLinks;
 }
 
 function asBytes(data: RawData): Uint8Array {

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 
 const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -63,18 +63,7 @@ export function tokenMatches(presented: string | undefined, expected: string): b
   return presented !== undefined && timingSafeEqual(digest(presented), digest(expected));
 }
 
-/** Replace the value of any `token` query parameter so it never reaches a log line. */
+/** Replace the value of any `token` or `share` query parameter so it never reaches a log line. */
 export function redactUrl(url: string): string {
-  return url.replace(/([?&]token=)[^&#]*/gi, '$1[redacted]');
-}
-
-/** An `onRequest` hook: 401 unless the request presents `token`. */
-export function requireToken(token: string) {
-  return async function checkToken(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-    if (tokenMatches(presentedToken(request), token)) return undefined;
-    return reply
-      .code(401)
-      .header('www-authenticate', 'Bearer')
-      .send({ code: 'UNAUTHORIZED', message: 'Send the server token as "Authorization: Bearer <token>" or as ?token=<token>.' });
-  };
+  return url.replace(/([?&](?:token|share)=)[^&#]*/gi, '$1[redacted]');
 }

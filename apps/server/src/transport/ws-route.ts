@@ -9,6 +9,9 @@ import { Heartbeat } from './heartbeat.js';
 import { releaseUpgradeLeftovers } from './upgrade-leftovers.js';
 import { sendRestError } from '../http/rest-error.js';
 import { ConnectionsPerAddress, RunStartBudget, addressKey } from './address-quotas.js';
+import type { Identity } from '../auth/identity.js';
+import type { Quota } from '../core/quota.js';
+import { baseUrlOf } from '../sharing/make-share.js';
 import type { BriefWarnings } from './brief-warnings.js';
 import { handleSocketError } from './shutdown.js';
 
@@ -16,7 +19,7 @@ export const WS_PATH = '/ws';
 
 /** Close code and reason for a socket over its address's cap that slipped past the upgrade check. */
 export const TOO_MANY_CONNECTIONS_CLOSE = { code: 1008, reason: 'too many connections from this address' } as const;
-export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation', 'auth-refresh'];
+export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation', 'auth-refresh', 'users', 'sharing'];
 
 /** The limits a connection is held to, as announced in `hello.limits`. */
 export function serverLimits(config: Config): ServerLimits {
@@ -45,9 +48,9 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
   const connections = new ConnectionsPerAddress(config.maxConnectionsPerAddress);
   const warnings = options.warnings;
   // Host and Origin are checked for every route by the app's access policy; the upgrade adds the
-  // token or identity (INTERTHOUGHT_AUTH, which sets `request.user`) and the per-address cap.
-  const guards: onRequestAsyncHookHandler[] = [];
-  if (app.authentication.guard !== undefined) guards.push(app.authentication.guard);
+  // token or identity (INTERTHOUGHT_AUTH, which sets `request.user`), a share link's grant
+  // (`request.share`) and the per-address cap.
+  const guards: onRequestAsyncHookHandler[] = [app.authentication.guard];
   guards.push(async function checkAddressRoom(request, reply) {
     if (connections.hasRoom(addressKey(request.ip))) return undefined;
     metrics.requestRefused('LIMIT_EXCEEDED');
@@ -67,16 +70,24 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
     warnings,
     metrics,
     verifyToken: app.authentication.verifyToken,
+    gate: app.authentication.gate,
+    links: app.authentication.links,
   };
 
-  const hello = (connectionId: string): Hello => ({
+  const hello = (connection: Connection): Hello => ({
     type: 'hello',
     protocol: PROTOCOL_VERSION,
     serverVersion: SERVER_VERSION,
-    connectionId,
+    connectionId: connection.id,
     capabilities: CAPABILITIES,
     limits: serverLimits(config),
+    ...(connection.user === undefined ? {} : { user: { id: connection.user.id, name: connection.user.name, admin: connection.user.admin } }),
+    ...(connection.share === undefined ? {} : { share: connection.share }),
   });
+  const quotaOf = (user: Identity | undefined, address: string): Quota =>
+    user === undefined
+      ? { key: address, maxActiveSessions: config.maxActiveSessionsPerAddress, runStartsPerMinute: config.runStartsPerMinutePerAddress, whose: 'your address' }
+      : { key: `user:${user.id}`, maxActiveSessions: config.maxActiveSessionsPerUser, runStartsPerMinute: config.runStartsPerMinutePerUser, whose: 'your account' };
 
   // One object each for every connection, not one per connection.
   const rate = { ratePerSec: config.ratePerSec, burst: config.rateBurst };
@@ -106,7 +117,9 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
         },
       },
     );
-    connection.owner = owner;
+    connection.quota = quotaOf(request.user, owner);
+    connection.baseUrl = baseUrlOf(config.publicUrl, request);
+    if (request.share !== undefined) connection.openedWithShare(request.share);
     if (request.user !== undefined) {
       connection.user = request.user;
       // A WebSocket does not outlive its token, unless the client sends a newer one (auth.refresh).
@@ -129,7 +142,7 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
     });
     metrics.connectionOpened();
     heartbeat.add(connection);
-    connection.sendMessage(hello(connection.id));
+    connection.sendMessage(hello(connection));
     app.log.debug({ connectionId: connection.id }, 'websocket opened');
   });
 }

@@ -64,6 +64,11 @@ describe('loadConfig values', () => {
       INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_ADDRESS: '6',
       INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_ADDRESS: '30',
       INTERTHOUGHT_RUN_STARTS_PER_MINUTE: '300',
+      INTERTHOUGHT_MAX_ACTIVE_SESSIONS_PER_USER: '4',
+      INTERTHOUGHT_RUN_STARTS_PER_MINUTE_PER_USER: '12',
+      INTERTHOUGHT_LOGIN_URL: 'https://login.example.com/start/',
+      INTERTHOUGHT_PUBLIC_URL: 'https://interthought.example.com',
+      INTERTHOUGHT_SHARE_SECRET: 'a-share-secret-of-at-least-32-characters',
       INTERTHOUGHT_PAUSED_RUN_TTL_MS: '60000',
       LOG_LEVEL: 'WARN',
     });
@@ -91,6 +96,11 @@ describe('loadConfig values', () => {
       maxActiveSessionsPerAddress: 6,
       runStartsPerMinutePerAddress: 30,
       runStartsPerMinute: 300,
+      maxActiveSessionsPerUser: 4,
+      runStartsPerMinutePerUser: 12,
+      loginUrl: 'https://login.example.com/start',
+      publicUrl: 'https://interthought.example.com',
+      shareSecret: 'a-share-secret-of-at-least-32-characters',
       pausedRunTtlMs: 60_000,
       logLevel: 'warn',
     });

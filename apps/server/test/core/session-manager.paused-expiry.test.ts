@@ -3,6 +3,7 @@ import type { AgentRunContext } from '../../src/agents/agent.js';
 import { TestAgent } from './support/test-agents.js';
 import { createHarness, turns, until, type Harness } from './support/harness.js';
 import { refusal } from './support/refusal.js';
+import type { Quota } from '../../src/core/quota.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -70,12 +71,13 @@ describe('a paused run gives its slot back', () => {
     await untilStatus(h, sessionId, 'completed');
   });
 
-  it('counts active sessions per owner, not per caller, and lets other owners start', async () => {
-    const h = (harness = createHarness({ agents: [countingAgent(1_000_000)], maxActiveSessionsPerOwner: 1 }));
-    const { sessionId } = await h.manager.create({ task: 'tick', agent: 'counting', owner: '198.51.100.1' });
-    expect((await refusal(() => h.manager.create({ task: 'tick', agent: 'counting', owner: '198.51.100.1' }), 'LIMIT_EXCEEDED')).message).toContain('You already have 1');
-    expect((await h.manager.create({ task: 'tick', agent: 'counting', owner: '198.51.100.2' })).status).toBe('running');
+  it('counts active sessions per quota, not per caller, and lets other quotas start', async () => {
+    const quotaOf = (key: string): Quota => ({ key, maxActiveSessions: 1, runStartsPerMinute: 60, whose: 'your address' });
+    const h = (harness = createHarness({ agents: [countingAgent(1_000_000)] }));
+    const { sessionId } = await h.manager.create({ task: 'tick', agent: 'counting', quota: quotaOf('198.51.100.1') });
+    expect((await refusal(() => h.manager.create({ task: 'tick', agent: 'counting', quota: quotaOf('198.51.100.1') }), 'LIMIT_EXCEEDED')).message).toContain('You already have 1');
+    expect((await h.manager.create({ task: 'tick', agent: 'counting', quota: quotaOf('198.51.100.2') })).status).toBe('running');
     await h.manager.cancel(sessionId);
-    expect((await h.manager.create({ task: 'tick', agent: 'counting', owner: '198.51.100.1' })).status).toBe('running');
+    expect((await h.manager.create({ task: 'tick', agent: 'counting', quota: quotaOf('198.51.100.1') })).status).toBe('running');
   });
 });

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { LiveSession } from '../../src/core/live-session.js';
 import { SessionTable } from '../../src/core/session-table.js';
 
-function finished(id: string, owner?: string): LiveSession {
+function finished(id: string, quotaKey?: string): LiveSession {
   const state = createSessionState({ sessionId: id, task: 't', agent: 'a', status: 'completed', revision: 0, createdAt: '2026-12-01T00:00:00.000Z' });
   const session = new LiveSession(state, {}, () => undefined, () => new Date());
-  session.owner = owner;
+  session.quotaKey = quotaKey;
   return session;
 }
 
@@ -32,7 +32,7 @@ describe('SessionTable', () => {
     expect(table.has('w')).toBe(true);
   });
 
-  it('counts active sessions, of everyone and of one owner', () => {
+  it('counts active sessions, of everyone and of one quota', () => {
     const table = new SessionTable(10);
     table.add(finished('done', 'o1'));
     const running = table.add(finished('r1', 'o1'));

@@ -35,9 +35,11 @@ const TEMPLATES: Record<ClientMessageType, Json> = {
   'session.fork': { type: 'session.fork', sessionId: MISSING_SESSION, stepId: 'no-such-step' },
   'tool.reject': { type: 'tool.reject', sessionId: MISSING_SESSION, stepId: 'no-such-step', reason: 'r' },
   'auth.refresh': { type: 'auth.refresh', token: 'not-a-jwt' },
+  'session.share': { type: 'session.share', sessionId: MISSING_SESSION, role: 'viewer', expiresInSec: 3_600 },
+  'session.unshare': { type: 'session.unshare', sessionId: MISSING_SESSION, shareId: 'no-such-share' },
 };
 const CLIENT_TYPES = Object.keys(TEMPLATES) as ClientMessageType[];
-const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork'];
+const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork', 'session.share', 'session.unshare'];
 
 /** Every field path of a template, nested ones included. */
 function fieldPaths(value: Json, prefix: string[] = []): string[][] {

@@ -11,9 +11,9 @@ export function recordPeers(app: FastifyInstance): (client: TestClient) => Promi
   const seen: Peer[] = [];
   const sessions: { watchList: SessionService['watchList'] } = app.sessions;
   const original = sessions.watchList.bind(sessions);
-  sessions.watchList = (reply, limit) => {
+  sessions.watchList = (reply, limit, ...scope) => {
     seen.push(reply.peer);
-    return original(reply, limit);
+    return original(reply, limit, ...scope);
   };
   return async (client) => {
     const id = client.send({ type: 'sessions.watch' });

@@ -60,8 +60,12 @@ export class RecordingStore implements EventStore {
   listSessionsByStatus(status: SessionStatus): Promise<SessionRecord[]> {
     return this.inner.listSessionsByStatus(status);
   }
-  listSessions(options: { limit: number; before?: string }): Promise<SessionPage> {
+  listSessions(options: { limit: number; before?: string; ownerId?: string }): Promise<SessionPage> {
     return this.inner.listSessions(options);
+  }
+
+  sharingKey(): Promise<string> {
+    return this.inner.sharingKey();
   }
   deleteSession(sessionId: string): Promise<void> {
     return this.inner.deleteSession(sessionId);

@@ -33,10 +33,10 @@ describe('RunStartBudget', () => {
   it('holds one address to its minute’s worth, then refills at the per-minute rate, without touching another address', () => {
     let now = 0;
     const budget = new RunStartBudget(3, 1_000, () => now);
-    expect(['a', 'a', 'a', 'a'].map((key) => budget.take(key))).toEqual(['ok', 'ok', 'ok', 'address']);
+    expect(['a', 'a', 'a', 'a'].map((key) => budget.take(key))).toEqual(['ok', 'ok', 'ok', 'own']);
     expect(budget.take('b')).toBe('ok');
     now += 20_000; // a third of a minute: one more start for a
-    expect([budget.take('a'), budget.take('a')]).toEqual(['ok', 'address']);
+    expect([budget.take('a'), budget.take('a')]).toEqual(['ok', 'own']);
   });
 
   it('holds every address together to the server’s budget', () => {

@@ -49,6 +49,20 @@ export const MIGRATIONS: readonly Migration[] = [
     // JSON of SessionInfo.forkedFrom (a fork's source session and step); NULL for other sessions.
     db.exec('ALTER TABLE sessions ADD COLUMN forked_from TEXT');
   },
+  function addOwnersAndSecrets(db) {
+    db.exec(`
+      -- SessionInfo.owner (the user a session belongs to); NULL on a server without users.
+      ALTER TABLE sessions ADD COLUMN owner_id TEXT;
+      ALTER TABLE sessions ADD COLUMN owner_name TEXT;
+      -- A user's list pages newest first, like the whole list.
+      CREATE INDEX sessions_by_owner ON sessions (owner_id, created_at DESC, id DESC);
+      -- Secrets the server makes once and keeps (the key share links are signed with).
+      CREATE TABLE secrets (
+        name  TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `);
+  },
 ];
 
 /** The schema version a file is at (0 for a new, empty file). */

@@ -17,6 +17,9 @@ export interface SessionRow {
   detail: string | null;
   /** JSON of `SessionInfo.forkedFrom`: fixed when the session is created, never updated. */
   forked_from: string | null;
+  /** `SessionInfo.owner`: fixed when the session is created, never updated. */
+  owner_id: string | null;
+  owner_name: string | null;
 }
 
 /** The columns written by `createSession` (named parameters): a whole row. */
@@ -38,6 +41,7 @@ export function rowToInfo(row: SessionRow): SessionInfo {
   if (row.error !== null) info.error = row.error;
   if (row.detail !== null) info.detail = row.detail;
   if (row.forked_from !== null) info.forkedFrom = JSON.parse(row.forked_from) as Origin;
+  if (row.owner_id !== null) info.owner = { id: row.owner_id, name: row.owner_name ?? row.owner_id };
   return info;
 }
 
@@ -60,6 +64,8 @@ export function recordToInsert(record: SessionRecord, now: string): SessionInser
     error: info.error ?? null,
     detail: info.detail ?? null,
     forked_from: info.forkedFrom === undefined ? null : JSON.stringify(info.forkedFrom),
+    owner_id: info.owner?.id ?? null,
+    owner_name: info.owner?.name ?? null,
   };
 }
 

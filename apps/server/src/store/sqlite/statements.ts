@@ -21,6 +21,10 @@ export interface Statements {
   setLastSeq: Database.Statement<[number, string]>;
   listFirstPage: Database.Statement<[number], SessionRow>;
   listAfterCursor: Database.Statement<[string, string, number], SessionRow>;
+  listOwnersFirstPage: Database.Statement<[string, number], SessionRow>;
+  listOwnersAfterCursor: Database.Statement<[string, string, string, number], SessionRow>;
+  readSecret: Database.Statement<[string], { value: string }>;
+  keepSecret: Database.Statement<[string, string]>;
   listByStatus: Database.Statement<[string], SessionRow>;
   deleteSession: Database.Statement<[string]>;
   insertEvent: Database.Statement<[string, number, string, string]>;
@@ -34,13 +38,13 @@ export interface Statements {
   deleteSnapshot: Database.Statement<[string]>;
 }
 
-const SESSION_COLUMNS = 'id, task, agent, options, status, revision, created_at, updated_at, last_seq, error, detail, forked_from';
+const SESSION_COLUMNS = 'id, task, agent, options, status, revision, created_at, updated_at, last_seq, error, detail, forked_from, owner_id, owner_name';
 
 export function prepareStatements(db: Database.Database): Statements {
   return {
     insertSession: db.prepare<SessionInsert>(
       `INSERT INTO sessions (${SESSION_COLUMNS})
-       VALUES (@id, @task, @agent, @options, @status, @revision, @created_at, @updated_at, @last_seq, @error, @detail, @forked_from)`,
+       VALUES (@id, @task, @agent, @options, @status, @revision, @created_at, @updated_at, @last_seq, @error, @detail, @forked_from, @owner_id, @owner_name)`,
     ),
     updateSession: db.prepare<SessionUpdate>(
       `UPDATE sessions SET status = @status, revision = @revision, updated_at = @updated_at, error = @error, detail = @detail
@@ -55,6 +59,14 @@ export function prepareStatements(db: Database.Database): Statements {
     listAfterCursor: db.prepare<[string, string, number], SessionRow>(
       `SELECT ${SESSION_COLUMNS} FROM sessions WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
     ),
+    listOwnersFirstPage: db.prepare<[string, number], SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE owner_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ),
+    listOwnersAfterCursor: db.prepare<[string, string, string, number], SessionRow>(
+      `SELECT ${SESSION_COLUMNS} FROM sessions WHERE owner_id = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?`,
+    ),
+    readSecret: db.prepare<[string], { value: string }>('SELECT value FROM secrets WHERE name = ?'),
+    keepSecret: db.prepare<[string, string]>('INSERT OR IGNORE INTO secrets (name, value) VALUES (?, ?)'),
     listByStatus: db.prepare<[string], SessionRow>(
       `SELECT ${SESSION_COLUMNS} FROM sessions WHERE status = ? ORDER BY created_at, id`,
     ),

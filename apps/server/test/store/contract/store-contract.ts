@@ -1,6 +1,7 @@
 import type { EventStore } from '../../../src/core/event-store.js';
 import { describeAppends } from './appends.contract.js';
 import { describeRetention } from './retention.contract.js';
+import { describeOwners } from './owners.contract.js';
 import { describeSessionListing } from './session-listing.contract.js';
 import { describeSessionRecords } from './session-records.contract.js';
 import type { StoreHarness } from './store-harness.js';
@@ -18,4 +19,5 @@ export function describeStoreContract<S extends EventStore>(name: string, harnes
   describeSessionListing(name, harness);
   describeAppends(name, harness);
   describeRetention(name, harness);
+  describeOwners(name, harness);
 }
