@@ -731,7 +731,7 @@ export class SessionManager implements SessionService {
     this.#deadlines.disarm(session.id);
     session.quotaKey = input.quota?.key;
     const by = input.by ?? UNKNOWN_DECIDER;
-    appendDecision(session, { step: call, decision, by, ...(input.reason === undefined ? {} : { reason: input.reason }) }, reply);
+    appendDecision(session, { step: call, decision, by, ...(input.byName === undefined ? {} : { byName: input.byName }), ...(input.reason === undefined ? {} : { reason: input.reason }) }, reply);
     session.setStatus('running');
     if (decision === 'rejected') appendRefusalObservation(session, call, by, input.reason, this.#newId());
     this.#startRun(session, agent);
