@@ -1,4 +1,5 @@
 // @vitest-environment node
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, openPage, screenshot } from './support/browser.js';
@@ -131,6 +132,12 @@ describe('users and share links, in Chromium', { timeout: 120_000 }, () => {
       await waitForCompletion(viewer.page);
       expect((await liveSteps(viewer.page)).map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
       expect(await viewer.page.locator(`${CALL} [data-approval="approved"]`).innerText()).toMatch(/^Approved by Ada · \S/);
+
+      // Reading includes exporting: the REST call presents the link too, and the menu offers no import.
+      await viewer.page.getByRole('button', { name: 'Export or import a session' }).click();
+      expect(await viewer.page.locator('[data-action="import-session"]').count()).toBe(0);
+      const [markdown] = await Promise.all([viewer.page.waitForEvent('download'), viewer.page.getByRole('menuitem', { name: /Export as Markdown/ }).click()]);
+      expect(await readFile((await markdown.path())!, 'utf8')).toContain(PERCENT_TASK);
 
       // A reload keeps the link (session storage): still read-only.
       await viewer.page.reload();
