@@ -165,6 +165,8 @@ export interface ProxyConfig {
   emailHeader: string;
   /** IPs and CIDRs (INTERTHOUGHT_TRUSTED_PROXIES) whose requests' headers are believed; never empty. */
   trustedProxies: string[];
+  /** Users (ids or emails, lower-cased) who are admins (INTERTHOUGHT_PROXY_ADMINS, comma-separated): a proxy sends no claims. */
+  admins: string[];
 }
 
 export const AUTH_MODES = ['none', 'token', 'jwt', 'proxy'] as const;
@@ -418,6 +420,10 @@ const EnvSchema = z.object({
   INTERTHOUGHT_PROXY_USER_HEADER: headerName('x-forwarded-user'),
   INTERTHOUGHT_PROXY_EMAIL_HEADER: headerName('x-forwarded-email'),
   INTERTHOUGHT_TRUSTED_PROXIES: addressList,
+  INTERTHOUGHT_PROXY_ADMINS: z
+    .string()
+    .optional()
+    .transform((raw) => (raw ?? '').split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== '')),
   INTERTHOUGHT_TOKEN_DELAY_MS: integer(35, 0, 5_000),
   INTERTHOUGHT_WEB_DIR: z.string().optional().transform((raw) => raw?.trim() || DEFAULT_WEB_DIR),
   INTERTHOUGHT_MAX_FRAME_BYTES: integer(65_536, 1_024, 16 * 1024 * 1024),
@@ -489,7 +495,7 @@ const EnvSchema = z.object({
 type EnvVars = z.infer<typeof EnvSchema>;
 
 const JWT_VARIABLES = ['INTERTHOUGHT_JWT_SECRET', 'INTERTHOUGHT_JWKS_URL', 'INTERTHOUGHT_JWT_ISSUER', 'INTERTHOUGHT_JWT_AUDIENCE', 'INTERTHOUGHT_JWT_ADMIN_CLAIM'];
-const PROXY_VARIABLES = ['INTERTHOUGHT_PROXY_USER_HEADER', 'INTERTHOUGHT_PROXY_EMAIL_HEADER', 'INTERTHOUGHT_TRUSTED_PROXIES'];
+const PROXY_VARIABLES = ['INTERTHOUGHT_PROXY_USER_HEADER', 'INTERTHOUGHT_PROXY_EMAIL_HEADER', 'INTERTHOUGHT_TRUSTED_PROXIES', 'INTERTHOUGHT_PROXY_ADMINS'];
 
 /**
  * INTERTHOUGHT_AUTH and the variables of its mode, checked together: a combination that would
@@ -548,6 +554,7 @@ function identityOf(vars: EnvVars, env: Record<string, string | undefined>): Ide
         userHeader: vars.INTERTHOUGHT_PROXY_USER_HEADER,
         emailHeader: vars.INTERTHOUGHT_PROXY_EMAIL_HEADER,
         trustedProxies: vars.INTERTHOUGHT_TRUSTED_PROXIES ?? [],
+        admins: vars.INTERTHOUGHT_PROXY_ADMINS,
       },
     };
   }

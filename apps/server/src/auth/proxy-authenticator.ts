@@ -16,10 +16,12 @@ function headerValue(headers: CredentialSource['headers'], name: string): string
  * Users named by an authenticating proxy (INTERTHOUGHT_AUTH=proxy: oauth2-proxy, Pomerium, an
  * nginx auth_request…) in `X-Forwarded-User` / `X-Forwarded-Email`. The headers are believed only
  * from the proxy's own address: anyone else could send them, so from elsewhere they are ignored
- * and the request is unauthenticated. Proxy users are never admins (no claim to read).
+ * and the request is unauthenticated. A proxy sends no claims, so admins are the users (ids or
+ * emails) INTERTHOUGHT_PROXY_ADMINS names.
  */
 export function createProxyAuthenticator(config: ProxyConfig): Authenticator {
   const trusted = new TrustedProxies(config.trustedProxies);
+  const admins = new Set(config.admins);
   return {
     async authenticate(source: CredentialSource): Promise<Identity> {
       if (!trusted.includes(source.remoteAddress)) {
@@ -29,7 +31,8 @@ export function createProxyAuthenticator(config: ProxyConfig): Authenticator {
       const email = headerValue(source.headers, config.emailHeader);
       const id = user ?? email;
       if (id === undefined) throw new AuthenticationError('UNAUTHORIZED', 'The proxy did not name a user: sign in through it again.');
-      return { id, name: user ?? id, admin: false };
+      const admin = admins.has(id.toLowerCase()) || (email !== undefined && admins.has(email.toLowerCase()));
+      return { id, name: user ?? id, admin };
     },
   };
 }

@@ -7,7 +7,7 @@ import { TestClient } from '../support/ws-client.js';
 const HEADERS = { 'x-forwarded-user': 'ada', 'x-forwarded-email': 'ada@example.com' };
 
 function proxy(trustedProxies: string[], names: Partial<ProxyConfig> = {}): ProxyConfig {
-  return { userHeader: 'x-forwarded-user', emailHeader: 'x-forwarded-email', trustedProxies, ...names };
+  return { userHeader: 'x-forwarded-user', emailHeader: 'x-forwarded-email', trustedProxies, admins: [], ...names };
 }
 
 describe('INTERTHOUGHT_AUTH=proxy', () => {
@@ -24,6 +24,21 @@ describe('INTERTHOUGHT_AUTH=proxy', () => {
     const emailOnly = await TestClient.connect(server.wsUrl, { headers: { 'x-forwarded-email': 'grace@example.com' } });
     expect(await userOf(emailOnly)).toMatchObject({ id: 'grace@example.com' });
     await emailOnly.close();
+  });
+
+  it('makes admins of the users INTERTHOUGHT_PROXY_ADMINS names, by id or by email, and of nobody else', async () => {
+    server = await startServer({ identity: { mode: 'proxy', proxy: proxy(['127.0.0.0/8'], { admins: ['root', 'grace@example.com'] }) } });
+    const userOf = recordPeers(server.app);
+    const cases: [Record<string, string>, boolean][] = [
+      [{ 'x-forwarded-user': 'Root' }, true],
+      [{ 'x-forwarded-user': 'grace', 'x-forwarded-email': 'Grace@Example.com' }, true],
+      [HEADERS, false],
+    ];
+    for (const [headers, admin] of cases) {
+      const client = await TestClient.connect(server.wsUrl, { headers });
+      expect(await userOf(client)).toMatchObject({ admin });
+      await client.close();
+    }
   });
 
   it('reads the header names it is configured with', async () => {

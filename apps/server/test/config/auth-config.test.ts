@@ -32,10 +32,15 @@ describe('INTERTHOUGHT_AUTH', () => {
   });
 
   it('reads proxy with its headers and trusted addresses', () => {
-    const config = loadConfig({ INTERTHOUGHT_AUTH: 'proxy', INTERTHOUGHT_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7,fd00::/8', INTERTHOUGHT_PROXY_USER_HEADER: 'X-Auth-Request-User' });
+    const config = loadConfig({
+      INTERTHOUGHT_AUTH: 'proxy',
+      INTERTHOUGHT_TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.7,fd00::/8',
+      INTERTHOUGHT_PROXY_USER_HEADER: 'X-Auth-Request-User',
+      INTERTHOUGHT_PROXY_ADMINS: ' Root, grace@example.com ,',
+    });
     expect(config.identity).toEqual({
       mode: 'proxy',
-      proxy: { userHeader: 'x-auth-request-user', emailHeader: 'x-forwarded-email', trustedProxies: ['10.0.0.0/8', '192.0.2.7', 'fd00::/8'] },
+      proxy: { userHeader: 'x-auth-request-user', emailHeader: 'x-forwarded-email', trustedProxies: ['10.0.0.0/8', '192.0.2.7', 'fd00::/8'], admins: ['root', 'grace@example.com'] },
     });
   });
 
