@@ -1,4 +1,4 @@
-import type { ServerMessage, SessionInfo } from '@interthought/protocol';
+import type { ServerMessage, SessionInfo, SessionShared, ShareRole } from '@interthought/protocol';
 import { expect } from 'vitest';
 import type { Config, JwtConfig } from '../../../src/config.js';
 import type { AppOverrides } from '../../../src/app.js';
@@ -188,4 +188,11 @@ export function missingIdLike(sessionId: string): string {
 /** A refusal's message with the session id taken out, to compare refusals of two ids. */
 export function withoutId(message: string, sessionId: string): string {
   return message.split(sessionId).join('<id>');
+}
+
+/** The owner makes a share link over the WebSocket: the `session.shared` answer. */
+export async function shareLink(owner: TestClient, sessionId: string, role: ShareRole, expiresInSec?: number): Promise<SessionShared> {
+  const answer = await ask(owner, { type: 'session.share', sessionId, role, ...(expiresInSec === undefined ? {} : { expiresInSec }) });
+  expect(answer, 'session.share').toMatchObject({ type: 'session.shared', sessionId, role });
+  return answer as SessionShared;
 }
