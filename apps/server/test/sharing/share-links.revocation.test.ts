@@ -1,0 +1,118 @@
+import { SHARE_ENDED_CLOSE, type ShareRecord } from '@interthought/protocol';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient, type CloseInfo } from '../support/ws-client.js';
+import { ADA, BOB, HS256_SETUP, OpenClients, ask, finishedSession, refusal, rest, shareLink, wsUrlWith, type UserServer } from './support/users.js';
+
+/** How long a revocation may take to close a connection on a busy machine: "at once", with room to spare. */
+const CLOSED_WITHIN_MS = 5_000;
+
+/** The close of `client`, or a failure naming `what` if it stays open. */
+function closedWithin(client: TestClient, what: string): Promise<CloseInfo> {
+  return Promise.race([
+    client.closed,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} was not closed within ${CLOSED_WITHIN_MS} ms`)), CLOSED_WITHIN_MS).unref()),
+  ]);
+}
+
+/*
+ * Revoking a link (PROTOCOL.md §21.3, §17): every connection opened with it is closed at once
+ * with 4403 "share ended", and the link is refused from then on, saying it was revoked.
+ */
+describe('revoking a share link', () => {
+  let users: UserServer;
+  const clients = new OpenClients();
+
+  beforeAll(async () => {
+    users = await HS256_SETUP.start();
+  });
+  afterEach(() => clients.closeAll());
+  afterAll(() => users.close());
+
+  async function connectAs(user: typeof ADA, share?: string): Promise<TestClient> {
+    return clients.connect(wsUrlWith(users.server, { token: await users.tokenFor(user), share }));
+  }
+
+  async function expectRefusedAsRevoked(sessionId: string, token: string): Promise<void> {
+    const answer = await rest(users.server, `/api/sessions/${sessionId}`, { share: token });
+    expect(answer).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', message: expect.stringMatching(/revoked/) } });
+    expect((await rest(users.server, `/api/sessions/${sessionId}?share=${encodeURIComponent(token)}`)).status).toBe(401);
+    await expect(TestClient.connect(wsUrlWith(users.server, { share: token }))).rejects.toThrow('Unexpected server response: 401');
+  }
+
+  it('over the WebSocket: closes every connection opened with the link with 4403, and only those', async () => {
+    const ada = await connectAs(ADA);
+    const sessionId = await finishedSession(ada);
+    const viewer = await shareLink(ada, sessionId, 'viewer');
+    const editor = await shareLink(ada, sessionId, 'editor');
+    const holders = [
+      await clients.connect(wsUrlWith(users.server, { share: viewer.token })),
+      await clients.connect(wsUrlWith(users.server, { share: viewer.token })),
+      // Bob, signed in, opened his connection with the link too: it ends with the link.
+      await connectAs(BOB, viewer.token),
+    ];
+    for (const holder of holders) expect(await ask(holder, { type: 'session.subscribe', sessionId })).toMatchObject({ type: 'session.snapshot' });
+    const editorHolder = await clients.connect(wsUrlWith(users.server, { share: editor.token }));
+    expect(await ask(editorHolder, { type: 'session.subscribe', sessionId })).toMatchObject({ type: 'session.snapshot' });
+
+    expect(await ask(ada, { type: 'session.unshare', sessionId, shareId: viewer.shareId })).toEqual({
+      type: 'session.unshared',
+      requestId: expect.any(String),
+      sessionId,
+      shareId: viewer.shareId,
+    });
+    expect(await ada.waitForType('share.revoked', (frame) => frame.sessionId === sessionId)).toMatchObject({ shareId: viewer.shareId, by: ADA.sub, byName: ADA.name });
+    for (const [index, holder] of holders.entries()) {
+      expect(await closedWithin(holder, `holder ${index}`)).toEqual<CloseInfo>(SHARE_ENDED_CLOSE);
+    }
+
+    // The other link, and its connection, go on.
+    expect(editorHolder.closeInfo).toBeUndefined();
+    expect(await ask(editorHolder, { type: 'session.message', sessionId, text: 'And plus 1?' })).toMatchObject({ type: 'message.accepted' });
+    await editorHolder.untilFinished(sessionId);
+    expect((await rest(users.server, `/api/sessions/${sessionId}`, { share: editor.token })).status).toBe(200);
+
+    await expectRefusedAsRevoked(sessionId, viewer.token);
+    expect(await refusal(ada, { type: 'session.unshare', sessionId, shareId: viewer.shareId }, 'INVALID_STATE')).toMatch(/revoked already/);
+    const listed = await rest(users.server, `/api/sessions/${sessionId}/shares`, { bearer: await users.tokenFor(ADA) });
+    expect((listed.body as { shares: ShareRecord[] }).shares.map((share) => share.shareId)).toEqual([editor.shareId]);
+  });
+
+  it('over REST: DELETE …/shares/:shareId closes the link’s connections with 4403 and refuses the link from then on', async () => {
+    const ada = await connectAs(ADA);
+    const sessionId = await finishedSession(ada);
+    const { token, shareId } = await shareLink(ada, sessionId, 'editor');
+    const holder = await clients.connect(wsUrlWith(users.server, { share: token }));
+    await ask(holder, { type: 'session.subscribe', sessionId });
+    const bearer = await users.tokenFor(ADA);
+    expect((await rest(users.server, `/api/sessions/${sessionId}/shares/${shareId}`, { method: 'DELETE', bearer })).status).toBe(204);
+    expect(await closedWithin(holder, 'the holder')).toEqual(SHARE_ENDED_CLOSE);
+    await expectRefusedAsRevoked(sessionId, token);
+    const again = await rest(users.server, `/api/sessions/${sessionId}/shares/${shareId}`, { method: 'DELETE', bearer });
+    expect(again).toMatchObject({ status: 400, body: { code: 'INVALID_STATE' } });
+  });
+
+  it('closes a connection opened with the link even when it follows nothing, or only the list', async () => {
+    const ada = await connectAs(ADA);
+    const sessionId = await finishedSession(ada);
+    const { token, shareId } = await shareLink(ada, sessionId, 'viewer');
+    const idle = await clients.connect(wsUrlWith(users.server, { share: token }));
+    const listWatcher = await clients.connect(wsUrlWith(users.server, { share: token }));
+    expect(await ask(listWatcher, { type: 'sessions.watch' })).toMatchObject({ type: 'sessions.watching' });
+    await ask(ada, { type: 'session.unshare', sessionId, shareId });
+    expect(await closedWithin(listWatcher, 'the connection watching the list')).toEqual(SHARE_ENDED_CLOSE);
+    expect(await closedWithin(idle, 'the connection that follows nothing')).toEqual(SHARE_ENDED_CLOSE);
+  });
+
+  it('leaves a link to a deleted session nothing to reach: its connection is told session.deleted and finds no session', async () => {
+    const ada = await connectAs(ADA);
+    const sessionId = await finishedSession(ada);
+    const { token } = await shareLink(ada, sessionId, 'viewer');
+    const holder = await clients.connect(wsUrlWith(users.server, { share: token }));
+    await ask(holder, { type: 'session.subscribe', sessionId });
+    await ask(ada, { type: 'session.delete', sessionId });
+    expect(await holder.waitForType('session.deleted', (frame) => frame.sessionId === sessionId)).toMatchObject({ sessionId });
+    // Nothing is left for it to reach: its requests find no session.
+    await refusal(holder, { type: 'session.subscribe', sessionId }, 'SESSION_NOT_FOUND');
+    expect((await rest(users.server, `/api/sessions/${sessionId}`, { share: token })).status).toBe(401);
+  });
+});
