@@ -133,6 +133,7 @@ export interface RestCall {
 
 export interface RestAnswer {
   status: number;
+  headers: Headers;
   /** The parsed JSON body, or the text when it is not JSON (empty for 204). */
   body: unknown;
   text: string;
@@ -155,7 +156,7 @@ export async function rest(server: RunningServer, path: string, call: RestCall =
   } catch {
     // Not JSON (an export as Markdown or NDJSON): the text is the body.
   }
-  return { status: response.status, body: parsed, text };
+  return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
 /** The ids of `GET /api/sessions` (first 100) as the credentials see it. */
