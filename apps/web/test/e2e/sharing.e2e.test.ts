@@ -98,6 +98,30 @@ describe('users and share links, in Chromium', { timeout: 120_000 }, () => {
     }
   });
 
+  it('says the sign-in expired when the server closes a signed-in tab at its JWT’s expiry (4401), instead of retrying', async () => {
+    const { page, context } = await openPage(env().browser, env().server.url);
+    const sockets = countSockets(page);
+    try {
+      await page.goto(`/?token=${encodeURIComponent(await signJwt(SECRET, { id: 'u-cy', name: 'Cy' }, '3s'))}`);
+      await page.locator('[data-testid="rail-user"]').waitFor();
+      await page.getByRole('heading', { level: 1, name: 'What should the agent work on?' }).waitFor();
+      await page.locator('#access-title').waitFor({ timeout: 15_000 });
+      expect(await page.locator('#access-title').textContent()).toBe('Your sign-in has expired');
+      expect(await page.locator('[data-access-reason]').innerText()).toBe('Sign in again to go on: the page picks up where it was.');
+      const attempts = sockets();
+      await page.waitForTimeout(1_500);
+      expect(sockets()).toBe(attempts);
+
+      // A fresh token goes on from there.
+      await page.getByLabel('Or paste a sign-in token', { exact: true }).fill(await signJwt(SECRET, { id: 'u-cy', name: 'Cy' }));
+      await page.getByRole('button', { name: 'Connect' }).click();
+      await page.getByRole('heading', { level: 1, name: 'What should the agent work on?' }).waitFor();
+      expect(sockets()).toBeGreaterThan(attempts);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shares a session read-only: the viewer, with no account, follows it live without a single editing control, until the owner revokes the link', async () => {
     const owner = await signedIn(ADA);
     const viewer = await openPage(env().browser, env().server.url);

@@ -38,6 +38,8 @@ export class AccessGate {
   #me = $state.raw<Me | undefined>(undefined);
   /** A pasted token is being checked. */
   #checking = $state(false);
+  /** The refusal is the server closing the socket at the JWT's expiry (4401): nothing the tab holds will do. */
+  #expired = $state(false);
   #recheckTimer: ReturnType<typeof setTimeout> | undefined;
   #stopListening: (() => void) | null = null;
 
@@ -49,6 +51,11 @@ export class AccessGate {
 
   get checking(): boolean {
     return this.#checking;
+  }
+
+  /** Whether the page was stopped because its sign-in expired (the socket's 4401). */
+  get expired(): boolean {
+    return this.#expired;
   }
 
   /** Who the server says this page is, once it said so (`auth`, `signedIn`, `user`, `loginUrl`, `reason`). */
@@ -93,6 +100,19 @@ export class AccessGate {
     this.deps.client.close();
   }
 
+  /**
+   * The server closed the socket because the JWT expired (4401). The tab has no newer token to
+   * offer (a refresh would have come before), and for a few seconds of clock skew the server would
+   * still let the old one connect, only to close it again: stop, and ask for a sign-in.
+   */
+  tokenExpired(): void {
+    if (this.deps.tokens.token === undefined) return;
+    this.#cancelRecheck();
+    this.#expired = true;
+    this.#problem = 'refused';
+    this.deps.client.close();
+  }
+
   /** Leave a share link that ended: forget it and connect as the tab otherwise would (the page then goes home). */
   leaveShare(): void {
     this.deps.forgetShare?.();
@@ -117,6 +137,7 @@ export class AccessGate {
       if (answer.me) this.#me = answer.me;
       if (answer.access === 'unauthorized') return this.#block();
       this.#problem = null;
+      this.#expired = false;
       this.#reconnect();
     } finally {
       this.#checking = false;
@@ -139,8 +160,9 @@ export class AccessGate {
     if (token !== this.deps.tokens.token || this.deps.client.state !== 'reconnecting') return;
     if (answer.me) this.#me = answer.me;
     if (this.#shareNoLongerGranted(answer) || answer.access === 'unauthorized') this.#block();
-    // Down: the server may come back needing another token, so look again while it stays away.
-    else if (answer.access === 'unreachable') this.#recheckTimer = setTimeout(() => void this.#recheck(), this.deps.recheckMs ?? DEFAULT_RECHECK_MS);
+    // Down, or up but the socket still fails: the server may come back needing another token, or
+    // stop taking this one (a JWT's expiry forgiven for a few seconds of skew), so look again.
+    else this.#recheckTimer = setTimeout(() => void this.#recheck(), this.deps.recheckMs ?? DEFAULT_RECHECK_MS);
   }
 
   /** The page presents a share link the server no longer grants (revoked, expired, its session deleted). */
@@ -150,6 +172,7 @@ export class AccessGate {
 
   #block(): void {
     this.#cancelRecheck();
+    this.#expired = false;
     if (this.deps.presentedShare?.() !== undefined) this.#problem = 'share-ended';
     else this.#problem = this.deps.tokens.token === undefined ? 'missing' : 'refused';
     this.deps.client.close();

@@ -1,4 +1,4 @@
-import { InterthoughtClient, SHARE_ENDED_CLOSE } from '@interthought/protocol';
+import { InterthoughtClient, SHARE_ENDED_CLOSE, TOKEN_EXPIRED_CLOSE } from '@interthought/protocol';
 import { AccessGate } from '$lib/access/access-gate.svelte.js';
 import { TokenStore, tabStorage } from '$lib/access/token-store.js';
 import { RestApi } from '$lib/api/rest-api.js';
@@ -43,9 +43,10 @@ export function createApp(i18n: I18n, options: CreateAppOptions = {}): AppContex
   const shares = new ShareScope(new ShareTokens(tabStorage()), () => window.location.pathname, () => line.sync());
   const line = new SocketLine({
     share: () => shares.token(),
-    // A revoked or expired link: the server will refuse it from now on, so the page says so instead of retrying.
+    // A revoked or expired link, or an expired sign-in: the server will refuse it from now on, so the page says so instead of retrying.
     onClose: (code) => {
       if (code === SHARE_ENDED_CLOSE.code) access.shareEnded();
+      else if (code === TOKEN_EXPIRED_CLOSE.code) access.tokenExpired();
     },
   });
   const client = new InterthoughtClient({ url: socketUrl(window.location), token: () => tokens.token, WebSocket: line.WebSocket });

@@ -108,6 +108,29 @@ describe('AccessGate with users and share links', () => {
     expect(gate.problem).toBeNull();
   });
 
+  it('stops at the socket’s 4401 and says the sign-in expired, until a new token is taken', async () => {
+    const { gate, client, calls } = setUp([{ access: 'granted', me: ada }], { token: 'jwt-old' });
+    gate.tokenExpired();
+    expect(gate.problem).toBe('refused');
+    expect(gate.expired).toBe(true);
+    expect(client.state).toBe('closed');
+    await gate.submit('jwt-new');
+    expect(gate.problem).toBeNull();
+    expect(gate.expired).toBe(false);
+    expect(calls).toEqual(['close', 'connect']);
+  });
+
+  it('keeps asking while the socket fails though the server said yes: a JWT forgiven for clock skew stops being taken', async () => {
+    const { gate, client, check } = setUp([{ access: 'granted', me: ada }, { access: 'granted', me: ada }, { access: 'unauthorized', me: signedOut }], { token: 'jwt-ada' });
+    gate.start();
+    await vi.waitFor(() => expect(gate.user).toBeDefined());
+    client.emit('reconnecting');
+    await vi.waitFor(() => expect(gate.problem).toBe('refused'));
+    // At the start, on the drop, and once more while it stayed down.
+    expect(check).toHaveBeenCalledTimes(3);
+    gate.stop();
+  });
+
   it('forgets the tab’s token on sign-out', () => {
     const { gate, tokens } = setUp([], { token: 'jwt-ada' });
     gate.signOut();
