@@ -20,6 +20,10 @@ import {
   StepStatusSchema,
   ToolListingSchema,
   ToolListSchema,
+  UsageSchema,
+  CallUsageSchema,
+  SessionUsageSchema,
+  FailureReasonSchema,
   type ClientMessageType,
   type ServerMessageType,
 } from '../src/index.js';
@@ -82,6 +86,7 @@ export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
   'session.unshared': { id: 'SessionUnshared', summary: 'The answer to `session.unshare`.' },
   'share.created': { id: 'ShareCreatedEvent', summary: 'A share link to the session was made (its record, never its token).' },
   'share.revoked': { id: 'ShareRevokedEvent', summary: 'A share link to the session was revoked.' },
+  'usage.recorded': { id: 'UsageRecordedEvent', summary: "One model call's tokens, cost and timing, after the steps it produced; the session's totals add it up." },
   'session.deleted': { id: 'SessionDeletedEvent', summary: "A session's last event: it was deleted with its log (it answers `session.delete` too)." },
 };
 
@@ -100,6 +105,10 @@ const SHARED_SCHEMAS: Array<{ id: string; schema: z.ZodType; description: string
   { id: 'SessionInfo', schema: SessionInfoSchema, description: 'The summary of a session.' },
   { id: 'SessionStatus', schema: SessionStatusSchema, description: "A session's lifecycle status." },
   { id: 'SessionOptions', schema: SessionOptionsSchema, description: 'Per-session options of `session.create`.' },
+  { id: 'Usage', schema: UsageSchema, description: 'Tokens a model call (or a session) used, and their cost when the server knows the price.' },
+  { id: 'CallUsage', schema: CallUsageSchema, description: "One model call's usage with its model and timing, as the last step it produced carries it." },
+  { id: 'SessionUsage', schema: SessionUsageSchema, description: "A session's running totals: every model call recorded, invalidated branches included." },
+  { id: 'FailureReason', schema: FailureReasonSchema, description: 'Why a session failed, machine-readable; clients tolerate reasons they do not know.' },
   { id: 'ServerLimits', schema: ServerLimitsSchema, description: 'Limits the server enforces on a connection.' },
   { id: 'ErrorDetail', schema: ErrorDetailSchema, description: 'One schema issue of a `BAD_FRAME` error: where, and what is wrong.' },
   { id: 'ErrorCode', schema: ErrorCodeSchema, description: 'The error codes this version knows; `error.code` may carry newer ones.' },

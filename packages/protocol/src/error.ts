@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   /** A per-connection or per-server cap was reached (sessions, subscriptions). */
   LIMIT_EXCEEDED: 'LIMIT_EXCEEDED',
   RATE_LIMITED: 'RATE_LIMITED',
+  /** The session's tokens reached its budget: nothing more runs on it unless the budget is raised (capability `usage`). */
+  BUDGET_EXCEEDED: 'BUDGET_EXCEEDED',
   UNAUTHORIZED: 'UNAUTHORIZED',
   FORBIDDEN: 'FORBIDDEN',
   /** No answer arrived in time (raised by the client, never sent by the server). */

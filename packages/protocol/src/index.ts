@@ -8,6 +8,7 @@ export * from './approval.js';
 export * from './auth.js';
 export * from './conversation.js';
 export * from './sharing.js';
+export * from './usage.js';
 export * from './step.js';
 export * from './session.js';
 export * from './session-list.js';

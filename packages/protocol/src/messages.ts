@@ -44,6 +44,7 @@ import {
   StepsCopiedEventSchema,
   StepsInvalidatedEventSchema,
 } from './step.js';
+import { UsageRecordedEventSchema } from './usage.js';
 
 /** Every frame a client may send (strict: unknown fields are refused). */
 export const ClientMessageSchema = z.discriminatedUnion('type', [
@@ -86,6 +87,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   StepsCopiedEventSchema,
   ShareCreatedEventSchema,
   ShareRevokedEventSchema,
+  UsageRecordedEventSchema,
   SessionDeletedEventSchema,
 ]);
 

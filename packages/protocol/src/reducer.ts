@@ -4,6 +4,7 @@ import type { ShareRecord } from './sharing.js';
 import type { SessionEvent } from './messages.js';
 import type { SessionInfo, SessionSnapshot } from './session.js';
 import type { Step, StepCorrectedEvent, StepStartedEvent, StepsCopiedEvent } from './step.js';
+import { addUsage, type CallUsage, type UsageRecordedEvent } from './usage.js';
 
 /**
  * A session's state: the fold of its events. The server, the web app and third-party clients
@@ -201,6 +202,7 @@ function checkFits(state: SessionState, event: SessionEvent): void {
     case 'step.corrected':
       return checkCorrected(state, event);
     case 'steps.invalidated':
+    case 'usage.recorded':
       for (const stepId of event.stepIds) requireStep(state, stepId, event);
       return;
     case 'approval.requested':
@@ -245,6 +247,8 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       else delete state.session.error;
       if (event.detail !== undefined) state.session.detail = event.detail;
       else delete state.session.detail;
+      if (event.failure !== undefined) state.session.failure = event.failure;
+      else delete state.session.failure;
       break;
     case 'step.started': {
       const step: Step = { ...event.step, startedAt: event.step.startedAt ?? event.at };
@@ -311,6 +315,9 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       step.approval = approval;
       break;
     }
+    case 'usage.recorded':
+      recordUsage(state, event);
+      break;
     case 'session.deleted':
       // The tree stays as it was, for a client that still shows it; the session is gone on the server.
       state.deleted = true;
@@ -322,6 +329,20 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
     }
   }
   return state;
+}
+
+/**
+ * A model call's usage: added to the session's totals (PROTOCOL.md §22 "Usage and cost"), and
+ * carried by the last step the call produced, invalidated or not: the tokens were spent.
+ */
+function recordUsage(state: SessionState, event: UsageRecordedEvent): void {
+  state.session.usage = addUsage(state.session.usage, event.usage);
+  const lastId = event.stepIds[event.stepIds.length - 1];
+  if (lastId === undefined) return;
+  const usage: CallUsage = { model: event.model, ...event.usage };
+  if (event.timeToFirstTokenMs !== undefined) usage.timeToFirstTokenMs = event.timeToFirstTokenMs;
+  if (event.durationMs !== undefined) usage.durationMs = event.durationMs;
+  state.steps.get(lastId)!.usage = usage;
 }
 
 /** Fold many events in order. */

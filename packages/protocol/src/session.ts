@@ -5,6 +5,10 @@ import { APPROVAL_TIMEOUT_LIMITS, ApprovalPolicySchema } from './approval.js';
 import { OriginSchema, QueuedMessageSchema } from './conversation.js';
 import { OwnerSchema, ShareRecordSchema } from './sharing.js';
 import { StepSchema } from './step.js';
+import { FailureReasonSchema, SessionUsageSchema } from './usage.js';
+
+/** The largest `options.maxTokens` a client may ask for. */
+export const MAX_TOKENS_LIMIT = 1_000_000_000_000;
 
 /**
  * A session's lifecycle status. `waiting`: a tool call waits for the user's decision, and no run
@@ -26,6 +30,8 @@ export const SessionOptionsSchema = z.strictObject({
   approve: ApprovalPolicySchema.optional(),
   /** A pending approval not decided within this many milliseconds is rejected with the reason "timed out". */
   approvalTimeoutMs: z.number().int().min(APPROVAL_TIMEOUT_LIMITS.minMs).max(APPROVAL_TIMEOUT_LIMITS.maxMs).optional(),
+  /** The session's token budget (input + output of every model call): reaching it fails the session (additive, capability `usage`). */
+  maxTokens: z.number().int().min(1).max(MAX_TOKENS_LIMIT).optional(),
 });
 
 /** `session.create`: start a session; the creator is subscribed to it. */
@@ -101,6 +107,10 @@ export const SessionInfoSchema = z.looseObject({
   forkedFrom: OriginSchema.optional(),
   /** The user the session belongs to (additive, capability `users`): absent when the server does not tell users apart. */
   owner: OwnerSchema.optional(),
+  /** The tokens and cost of every model call so far (additive, capability `usage`): absent until one was recorded. */
+  usage: SessionUsageSchema.optional(),
+  /** Why a `failed` session failed, for a client to explain it, e.g. `budget` (additive, capability `usage`). */
+  failure: FailureReasonSchema.optional(),
 });
 
 /** `session.created`: the answer to `session.create`. */
@@ -154,6 +164,8 @@ export const SessionStatusEventSchema = z.looseObject({
   error: z.string().optional(),
   /** A transient, human-readable condition while the status holds, e.g. "rate limited, retrying in 2 s" (additive). */
   detail: z.string().optional(),
+  /** For `failed`: why, as a machine-readable reason (additive, capability `usage`). */
+  failure: FailureReasonSchema.optional(),
 });
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { StepApprovalSchema } from './approval.js';
 import { OriginSchema } from './conversation.js';
 import { IdSchema, SeqSchema, TimestampSchema, sessionEventBase } from './common.js';
+import { CallUsageSchema } from './usage.js';
 
 /**
  * What a step is: the agent's reasoning, its plan, a tool call, the tool's result, its answer, or
@@ -54,6 +55,8 @@ export const StepSchema = z.looseObject({
   /** For a `user_message` step: who wrote it (a user id, else the connection id) and their name (additive, capability `users`). */
   by: z.string().optional(),
   byName: z.string().optional(),
+  /** On the last step a model call produced: that call's tokens, cost and timing (additive, capability `usage`). */
+  usage: CallUsageSchema.optional(),
 });
 
 /** `step.started`: a new step begins streaming on the head of the chain. */

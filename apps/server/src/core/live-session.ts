@@ -128,6 +128,8 @@ export class LiveSession implements OutboxTarget {
         break;
       case 'step.corrected':
       case 'steps.invalidated':
+      // The session's usage totals are part of its summary (PROTOCOL.md §22.4).
+      case 'usage.recorded':
         this.#summaryVersion += 1;
         break;
       case 'step.started':

@@ -21,7 +21,8 @@ export interface LoadedSession {
  * createdAt) from its summary, and what the events set (status, revision …) at their start.
  */
 export function stateBeforeFirstEvent(info: SessionInfo): SessionState {
-  const { error: _error, detail: _detail, ...fixed } = info;
+  // Usage totals are the fold of `usage.recorded` events too: kept, they would count twice.
+  const { error: _error, detail: _detail, failure: _failure, usage: _usage, ...fixed } = info;
   return createSessionState({ ...fixed, status: 'running', revision: 0 });
 }
 

@@ -143,6 +143,7 @@ export class SessionFeeds {
       case 'steps.copied':
       case 'share.created':
       case 'share.revoked':
+      case 'usage.recorded':
         return this.applyEvent(frame);
       case 'session.deleted':
         return this.applyDeleted(frame);

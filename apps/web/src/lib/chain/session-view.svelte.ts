@@ -57,6 +57,8 @@ function rowsChangedFrom(event: SessionEvent, state: SessionState): number | und
     case 'message.queued':
     case 'share.created':
     case 'share.revoked':
+    // Usage changes a step's footnote and the header's totals, not the rows.
+    case 'usage.recorded':
       return undefined;
     default: {
       const unknown: never = event;
@@ -89,6 +91,8 @@ function touchedSteps(event: SessionEvent): readonly string[] {
       return event.stepIds;
     case 'steps.copied':
       return event.steps.map((step) => step.stepId);
+    case 'usage.recorded':
+      return event.stepIds.slice(-1);
     case 'message.queued':
     case 'share.created':
     case 'share.revoked':
@@ -312,7 +316,12 @@ export class SessionView {
       for (const stepId of touchedSteps(event)) touched.add(stepId);
       rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(event, this.#state));
       statusChanged ||=
-        event.type === 'session.status' || event.type === 'session.deleted' || event.type === 'step.corrected' || event.type === 'steps.invalidated' || event.type === 'steps.copied';
+        event.type === 'session.status' ||
+        event.type === 'session.deleted' ||
+        event.type === 'step.corrected' ||
+        event.type === 'steps.invalidated' ||
+        event.type === 'steps.copied' ||
+        event.type === 'usage.recorded';
       queueChanged ||= event.type === 'message.queued' || (event.type === 'step.started' && event.step.kind === 'user_message');
       // The reducer replaces its list on each change, so the new list is a new value to show.
       if (event.type === 'share.created' || event.type === 'share.revoked') this.#shares = this.#state.shares;
