@@ -370,6 +370,8 @@ export class ClusterSessions implements SessionService {
     const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
     const reply: ReplyTo = { peer, ...(command.requestId === undefined ? {} : { requestId: command.requestId }) };
     const result = await this.#runHere(command.op, command.sessionId, reply, command.input as CommandInput | undefined);
+    // A link made or revoked is answered by its result alone: no frame goes to the peer, so none is waited for.
+    if (command.op === 'share' || command.op === 'unshare') return result;
     await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS).unref())]);
     return result;
   }
