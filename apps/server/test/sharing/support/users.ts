@@ -101,8 +101,16 @@ export class OpenClients {
   }
 }
 
+/** Where a server listens: a `RunningServer` in this process, or a node process of a cluster. */
+export interface Endpoint {
+  /** e.g. http://127.0.0.1:41234 */
+  baseUrl: string;
+  /** e.g. ws://127.0.0.1:41234/ws */
+  wsUrl: string;
+}
+
 /** The `/ws` URL with these query parameters (`token`, `share`), each encoded. */
-export function wsUrlWith(server: RunningServer, query: Record<string, string | undefined>): string {
+export function wsUrlWith(server: Endpoint, query: Record<string, string | undefined>): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, value);
   const search = params.toString();
@@ -139,7 +147,7 @@ export interface RestAnswer {
   text: string;
 }
 
-export async function rest(server: RunningServer, path: string, call: RestCall = {}): Promise<RestAnswer> {
+export async function rest(server: Endpoint, path: string, call: RestCall = {}): Promise<RestAnswer> {
   const headers: Record<string, string> = { ...call.headers };
   if (call.bearer !== undefined) headers.authorization = `Bearer ${call.bearer}`;
   if (call.share !== undefined) headers['x-interthought-share'] = call.share;
@@ -160,7 +168,7 @@ export async function rest(server: RunningServer, path: string, call: RestCall =
 }
 
 /** The ids of `GET /api/sessions` (first 100) as the credentials see it. */
-export async function listedIds(server: RunningServer, call: RestCall): Promise<string[]> {
+export async function listedIds(server: Endpoint, call: RestCall): Promise<string[]> {
   const answer = await rest(server, '/api/sessions?limit=100', call);
   expect(answer.status).toBe(200);
   return (answer.body as { sessions: SessionInfo[] }).sessions.map((info) => info.sessionId);
