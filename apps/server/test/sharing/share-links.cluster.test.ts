@@ -5,7 +5,7 @@ import { TEST_JWT_SECRET, signHs256 } from '../support/jwt.js';
 import { startRedisServer, type RedisServer } from '../support/redis-server.js';
 import { testServerEnv } from '../support/server-process.js';
 import { TestClient, type CloseInfo } from '../support/ws-client.js';
-import { ADA, OpenClients, ask, finishedSession, rest, shareLink, wsUrlWith, type TestUser } from './support/users.js';
+import { ADA, BOB, OpenClients, ask, finishedSession, rest, shareLink, wsUrlWith, type TestUser } from './support/users.js';
 
 /** Revocation crosses nodes through Redis: "at once", with room for a busy machine. */
 const CLOSED_WITHIN_MS = 8_000;
@@ -120,5 +120,21 @@ describe('share links across two cluster nodes', () => {
     expect(await closedWithin(editorOnA, 'the editor on node a')).toEqual(SHARE_ENDED_CLOSE);
     expect(await closedWithin(editorOnB, 'the editor on node b')).toEqual(SHARE_ENDED_CLOSE);
     expect(await rest(node(0), `/api/sessions/${sessionId}`, { share: editor.token })).toMatchObject({ status: 401, body: { message: expect.stringMatching(/revoked/) } });
+  });
+
+  it('tells a list watcher on one node of its own sessions only, whichever node they change on', async () => {
+    const bob = await clients.connect(wsUrlWith(node(1), { token: await tokenFor(BOB) }));
+    const watching = (await ask(bob, { type: 'sessions.watch', limit: 100 })) as { sessions: SessionInfo[] };
+    expect(watching.sessions.every((info) => info.owner?.id === BOB.sub)).toBe(true);
+    const ada = await clients.connect(wsUrlWith(node(0), { token: await tokenFor(ADA) }));
+    ada.send({ type: 'sessions.watch' });
+    const adas = await finishedSession(ada, 'What is 11 + 11?');
+    await ada.waitForType('sessions.changed', (frame) => frame.session.sessionId === adas && frame.session.status === 'completed');
+    // Bob's own session, made on node a as Ada's was: its pushes reach node b after every push about hers.
+    const bobOnA = await clients.connect(wsUrlWith(node(0), { token: await tokenFor(BOB) }));
+    const bobs = await finishedSession(bobOnA, 'What is 12 + 12?');
+    await bob.waitForType('sessions.changed', (frame) => frame.session.sessionId === bobs && frame.session.status === 'completed');
+    const pushed = bob.frames.flatMap((frame) => (frame.type === 'sessions.changed' ? [frame.session.sessionId] : []));
+    expect(new Set(pushed)).toEqual(new Set([bobs]));
   });
 });
