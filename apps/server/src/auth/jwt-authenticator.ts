@@ -3,7 +3,11 @@ import type { JwtConfig } from '../config.js';
 import { isAdminByClaim } from './admin-claim.js';
 import { AuthenticationError, type Authenticator, type CredentialSource, type Identity } from './identity.js';
 
-/** Clock skew forgiven between the identity provider and this server, for `exp` and `nbf`. */
+/**
+ * Clock skew forgiven between the identity provider and this server, for `nbf` (a token issued by
+ * a clock a little ahead). `exp` is held to this server's clock: a WebSocket is closed at `exp`, so
+ * a token past it would open a connection only to have it closed at once.
+ */
 export const JWT_CLOCK_TOLERANCE_S = 5;
 
 /** Longest token read: far above any real JWT, far below the frame cap. */
@@ -71,6 +75,7 @@ export function createJwtAuthenticator(config: JwtConfig): Authenticator {
     } catch (error) {
       throw refusal(error);
     }
+    if ((payload.exp ?? 0) * 1000 <= Date.now()) throw new AuthenticationError('UNAUTHORIZED', 'The token has expired: sign in again.');
     const id = payload.sub;
     if (typeof id !== 'string' || id === '' || id.length > 256) throw new AuthenticationError('UNAUTHORIZED', 'The token\'s "sub" claim is not a usable user id.');
     return { id, name: displayName(payload, id), admin: isAdminByClaim(payload, config.adminClaim), expiresAt: (payload.exp ?? 0) * 1000 };

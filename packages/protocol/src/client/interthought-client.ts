@@ -1,7 +1,8 @@
 import type { ApprovalResolvedEvent } from '../approval.js';
 import type { MessageAccepted, MessageMode } from '../conversation.js';
 import type { Hello } from '../hello.js';
-import type { SessionShared, SessionUnshared, ShareRole } from '../sharing.js';
+import { SHARE_ENDED_CLOSE, type SessionShared, type SessionUnshared, type ShareRole } from '../sharing.js';
+import { TOKEN_EXPIRED_CLOSE } from '../auth.js';
 import { PROTOCOL_VERSION, isCompatibleProtocol } from '../version.js';
 import type { ClientMessageType, ServerMessage } from '../messages.js';
 import type { SessionCreated, SessionOptions } from '../session.js';
@@ -315,7 +316,7 @@ export class InterthoughtClient {
     socket.onmessage = (event: SocketMessageEvent) => {
       if (socket === this.socket) this.receive(event.data);
     };
-    socket.onclose = () => this.dropped(socket);
+    socket.onclose = (event: { code?: number }) => this.dropped(socket, event.code);
     socket.onerror = () => undefined; // a close event always follows
   }
 
@@ -373,13 +374,15 @@ export class InterthoughtClient {
     for (const waiter of this.openWaiters.splice(0)) waiter.resolve(hello);
   }
 
-  private dropped(socket: WebSocketLike): void {
+  private dropped(socket: WebSocketLike, code?: number): void {
     if (socket !== this.socket) return;
     this.socket = undefined;
     clearTimeout(this.helloTimer);
     this.pending.failSent(new InterthoughtError('DISCONNECTED', 'The connection dropped before the answer arrived.'));
     this.refresher.stop();
     if (this.state === 'closed') return;
+    const final = finalClose(code, typeof this.token === 'function');
+    if (final !== undefined) return this.fail(final);
     const delay = backoffDelay(this.attempt++, this.backoff);
     this.reconnectAt = Date.now() + delay;
     this.setState('reconnecting');
@@ -420,4 +423,15 @@ function closeQuietly(socket: WebSocketLike, code: number, reason: string): void
   } catch {
     // Already closing or closed: nothing left to do.
   }
+}
+
+/**
+ * A close that retrying cannot undo (PROTOCOL.md §17): the share link the URL carries ended
+ * (4403), or the token expired (4401) and the client has no token function that could give a newer
+ * one. Undefined: reconnect as usual.
+ */
+function finalClose(code: number | undefined, refreshableToken: boolean): InterthoughtError | undefined {
+  if (code === SHARE_ENDED_CLOSE.code) return new InterthoughtError('FORBIDDEN', 'The share link this client connected with was revoked or has expired.');
+  if (code === TOKEN_EXPIRED_CLOSE.code && !refreshableToken) return new InterthoughtError('UNAUTHORIZED', 'The token expired: create the client again with a fresh token, or pass a token function.');
+  return undefined;
 }
