@@ -7,6 +7,7 @@ import { signInSummary } from './auth/sign-in-summary.js';
 import { stopServer } from './graceful-stop.js';
 import { RedisUnreachableError } from './cluster/redis-connection.js';
 import { StoreOpenError, openConfiguredStore, storeLocation, storeRefusal } from './store-from-config.js';
+import { TraceConfigError, startTracing, type Tracing } from './tracing/index.js';
 
 function readConfig(): Config {
   try {
@@ -14,6 +15,17 @@ function readConfig(): Config {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     // A configuration mistake is the operator's to fix: the message names it, a stack trace would bury it.
+    console.error(error.message);
+    process.exit(1);
+  }
+}
+
+/** Tracing as the OTEL_* variables ask (off when they name no exporter); a value it cannot use ends start-up like a configuration mistake. */
+function startTraces(): Tracing {
+  try {
+    return startTracing(process.env);
+  } catch (error) {
+    if (!(error instanceof TraceConfigError)) throw error;
     console.error(error.message);
     process.exit(1);
   }
@@ -38,6 +50,7 @@ function urlHost(host: string): string {
 
 async function main(): Promise<void> {
   const config = readConfig();
+  const tracing = startTraces();
   // In cluster mode the app's cluster node owns its Redis store; else the SQLite store is ours,
   // not the app's: it closes after the app has stopped its sessions.
   const store = config.cluster === undefined ? openStore(config) : undefined;
@@ -64,6 +77,7 @@ async function main(): Promise<void> {
   console.log(`Interthought is running at http://${urlHost(config.host)}:${port}`);
   const signIn = signInSummary(config);
   if (signIn !== undefined) console.log(signIn);
+  if (tracing.summary !== undefined) console.log(tracing.summary);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -71,9 +85,11 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     // The sessions stop and write first, HTTP and WebSockets close, stragglers are cut; the store always closes.
-    void stopServer(app, store, { onTimeout: () => console.error('Interthought did not stop in time; its store was closed, exiting.') }).then((code) =>
-      process.exit(code),
-    );
+    // Then the spans of the runs it ended are sent (tracing waits a few seconds at most).
+    void stopServer(app, store, { onTimeout: () => console.error('Interthought did not stop in time; its store was closed, exiting.') }).then(async (code) => {
+      await tracing.shutdown();
+      process.exit(code);
+    });
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

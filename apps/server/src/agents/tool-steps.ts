@@ -1,6 +1,7 @@
 import type { AgentRunContext } from './agent.js';
 import { streamStep } from './stream-text.js';
 import { ToolError, type ToolResult } from '../tools/tool.js';
+import { traceToolCall } from '../tracing/tool-call-span.js';
 
 /** What running a tool produced: its result, or the error the observation reported. */
 export type ToolOutcome = { ok: true; result: ToolResult } | { ok: false; error: string };
@@ -19,7 +20,7 @@ export async function observeTool(context: AgentRunContext, toolName: string, in
     // A run that ended (e.g. its call now waits for approval) must not run the tool at all.
     context.signal.throwIfAborted();
     try {
-      outcome = { ok: true, result: await tool.execute(input, context.signal) };
+      outcome = { ok: true, result: await traceToolCall(tool, context.signal, () => tool.execute(input, context.signal)) };
     } catch (error) {
       if (context.signal.aborted) throw error;
       if (!(error instanceof ToolError)) throw error;

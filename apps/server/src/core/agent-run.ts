@@ -6,6 +6,7 @@ import type { Backlog } from './outbox.js';
 import { needsApproval } from './approvals.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
+import { startTurnSpan } from '../tracing/turn-span.js';
 
 export interface RunDeps {
   tools: ToolRegistry;
@@ -110,18 +111,23 @@ export class AgentRun implements SessionRun, RunScope {
   async #launch(): Promise<void> {
     const { session } = this;
     let failure: { error: unknown } | undefined;
+    // The turn's span (a no-op with tracing off): the agent's model and tool calls are its children.
+    const turn = startTurnSpan(session, this.#agent.name);
     try {
-      await this.#agent.run({
-        task: session.state.session.task,
-        chain: session.chainCopy(),
-        options: { ...session.options },
-        tools: this.#deps.tools,
-        sink: this.sink,
-        signal: this.signal,
-      });
+      await turn.within(() =>
+        this.#agent.run({
+          task: session.state.session.task,
+          chain: session.chainCopy(),
+          options: { ...session.options },
+          tools: this.#deps.tools,
+          sink: this.sink,
+          signal: this.signal,
+        }),
+      );
     } catch (error) {
       failure = { error };
     }
+    turn.end(failure, this.signal);
     // An aborted or superseded run ends silently: the session has moved on without it.
     if (!this.live) return;
     this.#ending = true;

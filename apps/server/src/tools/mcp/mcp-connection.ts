@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
 import { SERVER_VERSION } from '../../config.js';
+import { traceMeta } from '../../tracing/mcp-trace-meta.js';
 import { ToolError } from '../tool.js';
 import { callFailure, isServerAnswer, isTimeout, startFailure } from './failure-reasons.js';
 import type { McpArguments } from './input-schema.js';
@@ -117,7 +118,8 @@ export class McpConnection {
       throw new ToolError(`MCP server "${this.name}" is not running and could not be started again: ${error instanceof Error ? error.message : String(error)}`);
     }
     try {
-      return (await live.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.timeoutMs })) as CallToolResult;
+      // The trace context rides in `_meta` (W3C traceparent), so the server's spans join the tool call's.
+      return (await live.client.callTool({ name: tool, arguments: args, ...traceMeta() }, undefined, { signal, timeout: this.timeoutMs })) as CallToolResult;
     } catch (error) {
       if (signal.aborted) throw error;
       // A server that answered (or is merely slow) keeps its connection; any other failure drops it.
