@@ -4,7 +4,7 @@ import { ToolError } from '../../../src/tools/tool.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { toolJsonSchema } from '../../../src/tools/tool-json-schema.js';
 import { HTTP_TOOLS, HttpMcpTestServer } from './support/http-test-server.js';
-import { RecordingLog, closedPort, httpServer, mcpConfig, stdioServer } from './support/mcp-test-config.js';
+import { RecordingLog, TEST_SERVERS_TOOL_NAMES, closedPort, httpServer, mcpConfig, stdioServer } from './support/mcp-test-config.js';
 
 // One stdio server (the SDK's McpServer in its own process) and one Streamable HTTP server (the
 // SDK's low-level Server, paging its tools two at a time), registered as Interthought tools.
@@ -32,18 +32,7 @@ afterAll(async () => {
 
 describe('MCP tools: listing', () => {
   it('registers every tool of both servers as mcp__<server>__<tool>, following tools/list pages', () => {
-    expect(registry.list().map((tool) => tool.name)).toEqual([
-      'mcp__notes__echo',
-      'mcp__notes__add',
-      'mcp__notes__write_note',
-      'mcp__notes__fail',
-      'mcp__notes__wait',
-      'mcp__notes__stats',
-      'mcp__notes__crash',
-      'mcp__weather__lookup',
-      'mcp__weather__book',
-      'mcp__weather__ping_now',
-    ]);
+    expect(registry.list().map((tool) => tool.name)).toEqual(TEST_SERVERS_TOOL_NAMES);
     expect(registry.get('mcp__notes__echo')).toMatchObject({ description: 'Repeat a text.', mcp: { server: 'notes', tool: 'echo' } });
     expect(registry.get('mcp__weather__ping_now')).toMatchObject({ mcp: { server: 'weather', tool: 'ping.now' } });
   });

@@ -4,7 +4,7 @@ import { ToolListSchema, ToolListingSchema, type ToolListing } from '@interthoug
 import { logSink } from '../../support/log-sink.js';
 import { buildTestApp } from '../../support/server.js';
 import { HTTP_TOOLS, HttpMcpTestServer } from './support/http-test-server.js';
-import { httpServer, mcpConfig, stdioServer } from './support/mcp-test-config.js';
+import { TEST_SERVERS_TOOL_NAMES, httpServer, mcpConfig, stdioServer } from './support/mcp-test-config.js';
 
 // The real app with INTERTHOUGHT_MCP_CONFIG's servers: one over stdio, one over Streamable HTTP and
 // one that cannot start.
@@ -40,16 +40,7 @@ describe('GET /api/tools', () => {
       'calculator',
       'unit_converter',
       'date_calculator',
-      'mcp__notes__echo',
-      'mcp__notes__add',
-      'mcp__notes__write_note',
-      'mcp__notes__fail',
-      'mcp__notes__wait',
-      'mcp__notes__stats',
-      'mcp__notes__crash',
-      'mcp__weather__lookup',
-      'mcp__weather__book',
-      'mcp__weather__ping_now',
+      ...TEST_SERVERS_TOOL_NAMES,
     ]);
     for (const tool of tools) expect(Object.keys(tool).filter((key) => !(key in ToolListingSchema.shape))).toEqual([]);
   });

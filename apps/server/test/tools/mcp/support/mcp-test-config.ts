@@ -56,3 +56,17 @@ export async function eventually(condition: () => boolean | Promise<boolean>, wh
   }
   throw new Error(`Gave up waiting for: ${what}`);
 }
+
+/** The tools the two test servers (stdio `notes`, HTTP `weather`) register, in the registry's order. */
+export const TEST_SERVERS_TOOL_NAMES = [
+  'mcp__notes__echo',
+  'mcp__notes__add',
+  'mcp__notes__write_note',
+  'mcp__notes__fail',
+  'mcp__notes__wait',
+  'mcp__notes__stats',
+  'mcp__notes__crash',
+  'mcp__weather__lookup',
+  'mcp__weather__book',
+  'mcp__weather__ping_now',
+];
