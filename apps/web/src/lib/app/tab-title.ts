@@ -8,6 +8,8 @@ export interface TabTitleInput {
   open?: Pick<SessionInfo, 'sessionId' | 'task' | 'status'> | null | undefined;
   /** The sessions the rail lists (their latest statuses). */
   listed: readonly Pick<SessionInfo, 'sessionId' | 'status'>[];
+  /** Whether this page may decide the open session's waiting call (a share link's viewer may not). */
+  decides?: boolean;
 }
 
 /**
@@ -15,8 +17,8 @@ export interface TabTitleInput {
  * another tab notices: "⏸ Waiting for you · <task>" for the open one, "⏸ 2 sessions wait for
  * you · …" for others in the list.
  */
-export function tabTitle(i18n: I18n, { open, listed }: TabTitleInput): string {
-  if (open?.status === 'waiting') return i18n.t('title.waiting', { task: open.task });
+export function tabTitle(i18n: I18n, { open, listed, decides = true }: TabTitleInput): string {
+  if (open?.status === 'waiting' && decides) return i18n.t('title.waiting', { task: open.task });
   const othersWaiting = listed.filter((session) => session.status === 'waiting' && session.sessionId !== open?.sessionId).length;
   const parts = [open?.task ? open.task : '', APP_NAME].filter(Boolean);
   if (othersWaiting > 0) parts.unshift(i18n.t('title.othersWaiting', { count: othersWaiting }));

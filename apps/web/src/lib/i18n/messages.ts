@@ -53,6 +53,7 @@ export const en = {
   'status.cancelled': 'Cancelled',
   'status.interrupted': 'Interrupted',
   'status.waiting': 'Waiting for you',
+  'status.waitingForOthers': 'Waiting for a decision',
   'status.idle': 'Waiting for your message',
 
   'session.pause': 'Pause',
@@ -405,6 +406,7 @@ export const zh: Messages = {
   'status.cancelled': '已取消',
   'status.interrupted': '已中断',
   'status.waiting': '等待你的决定',
+  'status.waitingForOthers': '等待决定',
   'status.idle': '等待你的消息',
 
   'session.pause': '暂停',

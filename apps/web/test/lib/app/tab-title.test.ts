@@ -16,6 +16,11 @@ describe('tabTitle', () => {
     expect(tabTitle(new I18n({ languages: ['zh'] }), { open: waiting, listed: [waiting] })).toBe('⏸ 等待你的决定 · What is 15% of 240?');
   });
 
+  it('does not tell a viewer a session waits for them: they cannot decide', () => {
+    const waiting = { ...open, status: 'waiting' as const };
+    expect(tabTitle(new I18n({ languages: ['en'] }), { open: waiting, listed: [waiting], decides: false })).toBe('What is 15% of 240? · Interthought');
+  });
+
   it('counts the other listed sessions that wait', () => {
     const listed = [open, { sessionId: 's2', status: 'waiting' as const }, { sessionId: 's3', status: 'waiting' as const }, { sessionId: 's4', status: 'completed' as const }];
     expect(tabTitle(new I18n({ languages: ['en'] }), { open, listed })).toBe('⏸ 2 sessions wait for you · What is 15% of 240? · Interthought');
