@@ -91,9 +91,12 @@ class ChunkReader {
   constructor(private readonly span: Span) {}
 
   read(chunk: ChatCompletionChunk): void {
+    // One clock reading per chunk, taken only when needed: the first chunk and the first token may be the same one.
+    let seconds: number | undefined;
+    const now = (): number => (seconds ??= (performance.now() - this.#started) / 1000);
     if (this.#chunks++ === 0) {
       this.span.setAttributes({
-        [ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK]: this.#secondsSoFar(),
+        [ATTR_GEN_AI_RESPONSE_TIME_TO_FIRST_CHUNK]: now(),
         [ATTR_GEN_AI_RESPONSE_ID]: chunk.id,
         [ATTR_GEN_AI_RESPONSE_MODEL]: chunk.model,
       });
@@ -101,7 +104,7 @@ class ChunkReader {
     for (const choice of chunk.choices) {
       if (!this.#firstToken && carriesToken(choice.delta)) {
         this.#firstToken = true;
-        this.span.setAttribute(ATTR_TIME_TO_FIRST_TOKEN, this.#secondsSoFar());
+        this.span.setAttribute(ATTR_TIME_TO_FIRST_TOKEN, now());
       }
       if (choice.finish_reason) this.#finishReasons[choice.index] = choice.finish_reason;
     }
@@ -129,10 +132,6 @@ class ChunkReader {
       this.span.setStatus({ code: SpanStatusCode.ERROR, message: 'The endpoint closed the stream before the model finished its turn.' });
     }
     this.span.end();
-  }
-
-  #secondsSoFar(): number {
-    return (performance.now() - this.#started) / 1000;
   }
 }
 
