@@ -84,6 +84,8 @@ function coreDeps(app: FastifyInstance) {
     maxActiveSessions: app.config.maxSessions,
     pausedRunTtlMs: app.config.pausedRunTtlMs,
     ...(app.config.defaultApprove === undefined ? {} : { defaultApprove: app.config.defaultApprove }),
+    ...(app.config.prices === undefined ? {} : { prices: app.config.prices }),
+    ...(app.config.maxTokensPerSession === undefined ? {} : { maxTokensPerSession: app.config.maxTokensPerSession }),
   };
 }
 

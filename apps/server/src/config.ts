@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ApprovalPolicySchema, type ApprovalPolicy } from '@interthought/protocol';
 import { McpConfigFileError, readMcpConfigFile, type McpServerConfig } from './tools/mcp/mcp-config-file.js';
+import type { PriceTable } from './core/model-prices.js';
+import { pricesVariable } from './price-config.js';
 
 /** The server's settings, read once from the environment by `loadConfig`. */
 export interface Config {
@@ -118,6 +120,10 @@ export interface Config {
   cluster: ClusterConfig | undefined;
   /** Tools from MCP servers (INTERTHOUGHT_MCP_CONFIG names their file). Undefined: none. */
   mcp: McpConfig | undefined;
+  /** Model prices in US dollars per million tokens (INTERTHOUGHT_PRICES, JSON), to cost model calls. Undefined: tokens only. */
+  prices: PriceTable | undefined;
+  /** Every session's token budget, which a session's `options.maxTokens` may lower (INTERTHOUGHT_MAX_TOKENS_PER_SESSION). Undefined: none. */
+  maxTokensPerSession: number | undefined;
   logLevel: LogLevel;
 }
 
@@ -481,6 +487,8 @@ const EnvSchema = z.object({
   INTERTHOUGHT_SWEEP_MS: integer(1_000, 50, 600_000),
   INTERTHOUGHT_MCP_CONFIG: z.string().optional().transform((raw) => (raw?.trim() ? resolve(REPO_ROOT, raw.trim()) : undefined)),
   INTERTHOUGHT_MCP_TIMEOUT_MS: integer(30_000, 50, 3_600_000),
+  INTERTHOUGHT_PRICES: pricesVariable,
+  INTERTHOUGHT_MAX_TOKENS_PER_SESSION: optionalInteger(1, 1_000_000_000_000),
   LOG_LEVEL: z
     .string()
     .optional()
@@ -634,6 +642,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             sweepMs: vars.INTERTHOUGHT_SWEEP_MS,
           },
     mcp,
+    prices: vars.INTERTHOUGHT_PRICES,
+    maxTokensPerSession: vars.INTERTHOUGHT_MAX_TOKENS_PER_SESSION,
     logLevel: vars.LOG_LEVEL,
   };
 }

@@ -23,6 +23,31 @@ export interface StepWriter {
   end(extra?: { result?: unknown }): void;
 }
 
+/** Tokens a model call used, as its endpoint reported them (the protocol's `Usage` without its cost). */
+export interface ReportedTokens {
+  inputTokens: number;
+  outputTokens: number;
+  reasoningTokens?: number;
+  cachedTokens?: number;
+}
+
+/**
+ * What one model call used, as its endpoint reported it (PROTOCOL.md §22 "Usage and cost"). The
+ * core prices it and records it; an agent reports each call once, and never invents numbers.
+ */
+export interface ModelCallReport {
+  /** The model the call asked for. */
+  model: string;
+  /** Tokens as the endpoint reported them; the core adds the cost. */
+  usage: ReportedTokens;
+  /** From sending the request to the first piece of the answer. */
+  timeToFirstTokenMs?: number;
+  /** From sending the request to the end of the answer. */
+  durationMs?: number;
+  /** The steps this call produced, in order (empty when it produced none). */
+  stepIds: readonly string[];
+}
+
 /** How an agent streams steps into its session. Every step starts on the head of the chain. */
 export interface StepSink {
   /** Start a step of `kind` (`tool` names the tool of a tool_call or observation). */
@@ -32,6 +57,11 @@ export interface StepSink {
    * sent as a `session.status` detail, the status unchanged.
    */
   notice(detail: string): void;
+  /**
+   * Record a model call's usage, once, after its steps. Unlike writing, it is accepted from a run
+   * that was stopped meanwhile (a correction, an approval wait): the tokens were spent all the same.
+   */
+  usage(report: ModelCallReport): void;
 }
 
 /** Everything an agent gets for one run. A run continues the chain: it ends with the session's final answer. */

@@ -1,5 +1,5 @@
 import type { Step } from '@interthought/protocol';
-import type { Agent } from '../agents/agent.js';
+import type { Agent, ModelCallReport } from '../agents/agent.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { LiveSession, SessionRun } from './live-session.js';
 import type { Backlog } from './outbox.js';
@@ -18,6 +18,8 @@ export interface RunDeps {
   awaitApproval(run: AgentRun, step: Step): void;
   /** A step of `run` ended: steering messages may reach the chain (and the run give way to a new one). */
   atStepBoundary(run: AgentRun): void;
+  /** A model call of `run` used tokens: record them, and stop the session if they reach its budget. */
+  recordUsage(run: AgentRun, report: ModelCallReport): void;
   /**
    * The agent's run ended by itself (`failure` when it threw). True when the session goes on with a
    * new turn (messages were queued for it); false when the run's end is the session's status.
@@ -100,6 +102,10 @@ export class AgentRun implements SessionRun, RunScope {
 
   atStepBoundary(): void {
     if (this.live && !this.#ending) this.#deps.atStepBoundary(this);
+  }
+
+  recordUsage(report: ModelCallReport): void {
+    this.#deps.recordUsage(this, report);
   }
 
   /** Abort the agent and its tools; the session no longer counts this run as its own. */

@@ -80,7 +80,8 @@ export function copiedPath(source: SessionState, stepId: string, newId: () => st
   const sessionId = source.session.sessionId;
   let parentId: string | null = null;
   return pathTo(source, sessionId, stepId).map((original) => {
-    const { stepId: originalId, correctionOf: _replaced, approval, status, ...kept } = original;
+    // A copy carries no usage: the source paid for its calls (PROTOCOL.md §22.1).
+    const { stepId: originalId, correctionOf: _replaced, approval, status, usage: _paid, ...kept } = original;
     const origin: Origin = { sessionId, stepId: originalId };
     const copy: Step = { ...kept, stepId: newId(), parentId, status: status === 'corrected' ? 'corrected' : 'completed', revision: 0, copiedFrom: origin };
     // A decision stays part of the trail; a pending one belongs to the source's waiting session.

@@ -1,6 +1,7 @@
 import {
   applyEvent,
   chainSteps,
+  type FailureReason,
   type LoggedSessionEvent,
   type SessionEvent,
   type SessionInfo,
@@ -150,10 +151,11 @@ export class LiveSession implements OutboxTarget {
     this.#enqueue(reply ? { target: this, event, reply } : { target: this, event });
   }
 
-  /** Append a `session.status` event. Without `error` or `detail`, the previous ones are cleared. */
-  setStatus(status: SessionStatus, extra: { error?: string; detail?: string; reply?: ReplyTo } = {}): void {
+  /** Append a `session.status` event. Without `error`, `detail` or `failure`, the previous ones are cleared. */
+  setStatus(status: SessionStatus, extra: { error?: string; detail?: string; failure?: FailureReason; reply?: ReplyTo } = {}): void {
     const event: SessionEvent = { type: 'session.status', ...this.nextBase(), status };
     if (extra.error !== undefined) event.error = extra.error;
+    if (extra.failure !== undefined) event.failure = extra.failure;
     if (extra.detail !== undefined) event.detail = extra.detail;
     this.append(event, extra.reply);
   }

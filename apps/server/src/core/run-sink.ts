@@ -1,8 +1,9 @@
 import { StepKindSchema, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
-import type { StepSink, StepWriter } from '../agents/agent.js';
+import type { ModelCallReport, StepSink, StepWriter } from '../agents/agent.js';
 import type { LiveSession } from './live-session.js';
 import type { Backlog } from './outbox.js';
 import { pace } from './pace.js';
+import { reportProblem } from './usage-ledger.js';
 
 /** What a sink needs of the run it belongs to. */
 export interface RunScope {
@@ -20,6 +21,8 @@ export interface RunScope {
   waitForApproval(step: Step): void;
   /** A step ended: messages the user sent meanwhile to steer the agent may reach the chain now. */
   atStepBoundary(): void;
+  /** A model call of this run used tokens (PROTOCOL.md §22): record them, and stop the session if they reach its budget. */
+  recordUsage(report: ModelCallReport): void;
 }
 
 /** The kinds an agent may write: every kind but `user_message`, which only the user says. */
@@ -90,6 +93,18 @@ export class RunSink implements StepSink {
     if (!scope.live || typeof detail !== 'string' || detail.length === 0) return;
     const { session } = scope;
     session.setStatus(session.status, { detail: detail.slice(0, NOTICE_MAX) });
+  }
+
+  /**
+   * Record a model call's usage. Accepted from a run that is no longer live (the money was spent
+   * before a correction or an approval wait stopped it); ignored once the session is deleted.
+   */
+  usage(report: ModelCallReport): void {
+    const scope = this.#scope;
+    if (scope.session.deleted) return;
+    const problem = reportProblem(report, scope.session);
+    if (problem !== undefined) throw new TypeError(`A model call's usage cannot be recorded: ${problem}.`);
+    scope.recordUsage(report);
   }
 
   /** Finish the step still streaming, if any, with the text it has (when a run ends or moves on). */

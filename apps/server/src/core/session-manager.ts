@@ -1,6 +1,6 @@
 import { nanoid } from 'nanoid';
 import { allowsMessage, decisionRefusal, toSnapshot, type ApprovalDecision, type ApprovalPolicy, type CorrectionAccepted, type MessageAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData, type ShareRecord, type Step } from '@interthought/protocol';
-import type { Agent } from '../agents/agent.js';
+import type { Agent, ModelCallReport } from '../agents/agent.js';
 import type { AgentRegistry } from '../agents/agent-registry.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { AgentRun, type RunDeps } from './agent-run.js';
@@ -41,6 +41,9 @@ import { checkStatusRequest } from './status-rules.js';
 import { PausedRunExpiry } from './paused-run-expiry.js';
 import { SessionTable } from './session-table.js';
 import { Subscriptions } from './subscriptions.js';
+import type { PriceTable } from './model-prices.js';
+import { budgetReached, budgetStopMessage, checkBudget, type BudgetUse } from './token-budget.js';
+import { appendUsage } from './usage-ledger.js';
 
 export interface SessionManagerDeps {
   store: EventStore;
@@ -72,10 +75,17 @@ export interface SessionManagerDeps {
   onApprovalTimeout?: (sessionId: string, stepId: string) => void;
   /** Where failures the core survives are reported (default console.error). */
   reportError?: (context: string, error: unknown) => void;
+  /** Prices of models by name, to cost their calls (INTERTHOUGHT_PRICES; PROTOCOL.md §22.2). */
+  prices?: PriceTable;
+  /** Every session's token budget, which `options.maxTokens` may lower (INTERTHOUGHT_MAX_TOKENS_PER_SESSION; §22.3). */
+  maxTokensPerSession?: number;
 }
 
 /** `by` of a decision made through a caller that named nobody (a direct call of the core). */
 const UNKNOWN_DECIDER = 'unknown';
+
+/** Statuses in which a session that reaches its token budget is stopped: those with a run, or a pending call that would start one. */
+const BUDGET_STOPPABLE: ReadonlySet<string> = new Set(['running', 'paused', 'waiting']);
 
 /** How long `shutdown` waits for aborted agents to return before it writes and stops anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
@@ -100,6 +110,8 @@ export class SessionManager implements SessionService {
   readonly #pausedRuns: PausedRunExpiry<LiveSession>;
   readonly #deadlines: ApprovalDeadlines;
   readonly #defaultApprove: ApprovalPolicy | undefined;
+  readonly #prices: PriceTable | undefined;
+  readonly #maxTokensPerSession: number | undefined;
   readonly #now: () => Date;
   readonly #newId: () => string;
   readonly #runDeps: RunDeps;
@@ -129,7 +141,10 @@ export class SessionManager implements SessionService {
       awaitApproval: (run, step) => this.#awaitApproval(run, step),
       atStepBoundary: (run) => this.#steerAtBoundary(run),
       continueAfterTurn: (run) => this.#continueWithQueued(run),
+      recordUsage: (run, report) => this.#recordUsage(run, report),
     };
+    this.#prices = deps.prices;
+    this.#maxTokensPerSession = deps.maxTokensPerSession;
     this.#reportError = deps.reportError ?? reportToConsole;
     this.#defaultApprove = deps.defaultApprove;
     const onApprovalTimeout = deps.onApprovalTimeout ?? ((sessionId, stepId) => void this.#rejectForTimeout(sessionId, stepId));
@@ -265,6 +280,7 @@ export class SessionManager implements SessionService {
     const session = await this.#require(input.sessionId);
     // From here on the turn is synchronous: checked and applied against the same state, as a whole.
     const target = checkCorrection(session, input, this.#tools);
+    checkBudget(session.state, session.options, this.#maxTokensPerSession);
     const agent = this.#requireAgent(session.state.session.agent);
     const reviving = !ACTIVE_STATUSES.has(session.status);
     if (reviving) this.#checkCapacity(input.quota);
@@ -320,6 +336,7 @@ export class SessionManager implements SessionService {
         `Session ${session.id} waits for a decision on a tool call: approve or reject it first (a rejection's reason tells the agent what to do instead).`,
       );
     }
+    checkBudget(session.state, session.options, this.#maxTokensPerSession);
     const stepId = this.#newId();
     const runs = session.run !== undefined || ACTIVE_STATUSES.has(session.status);
     if (!runs) {
@@ -407,6 +424,7 @@ export class SessionManager implements SessionService {
     await this.#open();
     const session = await this.#require(sessionId);
     checkStatusRequest(sessionId, 'resume', session.status);
+    checkBudget(session.state, session.options, this.#maxTokensPerSession);
     this.#pausedRuns.disarm(session);
     if (session.run !== undefined) {
       session.setStatus('running', reply ? { reply } : {});
@@ -725,6 +743,7 @@ export class SessionManager implements SessionService {
     await this.#open();
     const session = await this.#require(input.sessionId);
     const call = checkDecision(session, input.stepId);
+    checkBudget(session.state, session.options, this.#maxTokensPerSession);
     const agent = this.#requireAgent(session.state.session.agent);
     // A timeout's rejection ends a wait the session already held a slot for: it is not refused for room.
     if (input.by !== TIMEOUT_DECIDER) this.#checkCapacity(input.quota);
@@ -745,6 +764,26 @@ export class SessionManager implements SessionService {
     this.#pausedRuns.disarm(session);
     appendApprovalRequest(session, call);
     this.#armDeadline(session);
+  }
+
+  /** A model call of `run` used tokens: recorded, and the session stopped when they reach its budget (PROTOCOL.md §22.3 "Budgets"). */
+  #recordUsage(run: AgentRun, report: ModelCallReport): void {
+    const { session } = run;
+    appendUsage(session, report, this.#prices);
+    const use = budgetReached(session.state, session.options, this.#maxTokensPerSession);
+    if (use !== undefined && BUDGET_STOPPABLE.has(session.status)) this.#stopForBudget(session, use);
+  }
+
+  /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */
+  #stopForBudget(session: LiveSession, use: BudgetUse): void {
+    session.run?.abort('the token budget is spent');
+    this.#pausedRuns.disarm(session);
+    this.#deadlines.disarm(session.id);
+    session.setStatus('failed', { error: budgetStopMessage(use), failure: 'budget' });
+    if (session.state.queued.length > 0) {
+      session.finishDanglingHead();
+      applyQueuedMessages(session);
+    }
   }
 
   /** Start the clock of the session's pending approval, if it has one and a timeout. */

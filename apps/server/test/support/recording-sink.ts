@@ -1,5 +1,5 @@
 import type { StepKind } from '@interthought/protocol';
-import type { StepSink, StepWriter } from '../../src/agents/agent.js';
+import type { ModelCallReport, StepSink, StepWriter } from '../../src/agents/agent.js';
 
 /**
  * One call the agent made on the sink, in call order. A call the sink refused (after an abort,
@@ -10,7 +10,8 @@ export type SinkEvent =
   | { type: 'start'; stepId: string; kind: StepKind; tool?: string; refused?: true }
   | { type: 'write'; stepId: string; text: string; refused?: true }
   | { type: 'end'; stepId: string; result?: unknown }
-  | { type: 'notice'; detail: string };
+  | { type: 'notice'; detail: string }
+  | { type: 'usage'; report: ModelCallReport };
 
 /** A step as the sink accepted it: what was started, every write it took, and how it ended. */
 export interface RecordedStep {
@@ -72,6 +73,16 @@ export class RecordingSink implements StepSink {
 
   notice(detail: string): void {
     this.#record({ type: 'notice', detail });
+  }
+
+  /** Recorded even after an abort, as the core's sink accepts it then (the tokens were spent). */
+  usage(report: ModelCallReport): void {
+    this.#record({ type: 'usage', report: { ...report, stepIds: [...report.stepIds] } });
+  }
+
+  /** Every model call's usage the agent reported, in order. */
+  usageReports(): ModelCallReport[] {
+    return this.events.flatMap((event) => (event.type === 'usage' ? [event.report] : []));
   }
 
   /** Every write call, refused ones included, in call order. */

@@ -7,8 +7,9 @@ import { ChainRecorder, type ChainStep } from './chain-recorder.js';
 import { streamChatCompletion } from './chat-stream.js';
 import { OPENAI_DEFAULT_BASE_URL, type OpenAIConfig } from './config.js';
 import { buildMessages, unansweredToolCalls } from './history.js';
+import { ModelCallMeter } from './model-call-meter.js';
 import { toolDefinitions } from './tool-definitions.js';
-import { TurnStreamer } from './turn-streamer.js';
+import { TurnStreamer, type TurnOutcome } from './turn-streamer.js';
 
 /**
  * One run of the `openai` agent: continue the chain until the model gives its final answer.
@@ -29,22 +30,49 @@ export async function runAgentLoop(client: OpenAI, config: OpenAIConfig, context
       model: context.options.model ?? config.model,
       messages: buildMessages(context.task, chain, config.thoughtReplay),
       stream: true,
+      // The last chunk then reports the call's tokens (PROTOCOL.md §22 "Usage and cost").
+      stream_options: { include_usage: true },
     };
     if (tools.length) body.tools = tools;
     if (context.options.temperature !== undefined) body.temperature = context.options.temperature;
-    const streamer = new TurnStreamer(recorder);
-    const chunks = streamChatCompletion(client, body, {
-      signal: context.signal,
-      sink: recorder,
-      retry: config.retry,
-      facts: { baseURL: config.baseURL ?? OPENAI_DEFAULT_BASE_URL, timeoutMs: config.timeoutMs, attempts: config.retry.attempts },
-    });
-    for await (const chunk of chunks) await streamer.accept(chunk);
-    const outcome = await streamer.finish();
+    const outcome = await modelTurn(client, config, context, recorder, body);
     if (outcome.answered) return;
     await answerToolCalls(run, chain);
   }
   throw new Error(`stopped after ${config.maxIterations} model turns without a final answer`);
+}
+
+/**
+ * One model call: its chunks streamed onto steps, then its usage recorded once for the steps it
+ * produced, whether the turn could use the answer or not (the tokens were spent either way).
+ */
+async function modelTurn(
+  client: OpenAI,
+  config: OpenAIConfig,
+  context: AgentRunContext,
+  recorder: ChainRecorder,
+  body: ChatCompletionCreateParamsStreaming,
+): Promise<TurnOutcome> {
+  const meter = new ModelCallMeter(body.model);
+  const stepsBefore = recorder.chain.length;
+  const streamer = new TurnStreamer(recorder);
+  const chunks = streamChatCompletion(client, body, {
+    signal: context.signal,
+    sink: recorder,
+    retry: config.retry,
+    facts: { baseURL: config.baseURL ?? OPENAI_DEFAULT_BASE_URL, timeoutMs: config.timeoutMs, attempts: config.retry.attempts },
+    onAttempt: () => meter.sent(),
+  });
+  try {
+    for await (const chunk of chunks) {
+      meter.observe(chunk);
+      await streamer.accept(chunk);
+    }
+    return await streamer.finish();
+  } finally {
+    const report = meter.report(recorder.stepIdsSince(stepsBefore));
+    if (report !== undefined) recorder.usage(report);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Step, StepKind } from '@interthought/protocol';
-import type { StepSink, StepWriter } from '../agent.js';
+import type { ModelCallReport, StepSink, StepWriter } from '../agent.js';
 
 /** What the agent needs to know of a step on the chain to rebuild the model's message history. */
 export type ChainStep = Pick<Step, 'stepId' | 'kind' | 'content' | 'status' | 'tool' | 'correctionOf' | 'correction'>;
@@ -35,5 +35,14 @@ export class ChainRecorder implements StepSink {
 
   notice(detail: string): void {
     this.sink.notice(detail);
+  }
+
+  usage(report: ModelCallReport): void {
+    this.sink.usage(report);
+  }
+
+  /** The ids of the steps started since the chain had `length` steps: what a model call produced. */
+  stepIdsSince(length: number): string[] {
+    return this.chain.slice(length).map((step) => step.stepId);
   }
 }

@@ -13,6 +13,8 @@ export interface ChatStreamOptions {
   sink: StepSink;
   retry: RetryConfig;
   facts: EndpointFacts;
+  /** Called as each request is sent (the first, and each retry): where a call's timing starts. */
+  onAttempt?: () => void;
 }
 
 /**
@@ -63,6 +65,7 @@ async function openWithRetries(
 ): Promise<AsyncIterable<ChatCompletionChunk>> {
   for (let attempt = 1; ; attempt++) {
     try {
+      options.onAttempt?.();
       // maxRetries: 0, so the SDK's silent retries don't hide ours (which the user sees).
       return await client.chat.completions.create(body, {
         signal: requestSignal,

@@ -46,8 +46,9 @@ export class TurnStreamer {
   constructor(private readonly sink: StepSink) {}
 
   async accept(chunk: ChatCompletionChunk): Promise<void> {
-    const choice = chunk.choices.find((candidate) => candidate.index === 0);
-    if (!choice) return; // e.g. the usage-only chunk some endpoints send last
+    // The usage-only chunk comes last with `choices: []` (some endpoints leave `choices` out).
+    const choice = (chunk.choices ?? []).find((candidate) => candidate.index === 0);
+    if (!choice) return;
     const delta = choice.delta as Delta;
     const reasoning = delta.reasoning_content ?? delta.reasoning;
     if (reasoning) await this.#segment({ kind: 'reasoning', text: reasoning });

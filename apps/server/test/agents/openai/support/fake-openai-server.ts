@@ -14,6 +14,15 @@ export interface WireDelta {
   }>;
 }
 
+/** A call's tokens as OpenAI reports them in the last chunk of a stream. */
+export interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens?: number };
+  completion_tokens_details?: { reasoning_tokens?: number };
+}
+
 /** One scripted answer of the fake endpoint, consumed by one request. */
 export type FakeReply =
   | {
@@ -25,6 +34,14 @@ export type FakeReply =
       hang?: boolean;
       /** After the deltas, an error event as OpenAI sends one mid-stream (`data: {"error":…}`), then the end. */
       errorMessage?: string;
+      /**
+       * The call's tokens. As OpenAI does, sent only when the request asked with
+       * `stream_options.include_usage`: every chunk then has `usage: null`, and a last chunk
+       * before `[DONE]` has `choices: []` and these.
+       */
+      usage?: WireUsage;
+      /** Milliseconds between the role chunk and the first delta: the model "thinking" before its first token. */
+      firstDeltaDelayMs?: number;
     }
   | { type: 'error'; status: number; message: string; errorType?: string; code?: string | null; headers?: Record<string, string> }
   /** Accept the request and never answer it (not even the status line). */
@@ -107,9 +124,11 @@ export class FakeOpenAIServer {
         return;
       case 'hang':
         return;
-      case 'stream':
-        sendStream(res, reply, String(this.requests.at(-1)?.body?.model ?? 'unknown'));
+      case 'stream': {
+        const body = this.requests.at(-1)?.body;
+        await sendStream(res, reply, String(body?.model ?? 'unknown'), body?.stream_options?.include_usage === true);
         return;
+      }
       default: {
         const unknownReply: never = reply;
         throw new Error(`Unknown reply ${JSON.stringify(unknownReply)}`);
@@ -133,15 +152,19 @@ function sendError(res: ServerResponse, reply: Extract<FakeReply, { type: 'error
   res.end(JSON.stringify(body));
 }
 
-function sendStream(res: ServerResponse, reply: Extract<FakeReply, { type: 'stream' }>, model: string): void {
+async function sendStream(res: ServerResponse, reply: Extract<FakeReply, { type: 'stream' }>, model: string, includeUsage: boolean): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const id = `chatcmpl-${Math.random().toString(36).slice(2, 10)}`;
   const created = Math.floor(Date.now() / 1000);
+  const write = (chunk: Record<string, unknown>): void => {
+    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, ...chunk })}\n\n`);
+  };
   const send = (delta: WireDelta, finishReason: string | null): void => {
-    const chunk = { id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] };
-    res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    write({ choices: [{ index: 0, delta, finish_reason: finishReason }], ...(includeUsage ? { usage: null } : {}) });
   };
   send({ role: 'assistant', content: '' }, null);
+  if (reply.firstDeltaDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.firstDeltaDelayMs));
+  if (res.destroyed) return;
   for (const delta of reply.deltas) send(delta, null);
   if (reply.hang) return;
   if (reply.errorMessage !== undefined) {
@@ -150,6 +173,7 @@ function sendStream(res: ServerResponse, reply: Extract<FakeReply, { type: 'stre
   }
   if (reply.finishReason) {
     send({}, reply.finishReason);
+    if (includeUsage && reply.usage !== undefined) write({ choices: [], usage: reply.usage });
     res.write('data: [DONE]\n\n');
   }
   res.end();

@@ -1,4 +1,4 @@
-import type { FakeReply, WireDelta } from './fake-openai-server.js';
+import type { FakeReply, WireDelta, WireUsage } from './fake-openai-server.js';
 
 /** Content deltas, one per piece. */
 export function content(...pieces: string[]): WireDelta[] {
@@ -26,6 +26,26 @@ export function answerTurn(...deltas: WireDelta[]): FakeReply {
 /** A turn that ends with tool calls. */
 export function toolTurn(...deltas: WireDelta[]): FakeReply {
   return { type: 'stream', deltas, finishReason: 'tool_calls' };
+}
+
+/**
+ * Usage as OpenAI reports it: `input` prompt tokens (`cached` of them from the cache), `output`
+ * completion tokens (`reasoning` of them reasoning).
+ */
+export function usage(input: number, output: number, extra: { cached?: number; reasoning?: number } = {}): WireUsage {
+  return {
+    prompt_tokens: input,
+    completion_tokens: output,
+    total_tokens: input + output,
+    prompt_tokens_details: { cached_tokens: extra.cached ?? 0 },
+    completion_tokens_details: { reasoning_tokens: extra.reasoning ?? 0 },
+  };
+}
+
+/** The same turn, with its usage reported at the end of the stream. */
+export function withUsage(reply: FakeReply, reported: WireUsage, extra: { firstDeltaDelayMs?: number } = {}): FakeReply {
+  if (reply.type !== 'stream') throw new Error('Only a streamed turn reports usage.');
+  return { ...reply, usage: reported, ...extra };
 }
 
 /** An error answer with the OpenAI error body. */
