@@ -84,11 +84,12 @@ export class Connection implements Peer {
    */
   send(frame: string, event?: SessionEvent): void {
     this.#outbound.send(frame, event);
-    // A revoked link ends its connections at once, on every node: the revocation is an event of the session's log.
-    if (this.share !== undefined && (event === undefined ? frame.includes('"share.revoked"') : event.type === 'share.revoked')) this.#onRevocation(frame, event);
   }
 
-  /** Open with a share link: the connection lasts as long as the link (revoked, or expired at `expiresAt`). */
+  /**
+   * Open with a share link: the connection lasts as long as the link. Expiry is kept here (at
+   * `expiresAt`); a revocation is seen by `ShareRevocations`, which closes the connection.
+   */
   openedWithShare(grant: ShareGrant): void {
     this.share = grant;
     if (grant.expiresAt === undefined) return;
@@ -103,12 +104,6 @@ export class Connection implements Peer {
     };
     this.#shareExpiry = setTimeout(onDue, Math.min(Math.max(expiresAt - Date.now(), 0), MAX_TIMER_MS));
     this.#shareExpiry.unref();
-  }
-
-  #onRevocation(frame: string, event: SessionEvent | undefined): void {
-    const revoked = (event ?? (JSON.parse(frame) as SessionEvent)) as { type: string; sessionId: string; shareId?: string };
-    if (revoked.type !== 'share.revoked' || revoked.sessionId !== this.share?.sessionId || revoked.shareId !== this.share.shareId) return;
-    if (!this.closing) this.closeInTurn(SHARE_ENDED_CLOSE.code, SHARE_ENDED_CLOSE.reason);
   }
 
   /** A list change: live like an event (it counts toward the hard cap), but never coalesced. */

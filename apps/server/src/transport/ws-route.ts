@@ -12,6 +12,7 @@ import { ConnectionsPerAddress, RunStartBudget, addressKey } from './address-quo
 import type { Identity } from '../auth/identity.js';
 import type { Quota } from '../core/quota.js';
 import { baseUrlOf } from '../sharing/make-share.js';
+import { ShareRevocations } from '../sharing/share-revocations.js';
 import type { BriefWarnings } from './brief-warnings.js';
 import { handleSocketError } from './shutdown.js';
 
@@ -46,6 +47,8 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
   app.addHook('onClose', async () => heartbeat.stop());
 
   const connections = new ConnectionsPerAddress(config.maxConnectionsPerAddress);
+  // Connections opened with a share link end with the link, whatever they follow.
+  const revocations = new ShareRevocations(app.sessions, (context, error) => app.log.error({ err: error }, context));
   const warnings = options.warnings;
   // Host and Origin are checked for every route by the app's access policy; the upgrade adds the
   // token or identity (INTERTHOUGHT_AUTH, which sets `request.user`), a share link's grant
@@ -119,7 +122,10 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
     );
     connection.quota = quotaOf(request.user, owner);
     connection.baseUrl = baseUrlOf(config.publicUrl, request);
-    if (request.share !== undefined) connection.openedWithShare(request.share);
+    if (request.share !== undefined) {
+      connection.openedWithShare(request.share);
+      revocations.add(connection);
+    }
     if (request.user !== undefined) {
       connection.user = request.user;
       // A WebSocket does not outlive its token, unless the client sends a newer one (auth.refresh).
@@ -130,6 +136,7 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
     socket.on('message', (data, isBinary) => handleFrame(connection, data, isBinary, context));
     socket.on('close', (code) => {
       connections.closed(owner);
+      revocations.remove(connection);
       metrics.connectionClosed();
       heartbeat.delete(connection);
       connection.dispose();

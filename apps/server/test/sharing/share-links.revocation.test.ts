@@ -103,7 +103,7 @@ describe('revoking a share link', () => {
     expect(await closedWithin(idle, 'the connection that follows nothing')).toEqual(SHARE_ENDED_CLOSE);
   });
 
-  it('leaves a link to a deleted session nothing to reach: its connection is told session.deleted and finds no session', async () => {
+  it('ends a link with its session: a connection opened with it is told session.deleted, then closed with 4403', async () => {
     const ada = await connectAs(ADA);
     const sessionId = await finishedSession(ada);
     const { token } = await shareLink(ada, sessionId, 'viewer');
@@ -111,8 +111,7 @@ describe('revoking a share link', () => {
     await ask(holder, { type: 'session.subscribe', sessionId });
     await ask(ada, { type: 'session.delete', sessionId });
     expect(await holder.waitForType('session.deleted', (frame) => frame.sessionId === sessionId)).toMatchObject({ sessionId });
-    // Nothing is left for it to reach: its requests find no session.
-    await refusal(holder, { type: 'session.subscribe', sessionId }, 'SESSION_NOT_FOUND');
+    expect(await holder.closed).toEqual({ code: SHARE_ENDED_CLOSE.code, reason: SHARE_ENDED_CLOSE.reason });
     expect((await rest(users.server, `/api/sessions/${sessionId}`, { share: token })).status).toBe(401);
   });
 });
