@@ -63,6 +63,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `);
   },
+  function addUsageAndFailure(db) {
+    db.exec(`
+      -- JSON of SessionInfo.usage (the session's token and cost totals); NULL until a model call was recorded.
+      ALTER TABLE sessions ADD COLUMN usage TEXT;
+      -- SessionInfo.failure (why a failed session failed, e.g. budget); NULL otherwise.
+      ALTER TABLE sessions ADD COLUMN failure TEXT;
+    `);
+  },
 ];
 
 /** The schema version a file is at (0 for a new, empty file). */

@@ -1,4 +1,4 @@
-import type { Origin, SessionInfo, SessionOptions, SessionStatus } from '@interthought/protocol';
+import type { FailureReason, Origin, SessionInfo, SessionOptions, SessionStatus, SessionUsage } from '@interthought/protocol';
 import type { SessionRecord } from '../../core/event-store.js';
 import { SessionError } from '../../core/session-error.js';
 
@@ -20,13 +20,17 @@ export interface SessionRow {
   /** `SessionInfo.owner`: fixed when the session is created, never updated. */
   owner_id: string | null;
   owner_name: string | null;
+  /** JSON of `SessionInfo.usage`, the session's totals (PROTOCOL.md §22.4). */
+  usage: string | null;
+  /** `SessionInfo.failure`. */
+  failure: string | null;
 }
 
 /** The columns written by `createSession` (named parameters): a whole row. */
 export type SessionInsert = SessionRow;
 
 /** The columns written by `updateSession` (named parameters). */
-export type SessionUpdate = Pick<SessionInsert, 'id' | 'status' | 'revision' | 'updated_at' | 'error' | 'detail'>;
+export type SessionUpdate = Pick<SessionInsert, 'id' | 'status' | 'revision' | 'updated_at' | 'error' | 'detail' | 'usage' | 'failure'>;
 
 export function rowToInfo(row: SessionRow): SessionInfo {
   const info: SessionInfo = {
@@ -42,6 +46,9 @@ export function rowToInfo(row: SessionRow): SessionInfo {
   if (row.detail !== null) info.detail = row.detail;
   if (row.forked_from !== null) info.forkedFrom = JSON.parse(row.forked_from) as Origin;
   if (row.owner_id !== null) info.owner = { id: row.owner_id, name: row.owner_name ?? row.owner_id };
+  if (row.usage !== null) info.usage = JSON.parse(row.usage) as SessionUsage;
+  // Written only from SessionInfo.failure, which the protocol schema constrains.
+  if (row.failure !== null) info.failure = row.failure as FailureReason;
   return info;
 }
 
@@ -66,6 +73,8 @@ export function recordToInsert(record: SessionRecord, now: string): SessionInser
     forked_from: info.forkedFrom === undefined ? null : JSON.stringify(info.forkedFrom),
     owner_id: info.owner?.id ?? null,
     owner_name: info.owner?.name ?? null,
+    usage: info.usage === undefined ? null : JSON.stringify(info.usage),
+    failure: info.failure ?? null,
   };
 }
 
@@ -77,6 +86,8 @@ export function infoToUpdate(info: SessionInfo, now: string): SessionUpdate {
     updated_at: now,
     error: info.error ?? null,
     detail: info.detail ?? null,
+    usage: info.usage === undefined ? null : JSON.stringify(info.usage),
+    failure: info.failure ?? null,
   };
 }
 

@@ -38,16 +38,16 @@ export interface Statements {
   deleteSnapshot: Database.Statement<[string]>;
 }
 
-const SESSION_COLUMNS = 'id, task, agent, options, status, revision, created_at, updated_at, last_seq, error, detail, forked_from, owner_id, owner_name';
+const SESSION_COLUMNS = 'id, task, agent, options, status, revision, created_at, updated_at, last_seq, error, detail, forked_from, owner_id, owner_name, usage, failure';
 
 export function prepareStatements(db: Database.Database): Statements {
   return {
     insertSession: db.prepare<SessionInsert>(
       `INSERT INTO sessions (${SESSION_COLUMNS})
-       VALUES (@id, @task, @agent, @options, @status, @revision, @created_at, @updated_at, @last_seq, @error, @detail, @forked_from, @owner_id, @owner_name)`,
+       VALUES (@id, @task, @agent, @options, @status, @revision, @created_at, @updated_at, @last_seq, @error, @detail, @forked_from, @owner_id, @owner_name, @usage, @failure)`,
     ),
     updateSession: db.prepare<SessionUpdate>(
-      `UPDATE sessions SET status = @status, revision = @revision, updated_at = @updated_at, error = @error, detail = @detail
+      `UPDATE sessions SET status = @status, revision = @revision, updated_at = @updated_at, error = @error, detail = @detail, usage = @usage, failure = @failure
        WHERE id = @id`,
     ),
     getSession: db.prepare<[string], SessionRow>(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE id = ?`),

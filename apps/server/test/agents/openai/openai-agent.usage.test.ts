@@ -68,7 +68,7 @@ describe('openai agent: usage per model call', () => {
       { model: 'test-model', usage: { inputTokens: 150, outputTokens: 5, cachedTokens: 0, reasoningTokens: 0 }, timeToFirstTokenMs: expect.any(Number), durationMs: expect.any(Number), stepIds: [answer!.stepId] },
     ]);
     // Each report comes after its call's last step ended, before any later step starts.
-    const order = sink.events.map((event) => (event.type === 'usage' ? 'usage' : `${event.type}:${event.stepId}`));
+    const order = sink.events.map((event) => ('stepId' in event ? `${event.type}:${event.stepId}` : event.type));
     expect(order.indexOf('usage')).toBeGreaterThan(order.indexOf(`end:${call!.stepId}`));
     expect(order.indexOf('usage')).toBeLessThan(order.indexOf(`start:${sink.steps[2]!.stepId}`));
   });
