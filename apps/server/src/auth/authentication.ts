@@ -92,17 +92,20 @@ export function authenticationOf(config: AuthConfig, sessions: () => SessionServ
   /** Resolve the identity and the link once, before any handler; refuse a request with neither. */
   async function guard(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const shareToken = presentedShareToken(request.headers, request.query);
+    let deadLink: AuthenticationError | undefined;
     if (shareToken !== undefined) {
       const checked = await links.check(shareToken);
-      if ('refusal' in checked) return refuse(reply, new AuthenticationError('UNAUTHORIZED', checked.refusal));
-      request.share = checked.grant;
+      if ('grant' in checked) request.share = checked.grant;
+      else deadLink = new AuthenticationError('UNAUTHORIZED', checked.refusal);
     }
-    if (identify === undefined) return undefined;
+    // A dead link is refused when it is all the request has (PROTOCOL.md §21.3); beside a valid sign-in it is left out.
+    if (identify === undefined) return deadLink === undefined ? undefined : refuse(reply, deadLink);
     try {
       request.user = await identify(credentialsOf(request));
       return undefined;
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
+      if (deadLink !== undefined && error.code !== 'INTERNAL') return refuse(reply, deadLink);
       // A link lets its holder in without an account (PROTOCOL.md §21.3): a sign-in that fails beside it is left out.
       if (request.share !== undefined && error.code !== 'INTERNAL') return undefined;
       // The reason, never the credential: jose's messages and ours do not quote the token.

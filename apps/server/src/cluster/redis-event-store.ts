@@ -242,7 +242,6 @@ export class RedisEventStore implements EventStore {
     return snapshot === null ? undefined : (JSON.parse(snapshot) as SessionSnapshotData);
   }
 
-  /** Quit the client. Idempotent. */
   /** Made by whichever node asks first (SET NX), then read by every one. */
   async sharingKey(): Promise<string> {
     this.#ensureOpen();
@@ -250,6 +249,7 @@ export class RedisEventStore implements EventStore {
     return (await this.#redis.get(SHARING_KEY))!;
   }
 
+  /** Quit the client. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

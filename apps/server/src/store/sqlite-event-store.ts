@@ -222,7 +222,6 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  /** Close the file and release it for the next server. Idempotent. */
   /** Made by whichever process asks first (INSERT OR IGNORE), then read by every one: one key per file. */
   async sharingKey(): Promise<string> {
     this.ensureOpen();
@@ -230,6 +229,7 @@ export class SqliteEventStore implements EventStore {
     return this.statements.readSecret.get(SHARING_KEY)!.value;
   }
 
+  /** Close the file and release it for the next server. Idempotent. */
   async close(): Promise<void> {
     this.closeNow();
   }

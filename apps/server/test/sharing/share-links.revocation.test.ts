@@ -77,6 +77,21 @@ describe('revoking a share link', () => {
     expect((listed.body as { shares: ShareRecord[] }).shares.map((share) => share.shareId)).toEqual([editor.shareId]);
   });
 
+  it('lets a signed-in user in as themselves past a dead link they still carry: the link is left out, not held against them', async () => {
+    const ada = await connectAs(ADA);
+    const sessionId = await finishedSession(ada);
+    const { token, shareId } = await shareLink(ada, sessionId, 'viewer');
+    await ask(ada, { type: 'session.unshare', sessionId, shareId });
+    const bearer = await users.tokenFor(BOB);
+    const bob = await clients.connect(wsUrlWith(users.server, { share: token, token: bearer }));
+    const hello = await bob.waitForType('hello');
+    expect(hello.user).toMatchObject({ id: BOB.sub });
+    expect(hello.share).toBeUndefined();
+    expect((await rest(users.server, '/api/sessions', { share: token, bearer })).status).toBe(200);
+    // Alone, the dead link is refused.
+    await expectRefusedAsRevoked(sessionId, token);
+  });
+
   it('over REST: DELETE …/shares/:shareId closes the link’s connections with 4403 and refuses the link from then on', async () => {
     const ada = await connectAs(ADA);
     const sessionId = await finishedSession(ada);
