@@ -88,8 +88,13 @@ export class EventLog {
     return newId;
   }
 
-  status(status: SessionInfo['status'], detail?: string): void {
-    this.#push({ type: 'session.status', ...this.#base(), status, ...(detail !== undefined ? { detail } : {}) });
+  status(status: SessionInfo['status'], detail?: string, extra: { error?: string; failure?: 'budget' } = {}): void {
+    this.#push({ type: 'session.status', ...this.#base(), status, ...(detail !== undefined ? { detail } : {}), ...extra });
+  }
+
+  /** A model call's usage, after the steps it produced (PROTOCOL.md §22.1). */
+  usage(stepIds: string[], usage: Extract<SessionEvent, { type: 'usage.recorded' }>['usage'], extra: { model?: string; timeToFirstTokenMs?: number; durationMs?: number } = {}): void {
+    this.#push({ type: 'usage.recorded', ...this.#base(), model: extra.model ?? 'gpt-4o-mini', usage, stepIds, ...extra });
   }
 
   /** The policy makes a completed tool call wait for the user: `approval.requested`, then the status `waiting`. */

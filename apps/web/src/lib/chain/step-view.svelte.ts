@@ -1,4 +1,4 @@
-import type { CorrectionInfo, Step, StepApproval, StepKind, StepStatus } from '@interthought/protocol';
+import type { CallUsage, CorrectionInfo, Step, StepApproval, StepKind, StepStatus } from '@interthought/protocol';
 import { ApprovalDecision } from './approval-decision.svelte.js';
 import { CorrectionDraft } from './correction-draft.svelte.js';
 
@@ -37,6 +37,8 @@ export class StepView {
   #correction = $state.raw<CorrectionInfo | undefined>(undefined);
   /** A tool call's approval: waiting, or the decision made on it (by whom, when, why). */
   #approval = $state.raw<StepApproval | undefined>(undefined);
+  /** The model call this step ended: its tokens, cost and timing (PROTOCOL.md §22.1). */
+  #usage = $state.raw<CallUsage | undefined>(undefined);
   #startedAt = $state<string | undefined>(undefined);
   #completedAt = $state<string | undefined>(undefined);
   /**
@@ -105,6 +107,10 @@ export class StepView {
     return this.#decision?.sending != null;
   }
 
+  get usage(): CallUsage | undefined {
+    return this.#usage;
+  }
+
   get startedAt(): string | undefined {
     return this.#startedAt;
   }
@@ -143,6 +149,7 @@ export class StepView {
     if (step.result !== this.#result) this.#result = step.result;
     if (step.correction !== this.#correction) this.#correction = step.correction;
     if (step.approval !== this.#approval) this.#approval = step.approval;
+    if (step.usage !== this.#usage) this.#usage = step.usage;
     if (step.startedAt !== this.#startedAt) this.#startedAt = step.startedAt;
     if (step.completedAt !== this.#completedAt) this.#completedAt = step.completedAt;
     if (step.status === 'invalidated' && this.#draft && !this.#draft.pending) this.#draft = null;

@@ -324,6 +324,7 @@ export const en = {
   'error.hint.BAD_IMPORT': 'Choose a file exported from Interthought with “Export as JSON”, unchanged.',
   'error.hint.FORBIDDEN': 'You may not do that here: only the session’s owner or an admin may, and a view-only link changes nothing.',
   'error.hint.UNAUTHORIZED': 'Your sign-in is missing or has expired. Sign in again, then try once more.',
+  'error.hint.BUDGET_EXCEEDED': 'This session spent its token budget, so nothing more runs on it. Fork it from any step to go on with a fresh budget.',
   'error.hint.default': 'Try again. If it keeps happening, reload the page.',
 
   'announce.status': 'Session {status}',
@@ -353,6 +354,21 @@ export const en = {
 
   'title.waiting': '⏸ Waiting for you · {task}',
   'title.othersWaiting': { one: '⏸ {count} session waits for you', other: '⏸ {count} sessions wait for you' },
+
+  'usage.tokens': '{input} → {output} tokens',
+  'usage.firstToken': 'first token {time}',
+  'usage.model': 'Model {model}',
+  'usage.input': { one: '{count} input token', other: '{count} input tokens' },
+  'usage.output': { one: '{count} output token', other: '{count} output tokens' },
+  'usage.cached': '{count} from cache',
+  'usage.reasoning': '{count} reasoning',
+  'usage.duration': 'whole answer {time}',
+  'usage.noPrice': 'no price set for this model',
+  'usage.stepLabel': 'Model call: {line}. {details}',
+  'usage.total': { one: '{count} token', other: '{count} tokens' },
+  'usage.calls': { one: '{count} model call', other: '{count} model calls' },
+  'usage.sessionLabel': 'Used so far: {line}. {details}',
+  'usage.budgetSpent': 'This session spent its token budget ({tokens} tokens used), so it stopped. Fork it from any step to go on with a fresh budget.',
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -677,6 +693,7 @@ export const zh: Messages = {
   'error.hint.BAD_IMPORT': '请选择用「导出为 JSON」从 Interthought 导出且未改动过的文件。',
   'error.hint.FORBIDDEN': '你无权这样做：只有会话的所有者或管理员可以，只读链接不能做任何修改。',
   'error.hint.UNAUTHORIZED': '你的登录信息缺失或已过期。请重新登录后再试。',
+  'error.hint.BUDGET_EXCEEDED': '此会话的 token 预算已用完，无法再运行。从任一步骤分叉，即可用新的预算继续。',
   'error.hint.default': '请再试一次。如果一直出现，请刷新页面。',
 
   'announce.status': '会话{status}',
@@ -706,6 +723,21 @@ export const zh: Messages = {
 
   'title.waiting': '⏸ 等待你的决定 · {task}',
   'title.othersWaiting': { other: '⏸ {count} 个会话在等你决定' },
+
+  'usage.tokens': '{input} → {output} tokens',
+  'usage.firstToken': '首个 token {time}',
+  'usage.model': '模型 {model}',
+  'usage.input': { other: '输入 {count} tokens' },
+  'usage.output': { other: '输出 {count} tokens' },
+  'usage.cached': '其中 {count} 来自缓存',
+  'usage.reasoning': '其中 {count} 用于推理',
+  'usage.duration': '完整回答 {time}',
+  'usage.noPrice': '此模型未设置价格',
+  'usage.stepLabel': '模型调用：{line}。{details}',
+  'usage.total': { other: '{count} tokens' },
+  'usage.calls': { other: '{count} 次模型调用' },
+  'usage.sessionLabel': '目前用量：{line}。{details}',
+  'usage.budgetSpent': '此会话的 token 预算已用完（已用 {tokens} tokens），因此已停止。从任一步骤分叉，即可用新的预算继续。',
 };
 
 export const MESSAGES = { en, zh } as const;
