@@ -10,6 +10,7 @@ import { buildMessages, unansweredToolCalls } from './history.js';
 import { ModelCallMeter } from './model-call-meter.js';
 import { toolDefinitions } from './tool-definitions.js';
 import { TurnStreamer, type TurnOutcome } from './turn-streamer.js';
+import { traceChatCompletion } from '../../tracing/chat-completion-span.js';
 
 /**
  * One run of the `openai` agent: continue the chain until the model gives its final answer.
@@ -63,8 +64,10 @@ async function modelTurn(
     facts: { baseURL: config.baseURL ?? OPENAI_DEFAULT_BASE_URL, timeoutMs: config.timeoutMs, attempts: config.retry.attempts },
     onAttempt: () => meter.sent(),
   });
+  // The call's `chat <model>` span; with tracing off the chunks pass untouched.
+  const traced = traceChatCompletion({ body, baseURL: config.baseURL ?? OPENAI_DEFAULT_BASE_URL, signal: context.signal }, chunks);
   try {
-    for await (const chunk of chunks) {
+    for await (const chunk of traced) {
       meter.observe(chunk);
       await streamer.accept(chunk);
     }
