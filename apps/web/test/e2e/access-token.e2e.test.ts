@@ -1,31 +1,15 @@
 // @vitest-environment node
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, screenshot } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot } from './support/browser.js';
 import { waitForCompletion, waitForStreaming } from './support/chain-page.js';
 import { PERCENT_TASK, TRAIN_TASK } from './support/e2e-env.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { useServerAndBrowser } from './support/shared-env.js';
 
 // The bundled UI against a real server started with INTERTHOUGHT_TOKEN, in real Chromium.
 const TOKEN = 'e2e-s3cret-t0ken';
 
-let server: RunningServer | undefined;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  server = await startServer({ INTERTHOUGHT_TOKEN: TOKEN });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-function env(): { server: RunningServer; browser: Browser } {
-  if (!server || !browser) throw new Error('The e2e environment did not start (see the beforeAll error).');
-  return { server, browser };
-}
+const env = useServerAndBrowser({ INTERTHOUGHT_TOKEN: TOKEN });
 
 /** What the address bar shows, without the origin. */
 const shownAddress = (page: Page) => {

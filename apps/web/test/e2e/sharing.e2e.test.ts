@@ -1,35 +1,19 @@
 // @vitest-environment node
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, screenshot } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot } from './support/browser.js';
 import { liveSteps, openCorrection, startFromHome, waitForCompletion } from './support/chain-page.js';
 import { PERCENT_TASK } from './support/e2e-env.js';
 import { signJwt, type TokenUser } from './support/jwt.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { useServerAndBrowser } from './support/shared-env.js';
 
 // Users and share links (PROTOCOL.md §21) in real Chromium against a real server with JWT sign-in.
 const SECRET = 'e2e-jwt-secret-of-at-least-32-characters-0123456789';
 const LOGIN_URL = 'http://127.0.0.1:9/login';
 const ADA: TokenUser = { id: 'u-ada', name: 'Ada', admin: true };
 
-let server: RunningServer | undefined;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  server = await startServer({ INTERTHOUGHT_AUTH: 'jwt', INTERTHOUGHT_JWT_SECRET: SECRET, INTERTHOUGHT_JWT_ADMIN_CLAIM: 'admin', INTERTHOUGHT_LOGIN_URL: LOGIN_URL });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-function env(): { server: RunningServer; browser: Browser } {
-  if (!server || !browser) throw new Error('The e2e environment did not start (see the beforeAll error).');
-  return { server, browser };
-}
+const env = useServerAndBrowser({ INTERTHOUGHT_AUTH: 'jwt', INTERTHOUGHT_JWT_SECRET: SECRET, INTERTHOUGHT_JWT_ADMIN_CLAIM: 'admin', INTERTHOUGHT_LOGIN_URL: LOGIN_URL });
 
 const CALL = '.timeline > li > [data-kind="tool_call"]';
 

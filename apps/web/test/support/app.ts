@@ -66,6 +66,9 @@ export function createTestApp(locale: 'en' | 'zh' = 'en', options: TestAppOption
     onStateChange: () => () => undefined,
     reconnectNow: () => undefined,
     connect: async () => undefined,
+    close: () => {
+      (client as { state: string }).state = 'closed';
+    },
     request: (request: Request) => {
       requests.push(request);
       return test.answer(request);

@@ -120,9 +120,14 @@ export class AccessGate {
     this.#reconnect();
   }
 
-  /** Sign out: forget the tab's token, so the next page (the operator's sign-in) starts afresh. */
+  /**
+   * Sign out: forget the tab's token, so the next page (the operator's sign-in) starts afresh, and
+   * close the socket, so it does not try again without the token while the page goes.
+   */
   signOut(): void {
     this.deps.tokens.clear();
+    this.#cancelRecheck();
+    this.deps.client.close();
   }
 
   /** Use `token` from now on: check it, and connect if the server takes it. */

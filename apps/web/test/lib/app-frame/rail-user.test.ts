@@ -26,6 +26,8 @@ describe('RailUser', () => {
     signOut.addEventListener('click', (event) => event.preventDefault());
     signOut.click();
     expect(tokens.token).toBeUndefined();
+    // The socket is closed too: it must not try again without the token while the page goes.
+    expect(test.app.client.state).toBe('closed');
   });
 
   it('offers no sign-out without a login page, and no badge for a user who is not an admin, in Chinese', () => {
