@@ -1,4 +1,4 @@
-import { MeSchema, type AgentListing, type Me, type SessionInfo, type SessionPage } from '@interthought/protocol';
+import { MeSchema, type AgentListing, type Me, type SessionInfo, type SessionPage, type ToolList, type ToolListing } from '@interthought/protocol';
 
 /** A REST call that failed: the server's `{ code, message }`, or a network failure (`NETWORK`). */
 export class ApiError extends Error {
@@ -96,6 +96,11 @@ export class RestApi {
 
   agents(signal?: AbortSignal): Promise<AgentListing[]> {
     return this.#getJson<AgentListing[]>('/api/agents', signal);
+  }
+
+  /** The tools agents may call: the built-in ones and those of the server's MCP servers (`GET /api/tools`). */
+  async tools(signal?: AbortSignal): Promise<ToolListing[]> {
+    return (await this.#getJson<ToolList>('/api/tools', signal)).tools;
   }
 
   /** A page of sessions, newest first; `before` is the `nextCursor` of the page before it. */

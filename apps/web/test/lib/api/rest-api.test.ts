@@ -25,6 +25,13 @@ describe('RestApi', () => {
     expect(urls).toEqual(['/api/agents']);
   });
 
+  it('asks GET /api/tools for the tools agents may call', async () => {
+    const tools = [{ name: 'calculator', description: 'Arithmetic.', source: 'builtin', inputSchema: {}, readOnly: true }];
+    const { fetchImpl, urls } = fetchFrom([json({ tools })]);
+    expect(await new RestApi({ fetch: fetchImpl }).tools()).toEqual(tools);
+    expect(urls).toEqual(['/api/tools']);
+  });
+
   it('asks GET /api/sessions for a page of the given size after a cursor', async () => {
     const { fetchImpl, urls } = fetchFrom([json({ sessions: [] })]);
     expect(await new RestApi({ fetch: fetchImpl }).sessions({ limit: 30, before: 'abc' })).toEqual({ sessions: [] });
