@@ -1,29 +1,23 @@
 import type { SessionEvent, SessionSnapshotData, ShareRecord, Step } from '@interthought/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/ws-client.js';
-import { ADA, HS256_SETUP, OpenClients, ask, rest, waitingSession, wsUrlWith, type UserServer } from './support/users.js';
+import { ADA, ask, rest, waitingSession, wsUrlWith, useUserServer } from './support/users.js';
 
 /*
  * Attribution by person (PROTOCOL.md §21.2): on a server with users, corrections, decisions,
  * messages and links are recorded with the user's id and name, not the connection's id.
  */
 describe('attribution to the signed-in user', () => {
-  let users: UserServer;
-  const clients = new OpenClients();
+  const env = useUserServer();
+  const { clients } = env;
   const adaBy = { by: ADA.sub, byName: ADA.name };
 
-  beforeAll(async () => {
-    users = await HS256_SETUP.start();
-  });
-  afterEach(() => clients.closeAll());
-  afterAll(() => users.close());
-
   async function connectAda(): Promise<TestClient> {
-    return clients.connect(wsUrlWith(users.server, { token: await users.tokenFor(ADA) }));
+    return clients.connect(wsUrlWith(env.users.server, { token: await env.users.tokenFor(ADA) }));
   }
 
   async function stepsOf(sessionId: string): Promise<{ snapshot: SessionSnapshotData; steps: Map<string, Step> }> {
-    const answer = await rest(users.server, `/api/sessions/${sessionId}`, { bearer: await users.tokenFor(ADA) });
+    const answer = await rest(env.users.server, `/api/sessions/${sessionId}`, { bearer: await env.users.tokenFor(ADA) });
     const snapshot = answer.body as SessionSnapshotData;
     return { snapshot, steps: new Map(snapshot.steps.map((step) => [step.stepId, step])) };
   }
@@ -83,13 +77,13 @@ describe('attribution to the signed-in user', () => {
   it('names Ada on the links she makes and revokes, over the WebSocket and REST', async () => {
     const ada = await connectAda();
     const { sessionId } = await waitingSession(ada);
-    const bearer = await users.tokenFor(ADA);
-    const made = await rest(users.server, `/api/sessions/${sessionId}/shares`, { method: 'POST', bearer, body: { role: 'viewer' } });
+    const bearer = await env.users.tokenFor(ADA);
+    const made = await rest(env.users.server, `/api/sessions/${sessionId}/shares`, { method: 'POST', bearer, body: { role: 'viewer' } });
     expect(made.status).toBe(201);
     const { shareId } = made.body as { shareId: string };
     const created = (await ada.waitForType('share.created', (frame) => frame.sessionId === sessionId)) as SessionEvent & { share: ShareRecord };
     expect(created.share).toMatchObject({ shareId, ...adaBy });
-    expect((await rest(users.server, `/api/sessions/${sessionId}/shares/${shareId}`, { method: 'DELETE', bearer })).status).toBe(204);
+    expect((await rest(env.users.server, `/api/sessions/${sessionId}/shares/${shareId}`, { method: 'DELETE', bearer })).status).toBe(204);
     expect(await ada.waitForType('share.revoked', (frame) => frame.sessionId === sessionId)).toMatchObject({ shareId, ...adaBy });
     await ask(ada, { type: 'session.cancel', sessionId });
   });

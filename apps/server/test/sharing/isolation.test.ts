@@ -1,45 +1,22 @@
 import type { SessionInfo, SessionSnapshotData } from '@interthought/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/ws-client.js';
-import {
-  ADA,
-  BOB,
-  HS256_SETUP,
-  JWKS_SETUP,
-  OpenClients,
-  ROOT,
-  ask,
-  finishedSession,
-  listedIds,
-  missingIdLike,
-  rest,
-  waitingSession,
-  withoutId,
-  wsUrlWith,
-  type TestUser,
-  type UserServer,
-} from './support/users.js';
+import { ADA, BOB, HS256_SETUP, JWKS_SETUP, ROOT, ask, finishedSession, listedIds, missingIdLike, rest, waitingSession, withoutId, wsUrlWith, type TestUser, useUserServer } from './support/users.js';
 
 /*
  * Users kept apart (PROTOCOL.md §21.2): two users and an admin on one real server, for each way a
  * server verifies sign-ins. Another user's session is, to Bob, exactly a session that does not exist.
  */
 describe.each([HS256_SETUP, JWKS_SETUP])('users kept apart, signed in with $name', (setup) => {
-  let users: UserServer;
-  const clients = new OpenClients();
-
-  beforeAll(async () => {
-    users = await setup.start();
-  });
-  afterEach(() => clients.closeAll());
-  afterAll(() => users.close());
+  const env = useUserServer(setup);
+  const { clients } = env;
 
   async function connectAs(user: TestUser): Promise<TestClient> {
-    return clients.connect(wsUrlWith(users.server, { token: await users.tokenFor(user) }));
+    return clients.connect(wsUrlWith(env.users.server, { token: await env.users.tokenFor(user) }));
   }
 
   async function snapshotAs(user: TestUser, sessionId: string): Promise<SessionSnapshotData> {
-    const answer = await rest(users.server, `/api/sessions/${sessionId}`, { bearer: await users.tokenFor(user) });
+    const answer = await rest(env.users.server, `/api/sessions/${sessionId}`, { bearer: await env.users.tokenFor(user) });
     expect(answer.status).toBe(200);
     return answer.body as SessionSnapshotData;
   }
@@ -96,7 +73,7 @@ describe.each([HS256_SETUP, JWKS_SETUP])('users kept apart, signed in with $name
     const ada = await connectAs(ADA);
     const sessionId = await finishedSession(ada);
     const missing = missingIdLike(sessionId);
-    const bob = await users.tokenFor(BOB);
+    const bob = await env.users.tokenFor(BOB);
     const calls: [string, string, unknown?][] = [
       ['GET', ''],
       ['GET', '/export?format=json'],
@@ -107,8 +84,8 @@ describe.each([HS256_SETUP, JWKS_SETUP])('users kept apart, signed in with $name
       ['DELETE', ''],
     ];
     for (const [method, tail, body] of calls) {
-      const real = await rest(users.server, `/api/sessions/${sessionId}${tail}`, { method, bearer: bob, body });
-      const none = await rest(users.server, `/api/sessions/${missing}${tail}`, { method, bearer: bob, body });
+      const real = await rest(env.users.server, `/api/sessions/${sessionId}${tail}`, { method, bearer: bob, body });
+      const none = await rest(env.users.server, `/api/sessions/${missing}${tail}`, { method, bearer: bob, body });
       expect(real.status, `${method} ${tail}`).toBe(404);
       expect(none.status).toBe(404);
       const [realError, noneError] = [real.body as { code: string; message: string }, none.body as { code: string; message: string }];
@@ -123,15 +100,15 @@ describe.each([HS256_SETUP, JWKS_SETUP])('users kept apart, signed in with $name
     const bob = await connectAs(BOB);
     const adas = await finishedSession(ada);
     const bobs = await finishedSession(bob);
-    const adaList = await listedIds(users.server, { bearer: await users.tokenFor(ADA) });
-    const bobList = await listedIds(users.server, { bearer: await users.tokenFor(BOB) });
-    const rootList = await listedIds(users.server, { bearer: await users.tokenFor(ROOT) });
+    const adaList = await listedIds(env.users.server, { bearer: await env.users.tokenFor(ADA) });
+    const bobList = await listedIds(env.users.server, { bearer: await env.users.tokenFor(BOB) });
+    const rootList = await listedIds(env.users.server, { bearer: await env.users.tokenFor(ROOT) });
     expect(adaList).toContain(adas);
     expect(adaList).not.toContain(bobs);
     expect(bobList).toContain(bobs);
     expect(bobList).not.toContain(adas);
     expect(rootList).toEqual(expect.arrayContaining([adas, bobs]));
-    const page = await rest(users.server, '/api/sessions?limit=100', { bearer: await users.tokenFor(BOB) });
+    const page = await rest(env.users.server, '/api/sessions?limit=100', { bearer: await env.users.tokenFor(BOB) });
     for (const info of (page.body as { sessions: SessionInfo[] }).sessions) expect(info.owner).toEqual({ id: BOB.sub, name: BOB.name });
   });
 
@@ -161,15 +138,15 @@ describe.each([HS256_SETUP, JWKS_SETUP])('users kept apart, signed in with $name
     it('keeps users apart across a key rotation: new tokens of the new key sign in the same users', async () => {
       const ada = await connectAs(ADA);
       const adas = await finishedSession(ada);
-      await users.rotateKey!();
+      await env.users.rotateKey!();
       // Signed with the new key, which the server has not fetched yet.
       const adaAgain = await connectAs(ADA);
       expect((await adaAgain.waitForType('hello')).user).toMatchObject({ id: ADA.sub });
       expect(await ask(adaAgain, { type: 'session.subscribe', sessionId: adas })).toMatchObject({ type: 'session.snapshot' });
       const bob = await connectAs(BOB);
       expect(await ask(bob, { type: 'session.subscribe', sessionId: adas })).toMatchObject({ type: 'error', code: 'SESSION_NOT_FOUND' });
-      expect(await listedIds(users.server, { bearer: await users.tokenFor(BOB) })).not.toContain(adas);
-      expect(await listedIds(users.server, { bearer: await users.tokenFor(ROOT) })).toContain(adas);
+      expect(await listedIds(env.users.server, { bearer: await env.users.tokenFor(BOB) })).not.toContain(adas);
+      expect(await listedIds(env.users.server, { bearer: await env.users.tokenFor(ROOT) })).toContain(adas);
       // The connection opened with the old key's token goes on.
       expect(await ask(ada, { type: 'session.subscribe', sessionId: adas })).toMatchObject({ type: 'session.snapshot' });
     });
@@ -185,11 +162,11 @@ describe.each([HS256_SETUP, JWKS_SETUP])('users kept apart, signed in with $name
     const fork = await ask(root, { type: 'session.fork', sessionId, stepId });
     expect(fork).toMatchObject({ type: 'session.created', session: { owner: { id: ROOT.sub, name: ROOT.name }, forkedFrom: { sessionId, stepId } } });
     const forkId = (fork as { session: SessionInfo }).session.sessionId;
-    expect(await listedIds(users.server, { bearer: await users.tokenFor(ADA) })).not.toContain(forkId);
+    expect(await listedIds(env.users.server, { bearer: await env.users.tokenFor(ADA) })).not.toContain(forkId);
     expect(await ask(root, { type: 'session.share', sessionId, role: 'viewer' })).toMatchObject({ type: 'session.shared', sessionId });
-    const deleted = await rest(users.server, `/api/sessions/${sessionId}`, { method: 'DELETE', bearer: await users.tokenFor(ROOT) });
+    const deleted = await rest(env.users.server, `/api/sessions/${sessionId}`, { method: 'DELETE', bearer: await env.users.tokenFor(ROOT) });
     expect(deleted.status).toBe(204);
-    expect((await rest(users.server, `/api/sessions/${sessionId}`, { bearer: await users.tokenFor(ADA) })).status).toBe(404);
+    expect((await rest(env.users.server, `/api/sessions/${sessionId}`, { bearer: await env.users.tokenFor(ADA) })).status).toBe(404);
   });
 
   it('gives a fork to the user who forked it', async () => {
@@ -199,19 +176,19 @@ describe.each([HS256_SETUP, JWKS_SETUP])('users kept apart, signed in with $name
     const fork = await ask(ada, { type: 'session.fork', sessionId, stepId });
     expect(fork).toMatchObject({ type: 'session.created', session: { owner: { id: ADA.sub, name: ADA.name } } });
     const forkId = (fork as { session: SessionInfo }).session.sessionId;
-    expect(await listedIds(users.server, { bearer: await users.tokenFor(ADA) })).toContain(forkId);
-    expect(await listedIds(users.server, { bearer: await users.tokenFor(BOB) })).not.toContain(forkId);
+    expect(await listedIds(env.users.server, { bearer: await env.users.tokenFor(ADA) })).toContain(forkId);
+    expect(await listedIds(env.users.server, { bearer: await env.users.tokenFor(BOB) })).not.toContain(forkId);
   });
 
   it('gives an import to the user who imported it, not to the owner named in the file', async () => {
     const ada = await connectAs(ADA);
     const sessionId = await finishedSession(ada);
-    const exported = await rest(users.server, `/api/sessions/${sessionId}/export?format=json`, { bearer: await users.tokenFor(ADA) });
+    const exported = await rest(env.users.server, `/api/sessions/${sessionId}/export?format=json`, { bearer: await env.users.tokenFor(ADA) });
     expect(exported.status).toBe(200);
     const header = JSON.parse(exported.text.split('\n')[0]!) as { session: SessionInfo };
     expect(header.session.owner).toEqual({ id: ADA.sub, name: ADA.name });
-    const bob = await users.tokenFor(BOB);
-    const imported = await rest(users.server, '/api/sessions/import', {
+    const bob = await env.users.tokenFor(BOB);
+    const imported = await rest(env.users.server, '/api/sessions/import', {
       method: 'POST',
       bearer: bob,
       body: exported.text,
@@ -220,10 +197,10 @@ describe.each([HS256_SETUP, JWKS_SETUP])('users kept apart, signed in with $name
     expect(imported.status, imported.text).toBe(201);
     const importedInfo = (imported.body as { session: SessionInfo }).session;
     expect(importedInfo.owner).toEqual({ id: BOB.sub, name: BOB.name });
-    expect(await listedIds(users.server, { bearer: bob })).toContain(importedInfo.sessionId);
-    expect(await listedIds(users.server, { bearer: await users.tokenFor(ADA) })).not.toContain(importedInfo.sessionId);
-    const importedSnapshot = await rest(users.server, `/api/sessions/${importedInfo.sessionId}`, { bearer: bob });
+    expect(await listedIds(env.users.server, { bearer: bob })).toContain(importedInfo.sessionId);
+    expect(await listedIds(env.users.server, { bearer: await env.users.tokenFor(ADA) })).not.toContain(importedInfo.sessionId);
+    const importedSnapshot = await rest(env.users.server, `/api/sessions/${importedInfo.sessionId}`, { bearer: bob });
     expect((importedSnapshot.body as SessionSnapshotData).session.owner).toEqual({ id: BOB.sub, name: BOB.name });
-    expect((await rest(users.server, `/api/sessions/${importedInfo.sessionId}`, { bearer: await users.tokenFor(ADA) })).status).toBe(404);
+    expect((await rest(env.users.server, `/api/sessions/${importedInfo.sessionId}`, { bearer: await env.users.tokenFor(ADA) })).status).toBe(404);
   });
 });

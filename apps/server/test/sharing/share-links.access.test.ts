@@ -1,44 +1,22 @@
 import type { Hello, SessionEvent, SessionInfo, SessionSnapshotData, ShareRecord } from '@interthought/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '../support/ws-client.js';
-import {
-  ADA,
-  BOB,
-  HS256_SETUP,
-  OpenClients,
-  ask,
-  finishedSession,
-  listedIds,
-  missingIdLike,
-  refusal,
-  rest,
-  shareLink,
-  withoutId,
-  wsUrlWith,
-  type TestUser,
-  type UserServer,
-} from './support/users.js';
+import { ADA, BOB, ask, finishedSession, listedIds, missingIdLike, refusal, rest, shareLink, withoutId, wsUrlWith, type TestUser, useUserServer } from './support/users.js';
 
 /*
  * Share links (PROTOCOL.md §21.3) on a real server that requires a sign-in: how an owner makes
  * them, and what a link lets its holder reach — its one session, live and over REST, and nothing else.
  */
 describe('share links: making them, and what they open', () => {
-  let users: UserServer;
-  const clients = new OpenClients();
-
-  beforeAll(async () => {
-    users = await HS256_SETUP.start();
-  });
-  afterEach(() => clients.closeAll());
-  afterAll(() => users.close());
+  const env = useUserServer();
+  const { clients } = env;
 
   async function connectAs(user: TestUser): Promise<TestClient> {
-    return clients.connect(wsUrlWith(users.server, { token: await users.tokenFor(user) }));
+    return clients.connect(wsUrlWith(env.users.server, { token: await env.users.tokenFor(user) }));
   }
 
   function connectWithLink(token: string): Promise<TestClient> {
-    return clients.connect(wsUrlWith(users.server, { share: token }));
+    return clients.connect(wsUrlWith(env.users.server, { share: token }));
   }
 
   it('makes a link over the WebSocket: the token and the page URL in the answer only, share.created in the log without it', async () => {
@@ -47,12 +25,12 @@ describe('share links: making them, and what they open', () => {
     const shared = await shareLink(ada, sessionId, 'viewer', 86_400);
     expect(shared).toMatchObject({ sessionId, shareId: expect.any(String), role: 'viewer', expiresAt: expect.any(String), token: expect.any(String) });
     expect(Date.parse(shared.expiresAt!) - Date.now()).toBeGreaterThan(86_000_000);
-    expect(shared.url).toBe(`${users.server.baseUrl}/sessions/${sessionId}?share=${encodeURIComponent(shared.token)}`);
+    expect(shared.url).toBe(`${env.users.server.baseUrl}/sessions/${sessionId}?share=${encodeURIComponent(shared.token)}`);
 
     const created = (await ada.waitForType('share.created', (frame) => frame.sessionId === sessionId)) as SessionEvent & { share: ShareRecord };
     expect(created.share).toEqual({ shareId: shared.shareId, role: 'viewer', createdAt: expect.any(String), expiresAt: shared.expiresAt, by: ADA.sub, byName: ADA.name });
     expect(JSON.stringify(created)).not.toContain(shared.token);
-    const exported = await rest(users.server, `/api/sessions/${sessionId}/export?format=json`, { bearer: await users.tokenFor(ADA) });
+    const exported = await rest(env.users.server, `/api/sessions/${sessionId}/export?format=json`, { bearer: await env.users.tokenFor(ADA) });
     expect(exported.text).toContain('"share.created"');
     expect(exported.text).not.toContain(shared.token);
   });
@@ -60,16 +38,16 @@ describe('share links: making them, and what they open', () => {
   it('makes a link over REST, lists the links without their tokens, and snapshots carry them', async () => {
     const ada = await connectAs(ADA);
     const sessionId = await finishedSession(ada);
-    const bearer = await users.tokenFor(ADA);
+    const bearer = await env.users.tokenFor(ADA);
     const viewer = await shareLink(ada, sessionId, 'viewer');
-    const made = await rest(users.server, `/api/sessions/${sessionId}/shares`, { method: 'POST', bearer, body: { role: 'editor', expiresInSec: 3_600 } });
+    const made = await rest(env.users.server, `/api/sessions/${sessionId}/shares`, { method: 'POST', bearer, body: { role: 'editor', expiresInSec: 3_600 } });
     expect(made.status, made.text).toBe(201);
     const editor = made.body as { shareId: string; token: string; url: string; role: string; expiresAt: string };
     expect(editor).toMatchObject({ sessionId, role: 'editor', expiresAt: expect.any(String) });
-    expect(editor.url).toBe(`${users.server.baseUrl}/sessions/${sessionId}?share=${encodeURIComponent(editor.token)}`);
+    expect(editor.url).toBe(`${env.users.server.baseUrl}/sessions/${sessionId}?share=${encodeURIComponent(editor.token)}`);
     expect(viewer.expiresAt).toBeUndefined();
 
-    const listed = await rest(users.server, `/api/sessions/${sessionId}/shares`, { bearer });
+    const listed = await rest(env.users.server, `/api/sessions/${sessionId}/shares`, { bearer });
     expect(listed.status).toBe(200);
     const shares = (listed.body as { shares: ShareRecord[] }).shares;
     expect(shares.map((share) => [share.shareId, share.role])).toEqual([
@@ -78,9 +56,9 @@ describe('share links: making them, and what they open', () => {
     ]);
     expect(listed.text).not.toContain(viewer.token);
     expect(listed.text).not.toContain(editor.token);
-    expect(await rest(users.server, `/api/sessions/${sessionId}/shares`, { method: 'POST', bearer, body: { role: 'owner' } })).toMatchObject({ status: 400 });
+    expect(await rest(env.users.server, `/api/sessions/${sessionId}/shares`, { method: 'POST', bearer, body: { role: 'owner' } })).toMatchObject({ status: 400 });
 
-    const snapshot = (await rest(users.server, `/api/sessions/${sessionId}`, { bearer })).body as SessionSnapshotData;
+    const snapshot = (await rest(env.users.server, `/api/sessions/${sessionId}`, { bearer })).body as SessionSnapshotData;
     expect(snapshot.shares).toEqual(shares);
     const again = await connectAs(ADA);
     expect(await ask(again, { type: 'session.subscribe', sessionId })).toMatchObject({ type: 'session.snapshot', shares });
@@ -90,7 +68,7 @@ describe('share links: making them, and what they open', () => {
     const ada = await connectAs(ADA);
     const sessionId = await finishedSession(ada);
     const { token, shareId } = await shareLink(ada, sessionId, 'viewer');
-    await expect(TestClient.connect(users.server.wsUrl)).rejects.toThrow('Unexpected server response: 401');
+    await expect(TestClient.connect(env.users.server.wsUrl)).rejects.toThrow('Unexpected server response: 401');
 
     const guest = await connectWithLink(token);
     const hello = (await guest.waitForType('hello')) as Hello;
@@ -105,12 +83,12 @@ describe('share links: making them, and what they open', () => {
     expect(guest.events(sessionId).filter((event) => event.seq <= lastSeq).map((event) => event.seq)).toEqual(Array.from({ length: lastSeq }, (_, index) => index + 1));
 
     for (const path of [`/api/sessions/${sessionId}`, `/api/sessions/${sessionId}/export?format=json`, `/api/sessions/${sessionId}/export?format=md`]) {
-      expect((await rest(users.server, path, { share: token })).status, `${path} with X-Interthought-Share`).toBe(200);
+      expect((await rest(env.users.server, path, { share: token })).status, `${path} with X-Interthought-Share`).toBe(200);
       const joiner = path.includes('?') ? '&' : '?';
-      expect((await rest(users.server, `${path}${joiner}share=${encodeURIComponent(token)}`)).status, `${path} with ?share=`).toBe(200);
-      expect((await rest(users.server, path)).status, `${path} with nothing`).toBe(401);
+      expect((await rest(env.users.server, `${path}${joiner}share=${encodeURIComponent(token)}`)).status, `${path} with ?share=`).toBe(200);
+      expect((await rest(env.users.server, path)).status, `${path} with nothing`).toBe(401);
     }
-    const markdown = await rest(users.server, `/api/sessions/${sessionId}/export?format=md`, { share: token });
+    const markdown = await rest(env.users.server, `/api/sessions/${sessionId}/export?format=md`, { share: token });
     expect(markdown.text).toContain('17 * 23');
   });
 
@@ -123,14 +101,14 @@ describe('share links: making them, and what they open', () => {
 
     const watching = await ask(guest, { type: 'sessions.watch', limit: 100 });
     expect((watching as { sessions: SessionInfo[] }).sessions.map((info) => info.sessionId)).toEqual([sessionId]);
-    expect(await listedIds(users.server, { share: token })).toEqual([sessionId]);
+    expect(await listedIds(env.users.server, { share: token })).toEqual([sessionId]);
 
-    const stepId = ((await rest(users.server, `/api/sessions/${sessionId}`, { share: token })).body as SessionSnapshotData).chain[0]!;
+    const stepId = ((await rest(env.users.server, `/api/sessions/${sessionId}`, { share: token })).body as SessionSnapshotData).chain[0]!;
     const forbidden = await refusal(guest, { type: 'session.create', task: 'What is 1 + 1?' }, 'FORBIDDEN');
     expect(forbidden).toMatch(/sign in/);
     await refusal(guest, { type: 'session.fork', sessionId, stepId }, 'FORBIDDEN');
-    const exported = await rest(users.server, `/api/sessions/${sessionId}/export?format=json`, { share: token });
-    const imported = await rest(users.server, '/api/sessions/import', { method: 'POST', share: token, body: exported.text, headers: { 'content-type': 'application/x-ndjson' } });
+    const exported = await rest(env.users.server, `/api/sessions/${sessionId}/export?format=json`, { share: token });
+    const imported = await rest(env.users.server, '/api/sessions/import', { method: 'POST', share: token, body: exported.text, headers: { 'content-type': 'application/x-ndjson' } });
     expect(imported).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
 
     const missing = missingIdLike(other);
@@ -139,9 +117,9 @@ describe('share links: making them, and what they open', () => {
     expect(withoutId(onOther, other)).toBe(withoutId(onMissing, missing));
     await refusal(guest, { type: 'step.correct', sessionId: other, stepId, content: 'x' }, 'SESSION_NOT_FOUND');
     for (const tail of ['', '/export?format=json']) {
-      expect(await rest(users.server, `/api/sessions/${other}${tail}`, { share: token })).toMatchObject({ status: 404, body: { code: 'SESSION_NOT_FOUND' } });
+      expect(await rest(env.users.server, `/api/sessions/${other}${tail}`, { share: token })).toMatchObject({ status: 404, body: { code: 'SESSION_NOT_FOUND' } });
     }
-    expect(await rest(users.server, `/api/sessions/${other}`, { method: 'DELETE', share: token })).toMatchObject({ status: 404 });
+    expect(await rest(env.users.server, `/api/sessions/${other}`, { method: 'DELETE', share: token })).toMatchObject({ status: 404 });
 
     // Live: a new session of Ada's is not pushed to the link's list; a change to the shared one is.
     ada.send({ type: 'sessions.watch' });
@@ -170,11 +148,11 @@ describe('share links: making them, and what they open', () => {
       'nothing like a link': 'not-a-share-link',
     };
     for (const [what, forged] of Object.entries(forgeries)) {
-      const answer = await rest(users.server, `/api/sessions/${sessionId}`, { share: forged });
+      const answer = await rest(env.users.server, `/api/sessions/${sessionId}`, { share: forged });
       expect(answer.status, what).toBe(401);
       expect(answer.body, what).toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringMatching(/not valid/) });
       expect(answer.text).not.toContain(forged);
-      await expect(TestClient.connect(wsUrlWith(users.server, { share: forged })), what).rejects.toThrow('Unexpected server response: 401');
+      await expect(TestClient.connect(wsUrlWith(env.users.server, { share: forged })), what).rejects.toThrow('Unexpected server response: 401');
     }
   });
 
@@ -183,9 +161,9 @@ describe('share links: making them, and what they open', () => {
     const sessionId = await finishedSession(ada);
     const { token } = await shareLink(ada, sessionId, 'editor');
     expect(await ask(ada, { type: 'session.delete', sessionId })).toMatchObject({ type: 'session.deleted' });
-    const answer = await rest(users.server, `/api/sessions/${sessionId}`, { share: token });
+    const answer = await rest(env.users.server, `/api/sessions/${sessionId}`, { share: token });
     expect(answer).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED', message: expect.stringMatching(/deleted/) } });
-    await expect(TestClient.connect(wsUrlWith(users.server, { share: token }))).rejects.toThrow('Unexpected server response: 401');
+    await expect(TestClient.connect(wsUrlWith(env.users.server, { share: token }))).rejects.toThrow('Unexpected server response: 401');
   });
 
   it('adds a shared session to a signed-in user’s own: Bob sees it beside his, may fork it (the fork is his), but not steer it as a viewer', async () => {
@@ -195,7 +173,7 @@ describe('share links: making them, and what they open', () => {
     const { token, shareId } = await shareLink(ada, sessionId, 'viewer');
     const bobAlone = await connectAs(BOB);
     const bobs = await finishedSession(bobAlone, 'What is 8 / 2?');
-    const bob = await clients.connect(wsUrlWith(users.server, { token: await users.tokenFor(BOB), share: token }));
+    const bob = await clients.connect(wsUrlWith(env.users.server, { token: await env.users.tokenFor(BOB), share: token }));
     const hello = (await bob.waitForType('hello')) as Hello;
     expect(hello.user).toMatchObject({ id: BOB.sub });
     expect(hello.share).toEqual({ sessionId, shareId, role: 'viewer' });
@@ -204,7 +182,7 @@ describe('share links: making them, and what they open', () => {
     const ids = watching.sessions.map((info) => info.sessionId);
     expect(ids).toEqual(expect.arrayContaining([sessionId, bobs]));
     expect(ids).not.toContain(adasOther);
-    expect(await listedIds(users.server, { bearer: await users.tokenFor(BOB), share: token })).toEqual(expect.arrayContaining([sessionId, bobs]));
+    expect(await listedIds(env.users.server, { bearer: await env.users.tokenFor(BOB), share: token })).toEqual(expect.arrayContaining([sessionId, bobs]));
     await refusal(bob, { type: 'session.subscribe', sessionId: adasOther }, 'SESSION_NOT_FOUND');
 
     const snapshot = (await ask(bob, { type: 'session.subscribe', sessionId })) as SessionSnapshotData;
@@ -213,8 +191,8 @@ describe('share links: making them, and what they open', () => {
     const fork = await ask(bob, { type: 'session.fork', sessionId, stepId });
     expect(fork).toMatchObject({ type: 'session.created', session: { owner: { id: BOB.sub, name: BOB.name }, forkedFrom: { sessionId, stepId } } });
     const forkId = (fork as { session: SessionInfo }).session.sessionId;
-    expect(await listedIds(users.server, { bearer: await users.tokenFor(BOB) })).toContain(forkId);
-    expect(await listedIds(users.server, { bearer: await users.tokenFor(ADA) })).not.toContain(forkId);
+    expect(await listedIds(env.users.server, { bearer: await env.users.tokenFor(BOB) })).toContain(forkId);
+    expect(await listedIds(env.users.server, { bearer: await env.users.tokenFor(ADA) })).not.toContain(forkId);
   });
 
   it('does not let a link-only connection sign itself in with auth.refresh', async () => {
@@ -223,7 +201,7 @@ describe('share links: making them, and what they open', () => {
     const other = await finishedSession(ada, 'What is 7 + 7?');
     const { token } = await shareLink(ada, sessionId, 'viewer');
     const guest = await connectWithLink(token);
-    await refusal(guest, { type: 'auth.refresh', token: await users.tokenFor(ADA) }, 'INVALID_STATE');
+    await refusal(guest, { type: 'auth.refresh', token: await env.users.tokenFor(ADA) }, 'INVALID_STATE');
     await refusal(guest, { type: 'session.subscribe', sessionId: other }, 'SESSION_NOT_FOUND');
     await refusal(guest, { type: 'session.delete', sessionId }, 'FORBIDDEN');
   });

@@ -1,28 +1,22 @@
 import type { Hello, SessionEvent, SessionSnapshotData, Step } from '@interthought/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/ws-client.js';
-import { ADA, HS256_SETUP, OpenClients, ask, finishedSession, refusal, rest, shareLink, waitingSession, wsUrlWith, type UserServer } from './support/users.js';
+import { ADA, ask, finishedSession, refusal, rest, shareLink, waitingSession, wsUrlWith, useUserServer } from './support/users.js';
 
 /*
  * What each role of a link may do (PROTOCOL.md §21.2): a viewer watches and reads only; an editor
  * also corrects, messages, decides, pauses, resumes and cancels, but never deletes or shares.
  */
 describe('share link roles', () => {
-  let users: UserServer;
-  const clients = new OpenClients();
-
-  beforeAll(async () => {
-    users = await HS256_SETUP.start();
-  });
-  afterEach(() => clients.closeAll());
-  afterAll(() => users.close());
+  const env = useUserServer();
+  const { clients } = env;
 
   async function connectAda(): Promise<TestClient> {
-    return clients.connect(wsUrlWith(users.server, { token: await users.tokenFor(ADA) }));
+    return clients.connect(wsUrlWith(env.users.server, { token: await env.users.tokenFor(ADA) }));
   }
 
   async function snapshotAsAda(sessionId: string): Promise<SessionSnapshotData> {
-    const answer = await rest(users.server, `/api/sessions/${sessionId}`, { bearer: await users.tokenFor(ADA) });
+    const answer = await rest(env.users.server, `/api/sessions/${sessionId}`, { bearer: await env.users.tokenFor(ADA) });
     expect(answer.status).toBe(200);
     return answer.body as SessionSnapshotData;
   }
@@ -33,7 +27,7 @@ describe('share link roles', () => {
     const other = await shareLink(ada, sessionId, 'editor');
     const { token } = await shareLink(ada, sessionId, 'viewer');
     const before = await snapshotAsAda(sessionId);
-    const viewer = await clients.connect(wsUrlWith(users.server, { share: token }));
+    const viewer = await clients.connect(wsUrlWith(env.users.server, { share: token }));
     expect(await ask(viewer, { type: 'session.subscribe', sessionId })).toMatchObject({ type: 'session.snapshot', session: { status: 'waiting' } });
 
     const requests: Record<string, unknown>[] = [
@@ -59,7 +53,7 @@ describe('share link roles', () => {
       ['DELETE', `/shares/${other.shareId}`],
     ];
     for (const [method, tail, body] of calls) {
-      const answer = await rest(users.server, `/api/sessions/${sessionId}${tail}`, { method, share: token, body });
+      const answer = await rest(env.users.server, `/api/sessions/${sessionId}${tail}`, { method, share: token, body });
       expect(answer, `${method} ${tail}`).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
     }
     expect(await snapshotAsAda(sessionId)).toEqual(before);
@@ -71,7 +65,7 @@ describe('share link roles', () => {
     const { sessionId, stepId } = await waitingSession(ada);
     const viewerLink = await shareLink(ada, sessionId, 'viewer');
     const { token } = await shareLink(ada, sessionId, 'editor');
-    const editor = await clients.connect(wsUrlWith(users.server, { share: token }));
+    const editor = await clients.connect(wsUrlWith(env.users.server, { share: token }));
     const { connectionId } = (await editor.waitForType('hello')) as Hello;
     expect(await ask(editor, { type: 'session.subscribe', sessionId })).toMatchObject({ type: 'session.snapshot' });
 
@@ -105,8 +99,8 @@ describe('share link roles', () => {
     ]) {
       expect(await refusal(editor, request, 'FORBIDDEN'), request.type).toMatch(/an editor/);
     }
-    expect(await rest(users.server, `/api/sessions/${sessionId}`, { method: 'DELETE', share: token })).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
-    expect(await rest(users.server, `/api/sessions/${sessionId}/shares`, { method: 'POST', share: token, body: { role: 'editor' } })).toMatchObject({ status: 403 });
+    expect(await rest(env.users.server, `/api/sessions/${sessionId}`, { method: 'DELETE', share: token })).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } });
+    expect(await rest(env.users.server, `/api/sessions/${sessionId}/shares`, { method: 'POST', share: token, body: { role: 'editor' } })).toMatchObject({ status: 403 });
     expect((await snapshotAsAda(sessionId)).shares).toHaveLength(2);
   });
 
@@ -115,7 +109,7 @@ describe('share link roles', () => {
     // Paced, so the run is still going when the editor acts.
     const sessionId = await ada.createSession('What is 15% of 240, then times 3?', { options: { tokenDelayMs: 30 } });
     const { token } = await shareLink(ada, sessionId, 'editor');
-    const editor = await clients.connect(wsUrlWith(users.server, { share: token }));
+    const editor = await clients.connect(wsUrlWith(env.users.server, { share: token }));
     expect(await ask(editor, { type: 'session.pause', sessionId })).toMatchObject({ type: 'session.status', status: 'paused' });
     expect(await ask(editor, { type: 'session.resume', sessionId })).toMatchObject({ type: 'session.status', status: 'running' });
     expect(await ask(editor, { type: 'session.cancel', sessionId })).toMatchObject({ type: 'session.status', status: 'cancelled' });
@@ -126,7 +120,7 @@ describe('share link roles', () => {
     const ada = await connectAda();
     const sessionId = await finishedSession(ada);
     const { token } = await shareLink(ada, sessionId, 'viewer');
-    const viewer = await clients.connect(wsUrlWith(users.server, { share: token }));
+    const viewer = await clients.connect(wsUrlWith(env.users.server, { share: token }));
     await ask(viewer, { type: 'session.subscribe', sessionId });
     const message = await ask(ada, { type: 'session.message', sessionId, text: 'Now add 9.' });
     expect(message).toMatchObject({ type: 'message.accepted' });

@@ -1,5 +1,5 @@
 import type { ServerMessage, SessionInfo, SessionShared, ShareRole } from '@interthought/protocol';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Config, JwtConfig } from '../../../src/config.js';
 import type { AppOverrides } from '../../../src/app.js';
 import { TEST_JWT_SECRET, newSigningKey, signHs256, signWith, startJwksServer, type SigningKey, type TokenOptions } from '../../support/jwt.js';
@@ -204,4 +204,25 @@ export async function shareLink(owner: TestClient, sessionId: string, role: Shar
   const answer = await ask(owner, { type: 'session.share', sessionId, role, ...(expiresInSec === undefined ? {} : { expiresInSec }) });
   expect(answer, 'session.share').toMatchObject({ type: 'session.shared', sessionId, role });
   return answer as SessionShared;
+}
+
+/**
+ * One server of `setup` for every test of a suite, started before them and closed after, and the
+ * clients each test opens, closed after it: read `env.users` inside tests (it is set once started).
+ */
+export function useUserServer(setup: IdentitySetup = HS256_SETUP): { readonly users: UserServer; readonly clients: OpenClients } {
+  let users: UserServer | undefined;
+  const clients = new OpenClients();
+  beforeAll(async () => {
+    users = await setup.start();
+  });
+  afterEach(() => clients.closeAll());
+  afterAll(() => users?.close());
+  return {
+    get users(): UserServer {
+      if (users === undefined) throw new Error('The user server did not start (see the beforeAll error).');
+      return users;
+    },
+    clients,
+  };
 }
