@@ -1,7 +1,7 @@
 import type { SessionInfo } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import SessionListItem from '$lib/session-list/SessionListItem.svelte';
-import { buttonNamed, createTestApp, mountWithApp, settle, type TestApp } from '../../support/app.js';
+import { buttonNamed, createTestApp, mountWithApp, settle, testHello, type TestApp } from '../../support/app.js';
 
 let cleanup: (() => void) | undefined;
 afterEach(() => {
@@ -11,8 +11,8 @@ afterEach(() => {
 
 const session: SessionInfo = { sessionId: 's/1', task: 'What is 15% of 240?', agent: 'demo', status: 'completed', revision: 0, createdAt: new Date().toISOString() };
 
-function render(test: TestApp, current = false) {
-  const mounted = mountWithApp(SessionListItem, { session, current }, test);
+function render(test: TestApp, current = false, shown: SessionInfo = session) {
+  const mounted = mountWithApp(SessionListItem, { session: shown, current }, test);
   cleanup = mounted.destroy;
   return mounted.target;
 }
@@ -58,5 +58,15 @@ describe('SessionListItem', () => {
     const mounted = mountWithApp(SessionListItem, { session: { ...session, status: 'hibernating' as never }, current: false }, test);
     cleanup = mounted.destroy;
     expect(mounted.target.querySelector('.dot')?.getAttribute('aria-label')).toBe('hibernating');
+  });
+
+  it('tells whoever may decide that a waiting session waits for them, and a viewer only that it waits for a decision', () => {
+    const waiting: SessionInfo = { ...session, status: 'waiting' };
+    expect(render(createTestApp(), false, waiting).querySelector('.waiting-label')?.textContent).toBe('Waiting for you');
+    cleanup?.();
+    const viewer = createTestApp('en', { hello: testHello({ share: { sessionId: 's/1', shareId: 'sh_1', role: 'viewer' } }) });
+    const target = render(viewer, false, waiting);
+    expect(target.querySelector('.waiting-label')?.textContent).toBe('Waiting for a decision');
+    expect(target.querySelector('.dot')?.getAttribute('aria-label')).toBe('Waiting for a decision');
   });
 });
