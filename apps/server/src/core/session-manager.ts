@@ -43,7 +43,7 @@ import { SessionTable } from './session-table.js';
 import { Subscriptions } from './subscriptions.js';
 import type { PriceTable } from './model-prices.js';
 import { budgetReached, budgetStopMessage, checkBudget, type BudgetUse } from './token-budget.js';
-import { appendUsage } from './usage-ledger.js';
+import { UsageTotals, appendUsage } from './usage-ledger.js';
 
 export interface SessionManagerDeps {
   store: EventStore;
@@ -125,6 +125,9 @@ export class SessionManager implements SessionService {
   #recovered: readonly string[] = [];
   #shutdown: Promise<void> | undefined;
 
+  /** What every model call run here used (metrics). */
+  readonly #usage = new UsageTotals();
+
   constructor(deps: SessionManagerDeps) {
     this.#store = deps.store;
     this.#agents = deps.agents;
@@ -187,7 +190,7 @@ export class SessionManager implements SessionService {
   }
 
   get stats(): SessionCoreStats {
-    return { activeSessions: this.#sessions.activeCount(), sessionsInMemory: this.#sessions.size, commits: this.#outbox.stats };
+    return { activeSessions: this.#sessions.activeCount(), sessionsInMemory: this.#sessions.size, commits: this.#outbox.stats, usage: this.#usage };
   }
 
   subscriptionCount(peer: Peer): number {
@@ -769,7 +772,7 @@ export class SessionManager implements SessionService {
   /** A model call of `run` used tokens: recorded, and the session stopped when they reach its budget (PROTOCOL.md §22.3 "Budgets"). */
   #recordUsage(run: AgentRun, report: ModelCallReport): void {
     const { session } = run;
-    appendUsage(session, report, this.#prices);
+    this.#usage.add(appendUsage(session, report, this.#prices));
     const use = budgetReached(session.state, session.options, this.#maxTokensPerSession);
     if (use !== undefined && BUDGET_STOPPABLE.has(session.status)) this.#stopForBudget(session, use);
   }

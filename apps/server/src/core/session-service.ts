@@ -1,5 +1,6 @@
 import type { Health, MessageMode, Owner, SessionDeletedEvent, SessionInfo, SessionOptions, SessionSnapshotData, ShareRecord, ShareRole } from '@interthought/protocol';
 import type { OutboxStats } from './outbox.js';
+import type { UsageTotals } from './usage-ledger.js';
 import type { Peer, ReplyTo } from './peer.js';
 import type { Quota } from './quota.js';
 import type { SessionPage } from './event-store.js';
@@ -122,6 +123,8 @@ export interface SessionCoreStats {
   sessionsInMemory: number;
   /** What the outbox has written, and how it commits now. */
   commits: OutboxStats;
+  /** What the model calls run by this process used, since it started (counters). */
+  usage: UsageTotals;
   /** A cluster node's own figures (`GET /api/health`). */
   cluster?: ClusterHealth;
 }

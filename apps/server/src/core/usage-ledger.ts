@@ -1,4 +1,4 @@
-import type { SessionEvent } from '@interthought/protocol';
+import type { SessionEvent, Usage } from '@interthought/protocol';
 import type { ModelCallReport } from '../agents/agent.js';
 import type { LiveSession } from './live-session.js';
 import { priced, type PriceTable } from './model-prices.js';
@@ -25,7 +25,7 @@ export function reportProblem(report: ModelCallReport, session: LiveSession): st
  * Append a model call's `usage.recorded` (PROTOCOL.md §22.1), priced from the table: the
  * reducer adds it to the session's totals and puts it on the call's last step.
  */
-export function appendUsage(session: LiveSession, report: ModelCallReport, prices: PriceTable | undefined): void {
+export function appendUsage(session: LiveSession, report: ModelCallReport, prices: PriceTable | undefined): Usage {
   const { usage } = report;
   const tokens = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
   const event: SessionEvent = {
@@ -38,8 +38,29 @@ export function appendUsage(session: LiveSession, report: ModelCallReport, price
       ...(usage.cachedTokens === undefined ? {} : { cachedTokens: usage.cachedTokens }),
     }, prices),
     stepIds: [...report.stepIds],
-  };
+  } as Extract<SessionEvent, { type: 'usage.recorded' }>;
   if (report.timeToFirstTokenMs !== undefined) event.timeToFirstTokenMs = Math.round(report.timeToFirstTokenMs);
   if (report.durationMs !== undefined) event.durationMs = Math.round(report.durationMs);
   session.append(event);
+  return event.usage;
+}
+
+/** What every model call of this process used, for metrics (`GET /api/metrics`): counters that only grow. */
+export class UsageTotals {
+  modelCalls = 0;
+  inputTokens = 0;
+  outputTokens = 0;
+  cachedTokens = 0;
+  reasoningTokens = 0;
+  /** Of the calls whose model has a price. */
+  costUsd = 0;
+
+  add(usage: Usage): void {
+    this.modelCalls += 1;
+    this.inputTokens += usage.inputTokens;
+    this.outputTokens += usage.outputTokens;
+    this.cachedTokens += usage.cachedTokens ?? 0;
+    this.reasoningTokens += usage.reasoningTokens ?? 0;
+    this.costUsd += usage.costUsd ?? 0;
+  }
 }

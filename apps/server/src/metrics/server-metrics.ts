@@ -38,6 +38,14 @@ export class ServerMetrics implements TransportMetrics {
     registry.gauge('interthought_commit_span_turn', '1 while runs of a turn share one transaction (dear commits), 0 while each run commits alone.', () =>
       sessions.stats.commits.span === 'turn' ? 1 : 0,
     );
+    // What model calls used (PROTOCOL.md §22): tokens as the endpoints reported them, cost where the model has a price.
+    const usage = () => sessions.stats.usage;
+    registry.counterFrom('interthought_model_calls_total', 'Model calls whose usage was recorded.', () => usage().modelCalls);
+    registry.counterFrom('interthought_input_tokens_total', 'Input (prompt) tokens of model calls, cached ones included.', () => usage().inputTokens);
+    registry.counterFrom('interthought_output_tokens_total', 'Output (completion) tokens of model calls, reasoning ones included.', () => usage().outputTokens);
+    registry.counterFrom('interthought_cached_tokens_total', 'Input tokens the endpoints served from their cache.', () => usage().cachedTokens);
+    registry.counterFrom('interthought_reasoning_tokens_total', 'Output tokens the models spent reasoning.', () => usage().reasoningTokens);
+    registry.counterFrom('interthought_cost_usd_total', 'What model calls cost in US dollars, by INTERTHOUGHT_PRICES (calls of unpriced models count nothing).', () => usage().costUsd);
     registry.gauge('interthought_transaction_seconds', 'Mean time to write a small batch (a transaction by itself).', () => sessions.stats.commits.transactionCostMs / 1_000);
     if (sessions.stats.cluster !== undefined) {
       // A cluster node's part in the cluster (`GET /api/health` shows the same figures).

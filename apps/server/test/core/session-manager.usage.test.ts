@@ -8,6 +8,7 @@ import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { createOpenAIAgent } from '../../src/agents/openai/index.js';
 import type { ModelPrice } from '../../src/core/model-prices.js';
 import { SessionManager, type SessionManagerDeps } from '../../src/core/session-manager.js';
+import { ServerMetrics } from '../../src/metrics/server-metrics.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { openSqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { FakeOpenAIServer } from '../agents/openai/support/fake-openai-server.js';
@@ -62,6 +63,20 @@ async function snapshotOf(manager: SessionManager, sessionId: string): Promise<S
 const stepOf = (snapshot: SessionSnapshotData, kind: Step['kind']): Step => snapshot.steps.find((step) => step.kind === kind)!;
 
 describe('usage totals', () => {
+  it("counts every model call's tokens and cost in the server's metrics (GET /api/metrics)", async () => {
+    const manager = startManager({ prices: new Map([['test-model', PRICE]]) });
+    const metrics = new ServerMetrics(manager);
+    twoPricedCalls();
+    const { sessionId } = await manager.create({ task: 'What is 2 + 3?', agent: 'openai' });
+    await untilStatus(manager, sessionId, 'completed');
+    expect(manager.stats.usage).toMatchObject({ modelCalls: 2, inputTokens: 2200, outputTokens: 120, cachedTokens: 600, reasoningTokens: 30, costUsd: expect.closeTo(0.0047, 12) });
+    const text = metrics.registry.render();
+    for (const line of ['interthought_model_calls_total 2', 'interthought_input_tokens_total 2200', 'interthought_output_tokens_total 120', 'interthought_cached_tokens_total 600', 'interthought_reasoning_tokens_total 30']) {
+      expect(text.split('\n')).toContain(line);
+    }
+    expect(Number(/^interthought_cost_usd_total (\S+)$/m.exec(text)?.[1])).toBeCloseTo(0.0047, 12);
+  });
+
   it('adds every call up in the snapshot, the list and a replay alike, and puts each call on its last step', async () => {
     const manager = startManager({ prices: new Map([['test-model', PRICE]]) });
     twoPricedCalls();
