@@ -13,7 +13,7 @@ import { splitBySession, type SessionAppend } from './session-appends.js';
 
 export interface RedisEventStoreOptions {
   /**
-   * Keep about this many newest events per session (up to a quarter more between trims); older
+   * Keep about this many newest events per session (about a quarter more between trims); older
    * ones are folded into the session's snapshot. Default `DEFAULT_RETAINED_EVENTS`, since logs
    * live in Redis' memory; `'all'` keeps every event.
    */
@@ -224,6 +224,7 @@ export class RedisEventStore implements EventStore {
     this.#ensureOpen();
     if (limit !== undefined) checkLimit(limit, 'The events');
     if (limit === 0) return [];
+    await this.#trimmed(sessionId);
     const start = afterSeq < 0 ? '-' : `(${Math.floor(afterSeq)}-0`;
     const log = sessionKeys(sessionId).log;
     const entries = (limit === undefined ? await this.#redis.xrange(log, start, '+') : await this.#redis.xrange(log, start, '+', 'COUNT', limit)) as StreamEntries;
@@ -232,12 +233,14 @@ export class RedisEventStore implements EventStore {
 
   async firstKeptSeq(sessionId: string): Promise<number | undefined> {
     this.#ensureOpen();
+    await this.#trimmed(sessionId);
     const [first] = (await this.#redis.xrange(sessionKeys(sessionId).log, '-', '+', 'COUNT', 1)) as StreamEntries;
     return first === undefined ? undefined : Number.parseInt(first[0], 10);
   }
 
   async readSnapshot(sessionId: string): Promise<SessionSnapshotData | undefined> {
     this.#ensureOpen();
+    await this.#trimmed(sessionId);
     const snapshot = await this.#redis.get(sessionKeys(sessionId).snap);
     return snapshot === null ? undefined : (JSON.parse(snapshot) as SessionSnapshotData);
   }
@@ -253,6 +256,7 @@ export class RedisEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.settled();
     await quitRedis(this.#redis);
   }
 
@@ -285,7 +289,21 @@ export class RedisEventStore implements EventStore {
     } catch {
       // A listener's failure is its own: the append is written all the same.
     }
-    await this.#retention?.afterAppend(sessionId, firstSeq, lastSeq);
+    this.#retention?.afterAppend(sessionId, firstSeq, lastSeq);
+  }
+
+  /**
+   * Retention trims behind the appends (see `RedisRetention`); a read of a session waits for this
+   * node's trim of it under way, so what a node's own appends did, trims included, is what it
+   * reads next (as with the SQLite store, whose trim is part of the append).
+   */
+  #trimmed(sessionId: string): Promise<void> {
+    return this.#retention?.settled(sessionId) ?? Promise.resolve();
+  }
+
+  /** Resolves once every trim under way has landed (tests, and `close`). */
+  settled(): Promise<void> {
+    return this.#retention?.settled() ?? Promise.resolve();
   }
 
   /** A script call whose refusals become typed `EventStoreError`s naming the session. */

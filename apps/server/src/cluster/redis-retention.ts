@@ -20,11 +20,19 @@ export type StreamEntries = [id: string, fields: string[]][];
  * the whole session. The fold runs here; the write is one script that refuses when another trim
  * moved the log's start meanwhile (a trim from a node that lost the session is then harmless, and
  * otherwise equal: the events it folded never change).
+ *
+ * A trim runs behind the appends, never in their way: it is two more round trips to Redis and a
+ * fold of a quarter of `keep` events, and while the append that set it off waited for it, so did
+ * that batch's events and every batch queued behind it (the outbox has one append in flight),
+ * several times a second per busy session. One trim at a time per session; an append that lands
+ * meanwhile sets off the next one if the log is still too long.
  */
 export class RedisRetention {
   readonly #slack: number;
   /** Sessions whose log cannot be folded; left whole instead of retried on every batch. */
   readonly #unfoldable = new Set<string>();
+  /** The trim under way of each session, at most one. */
+  readonly #running = new Map<string, Promise<void>>();
 
   constructor(
     private readonly redis: Redis,
@@ -34,11 +42,22 @@ export class RedisRetention {
     this.#slack = Math.max(1, Math.floor(keep / SLACK_FRACTION));
   }
 
-  /** After an append answered {lastSeq, firstSeq}: trim when the log outgrew the limit. Never throws. */
-  async afterAppend(sessionId: string, firstSeq: number, lastSeq: number): Promise<void> {
-    if (firstSeq < 1 || lastSeq - firstSeq + 1 <= this.keep + this.#slack || this.#unfoldable.has(sessionId)) return;
+  /** After an append answered {lastSeq, firstSeq}: start a trim when the log outgrew the limit. Never throws. */
+  afterAppend(sessionId: string, firstSeq: number, lastSeq: number): void {
+    if (firstSeq < 1 || lastSeq - firstSeq + 1 <= this.keep + this.#slack || this.#unfoldable.has(sessionId) || this.#running.has(sessionId)) return;
+    const trim = this.#trimOrGiveUp(sessionId, firstSeq, lastSeq - this.keep).finally(() => this.#running.delete(sessionId));
+    this.#running.set(sessionId, trim);
+  }
+
+  /** Resolves once the trim under way of `sessionId` (of every session, without one) has landed. Never rejects. */
+  settled(sessionId?: string): Promise<void> {
+    if (sessionId !== undefined) return this.#running.get(sessionId) ?? Promise.resolve();
+    return Promise.all(this.#running.values()).then(() => undefined);
+  }
+
+  async #trimOrGiveUp(sessionId: string, firstSeq: number, throughSeq: number): Promise<void> {
     try {
-      await this.#trim(sessionId, firstSeq, lastSeq - this.keep);
+      await this.#trim(sessionId, firstSeq, throughSeq);
     } catch (error) {
       this.#unfoldable.add(sessionId);
       process.emitWarning(

@@ -27,6 +27,18 @@ describe('RedisEventStore retention', () => {
     expect(await store.readSnapshot('r')).toBeUndefined();
   });
 
+  it('trims behind its appends: settled() resolves once the trim under way has landed', async () => {
+    const store = await redis.openStore({ retainEventsPerSession: KEEP });
+    await store.createSession(sessionRecord('r'));
+    const log = sessionLog('r', MAX_KEPT + 1);
+    await store.appendBatch(batchOf(log));
+    await store.settled();
+    // Read past the store (its own reads wait for its trims anyway): the log is trimmed in Redis.
+    expect(await redis.admin.xlen('it:{r}:log')).toBe(KEEP);
+    expect(await redis.admin.hget('it:{r}:meta', 'firstSeq')).toBe(String(MAX_KEPT + 1 - KEEP + 1));
+    expect(await store.readEvents('r', 0)).toEqual(log.slice(MAX_KEPT + 1 - KEEP));
+  });
+
   it('retains by default, and refuses a limit that is not a positive integer', async () => {
     const client = { defineCommand: () => undefined } as unknown as Redis;
     expect(DEFAULT_RETAINED_EVENTS).toBeGreaterThan(0);

@@ -113,12 +113,13 @@ export function describeRetention<S extends EventStore>(name: string, harness: S
         i === 2 ? { type: 'step.delta', sessionId: 'r', seq: event.seq, at: event.at, stepId: 'missing', text: 'x' } : event,
       );
       await store.appendBatch(batchOf(broken));
+      // Read first: a store that trims behind its appends has tried by the time it answers a read.
+      expect(await store.firstKeptSeq('r')).toBe(1);
       if (harness.differences.warnsOfUnfoldableLog) {
         expect(warn).toHaveBeenCalledWith(expect.stringContaining('session r'), expect.objectContaining({ code: 'INTERTHOUGHT_RETENTION' }));
       } else {
         expect(warn).not.toHaveBeenCalled();
       }
-      expect(await store.firstKeptSeq('r')).toBe(1);
       expect(await store.readSnapshot('r')).toBeUndefined();
       await store.appendBatch(batchOf(sessionLog('r', mostKept + 3).slice(mostKept + 1)));
       expect((await store.getSession('r'))?.lastSeq).toBe(mostKept + 3);
