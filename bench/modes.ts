@@ -32,6 +32,14 @@ export interface ClusterScale {
   subscribersPerNode: number;
   /** Delivered frames per second over every subscriber, as in `throughput`; the first is the one the target compares. */
   offeredPerSec: number[];
+  /**
+   * Rounds of the first level, the single node and the cluster in turn; its figures are the
+   * median round's. One round's p99 is the hundredth-slowest of a few thousand deltas, so a
+   * single scheduling stall of either side on this shared machine moves it several-fold.
+   */
+  rounds: number;
+  /** One unmeasured round of the first level on the single node and on the cluster first: the cross-node path is cold after start. */
+  warmUpRound: boolean;
   warmupMs: number;
   measureMs: number;
   /** The nodes' INTERTHOUGHT_LEASE_TTL_MS and INTERTHOUGHT_SWEEP_MS (smoke shortens them so a takeover fits in seconds). */
@@ -81,6 +89,8 @@ export const SCALES: Record<BenchMode, Scale> = {
       sessions: 2,
       subscribersPerNode: 1,
       offeredPerSec: [2_000],
+      rounds: 1,
+      warmUpRound: false,
       warmupMs: 50,
       measureMs: 300,
       leaseTtlMs: 1_000,
@@ -104,6 +114,8 @@ export const SCALES: Record<BenchMode, Scale> = {
       sessions: 10,
       subscribersPerNode: 1,
       offeredPerSec: [5_000, 20_000],
+      rounds: 5,
+      warmUpRound: true,
       warmupMs: 500,
       measureMs: 2_000,
       leaseTtlMs: 3_000,
@@ -127,6 +139,8 @@ export const SCALES: Record<BenchMode, Scale> = {
       sessions: 20,
       subscribersPerNode: 1,
       offeredPerSec: [5_000, 20_000],
+      rounds: 5,
+      warmUpRound: true,
       warmupMs: 1_000,
       measureMs: 5_000,
       leaseTtlMs: 3_000,

@@ -28,10 +28,13 @@ const levelWithRedis = (level: Level) => `${levelName(level)} (Redis appendfsync
 
 /** Every run of the scenario, by level: the single-node references and the cluster. */
 interface ClusterRuns {
-  single: Map<Level, LevelRun>;
+  /** Each level's rounds: `rounds` at the first level, one at the others. */
+  single: Map<Level, LevelRun[]>;
   /** The single node on a durable SQLite file (synchronous FULL), at the first offered level. */
   singleFile: LevelRun | undefined;
-  cluster: Map<Level, LevelRun>;
+  cluster: Map<Level, LevelRun[]>;
+  /** The unmeasured warm-up rounds (their seqs are checked all the same). */
+  warmUp: LevelRun[];
   takeover: TakeoverRun | undefined;
   aofBytes: Partial<Record<AppendFsync, number>>;
   /** Bytes of the single node's SQLite file and its WAL at the end, 0 when it wrote none. */
@@ -40,6 +43,30 @@ interface ClusterRuns {
 
 function group(run: LevelRun | undefined, label: string): FollowGroupResult | undefined {
   return run?.result.groups.find((candidate) => candidate.label === label);
+}
+
+function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** The median over a level's rounds of what `read` takes from the group `label` (the one round's value when there is one). */
+function medianOver(rounds: readonly LevelRun[] | undefined, label: string, read: (result: FollowGroupResult) => number): number | null {
+  return median((rounds ?? []).flatMap((run) => (group(run, label) ? [read(group(run, label)!)] : [])));
+}
+
+function medianCpu(rounds: readonly LevelRun[] | undefined): number | null {
+  return median((rounds ?? []).map((run) => run.cpuPercent));
+}
+
+const p99 = (result: FollowGroupResult) => result.latency.p99;
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
 }
 
 /** Nodes a and b on a Redis of their own with the given AOF fsync; returns the AOF's bytes at the end. */
@@ -70,11 +97,14 @@ function sqliteBytes(file: string): number {
 /**
  * Two parts, each with its servers all up at once, so each level runs on the single node and then
  * on the cluster, and other work on the machine weighs on both alike. Latency levels: the single
- * node in memory and on a SQLite file, the cluster on a Redis fsyncing every second. Saturation
- * and the owner's kill -9: the single node in memory, the cluster on a Redis fsyncing every write.
+ * node in memory and on a SQLite file, the cluster on a Redis fsyncing every second; the first
+ * level in `rounds` rounds, the single node and the cluster in turn (which goes first alternates),
+ * after an unmeasured warm-up round of each. Saturation and the owner's kill -9: the single node
+ * in memory, the cluster on a Redis fsyncing every write.
  */
 async function measure(context: BenchContext, levels: Level[], runs: ClusterRuns): Promise<void> {
-  const perNode = context.scale.cluster.subscribersPerNode;
+  const scale = context.scale.cluster;
+  const perNode = scale.subscribersPerNode;
   const singleGroups = (url: string, label = SINGLE): SubscriberGroup[] => [{ label, url, perSession: 2 * perNode }];
   const clusterGroups = (a: TargetProcess, b: TargetProcess): SubscriberGroup[] => [
     { label: OWNER, url: a.wsUrl, perSession: perNode },
@@ -87,15 +117,32 @@ async function measure(context: BenchContext, levels: Level[], runs: ClusterRuns
     await context.withTarget('interthought', { label: SINGLE }, (single) =>
       context.withTarget('interthought', { label: SINGLE_FILE, env: { INTERTHOUGHT_DB: file }, exclusive: true }, async (singleFile) => {
         runs.aofBytes[LATENCY_FSYNC] = await onCluster(context, LATENCY_FSYNC, async ({ redis, a, b }) => {
+          const singleRun = (level: Level, what: string) => runLevel(context, { owner: single, groups: singleGroups(single.wsUrl), servers: [single] }, level, `single node at ${what}`);
+          const clusterRun = (level: Level, what: string) => runLevel(context, { owner: a, groups: clusterGroups(a, b), servers: [a, b], redis }, level, `cluster at ${what}`);
+          const first = latencyLevels[0];
+          if (scale.warmUpRound && first !== undefined) {
+            context.log(`cluster: warm-up round at ${levelName(first)}, single node then cluster (not measured)`);
+            runs.warmUp.push(await singleRun(first, `${levelName(first)} (warm-up)`), await clusterRun(first, `${levelName(first)} (warm-up)`));
+          }
           for (const level of latencyLevels) {
-            context.log(`cluster: single node at ${levelName(level)}`);
-            runs.single.set(level, await runLevel(context, { owner: single, groups: singleGroups(single.wsUrl), servers: [single] }, level, `single node at ${levelName(level)}`));
-            if (level === latencyLevels[0]) {
-              context.log(`cluster: single node on a SQLite file at ${levelName(level)}`);
-              runs.singleFile = await runLevel(context, { owner: singleFile, groups: singleGroups(singleFile.wsUrl, SINGLE_FILE), servers: [singleFile] }, level, `single node (SQLite file) at ${levelName(level)}`);
+            const rounds = level === first ? Math.max(1, scale.rounds) : 1;
+            for (let round = 1; round <= rounds; round++) {
+              const what = rounds > 1 ? `${levelName(level)}, round ${round} of ${rounds}` : levelName(level);
+              const singleRound = async () => {
+                context.log(`cluster: single node at ${what}`);
+                push(runs.single, level, await singleRun(level, what));
+              };
+              const clusterRound = async () => {
+                context.log(`cluster: sessions on node a, followed on a and b, ${levelWithRedis(level)}${rounds > 1 ? `, round ${round} of ${rounds}` : ''}`);
+                push(runs.cluster, level, await clusterRun(level, what));
+              };
+              // Which goes first alternates, so a trend over the run (a warming JIT, a growing AOF) weighs on both alike.
+              for (const part of round % 2 === 1 ? [singleRound, clusterRound] : [clusterRound, singleRound]) await part();
+              if (level === first && round === 1) {
+                context.log(`cluster: single node on a SQLite file at ${levelName(level)}`);
+                runs.singleFile = await runLevel(context, { owner: singleFile, groups: singleGroups(singleFile.wsUrl, SINGLE_FILE), servers: [singleFile] }, level, `single node (SQLite file) at ${levelName(level)}`);
+              }
             }
-            context.log(`cluster: sessions on node a, followed on a and b, ${levelWithRedis(level)}`);
-            runs.cluster.set(level, await runLevel(context, { owner: a, groups: clusterGroups(a, b), servers: [a, b], redis }, level, `cluster at ${levelName(level)}`));
           }
         });
         runs.sqliteBytes = sqliteBytes(file);
@@ -108,42 +155,42 @@ async function measure(context: BenchContext, levels: Level[], runs: ClusterRuns
   await context.withTarget('interthought', { label: SINGLE }, async (single) => {
     runs.aofBytes[DURABLE_FSYNC] = await onCluster(context, DURABLE_FSYNC, async ({ redis, a, b }) => {
       context.log('cluster: single node at saturation');
-      runs.single.set('max', await runLevel(context, { owner: single, groups: singleGroups(single.wsUrl), servers: [single] }, 'max', 'single node at saturation'));
+      push(runs.single, 'max', await runLevel(context, { owner: single, groups: singleGroups(single.wsUrl), servers: [single] }, 'max', 'single node at saturation'));
       context.log(`cluster: sessions on node a, followed on a and b, ${levelWithRedis('max')}`);
-      runs.cluster.set('max', await runLevel(context, { owner: a, groups: clusterGroups(a, b), servers: [a, b], redis }, 'max', 'cluster at saturation'));
+      push(runs.cluster, 'max', await runLevel(context, { owner: a, groups: clusterGroups(a, b), servers: [a, b], redis }, 'max', 'cluster at saturation'));
       context.log(`cluster: takeover, ${context.scale.cluster.takeover.sessions} sessions of node a followed on b (Redis appendfsync ${DURABLE_FSYNC})`);
       runs.takeover = await runTakeover(context, a, b);
     });
   });
 }
 
+/** A level's figures: the median over its rounds of each (one round but at the first level). */
 function levelFigures(level: Level, runs: ClusterRuns, perNode: number): Figure[] {
   const cluster = runs.cluster.get(level);
-  const single = group(runs.single.get(level), SINGLE);
-  const owner = group(cluster, OWNER);
-  const other = group(cluster, OTHER);
+  const single = runs.single.get(level);
   const name = levelWithRedis(level);
-  const vsSingle = (read: (result: FollowGroupResult) => number, from: FollowGroupResult | undefined) => ({
-    value: from ? read(from) : null,
-    baseline: single ? read(single) : null,
-  });
+  const vsSingle = (read: (result: FollowGroupResult) => number, label: string) => ({ value: medianOver(cluster, label, read), baseline: medianOver(single, SINGLE, read) });
   if (level === 'max') {
     // Streamed deltas/s as one subscriber of every session receives them: the other node's group over its subscribers per session, the single node's over its (twice as many).
-    const streamed = (result: FollowGroupResult | undefined, perSession: number) => (result ? result.deliveredPerSec / perSession : null);
+    const delivered = (result: FollowGroupResult) => result.deliveredPerSec;
+    const streamed = (value: number | null, perSession: number) => (value === null ? null : value / perSession);
+    const owner = medianOver(cluster, OWNER, delivered);
+    const other = medianOver(cluster, OTHER, delivered);
+    const singleDelivered = medianOver(single, SINGLE, delivered);
     return [
-      figure(`${name}: deltas/s streamed, as received on the ${OTHER}`, 'deltas/s', 'higher', { value: streamed(other, perNode), baseline: streamed(single, 2 * perNode) }, SINGLE),
-      figure(`${name}: delivered on both nodes`, 'msgs/s', 'higher', { value: owner && other ? owner.deliveredPerSec + other.deliveredPerSec : null, baseline: single?.deliveredPerSec ?? null }, SINGLE),
-      figure(`${name}: latency p99, ${OTHER}`, 'ms', 'lower', vsSingle((result) => result.latency.p99, other), SINGLE),
+      figure(`${name}: deltas/s streamed, as received on the ${OTHER}`, 'deltas/s', 'higher', { value: streamed(other, perNode), baseline: streamed(singleDelivered, 2 * perNode) }, SINGLE),
+      figure(`${name}: delivered on both nodes`, 'msgs/s', 'higher', { value: owner !== null && other !== null ? owner + other : null, baseline: singleDelivered }, SINGLE),
+      figure(`${name}: latency p99, ${OTHER}`, 'ms', 'lower', vsSingle(p99, OTHER), SINGLE),
     ];
   }
   return [
-    figure(`${name}: latency p50, ${OWNER}`, 'ms', 'lower', vsSingle((result) => result.latency.p50, owner), SINGLE),
-    figure(`${name}: latency p99, ${OWNER}`, 'ms', 'lower', vsSingle((result) => result.latency.p99, owner), SINGLE),
-    figure(`${name}: latency p50, ${OTHER}`, 'ms', 'lower', vsSingle((result) => result.latency.p50, other), SINGLE),
-    figure(`${name}: latency p99, ${OTHER}`, 'ms', 'lower', vsSingle((result) => result.latency.p99, other), SINGLE),
-    figure(`${name}: latency p99, ${OTHER} vs ${OWNER}`, 'ms', 'lower', { value: other?.latency.p99 ?? null, baseline: owner?.latency.p99 ?? null }, OWNER),
-    figure(`${name}: CPU of nodes a + b + Redis`, '% of a core', 'lower', { value: cluster?.cpuPercent ?? null, baseline: runs.single.get(level)?.cpuPercent ?? null }, SINGLE),
-    ...(level === durableSingleLevel(runs) ? singleFileFigures(runs, other) : []),
+    figure(`${name}: latency p50, ${OWNER}`, 'ms', 'lower', vsSingle((result) => result.latency.p50, OWNER), SINGLE),
+    figure(`${name}: latency p99, ${OWNER}`, 'ms', 'lower', vsSingle(p99, OWNER), SINGLE),
+    figure(`${name}: latency p50, ${OTHER}`, 'ms', 'lower', vsSingle((result) => result.latency.p50, OTHER), SINGLE),
+    figure(`${name}: latency p99, ${OTHER}`, 'ms', 'lower', vsSingle(p99, OTHER), SINGLE),
+    figure(`${name}: latency p99, ${OTHER} vs ${OWNER}`, 'ms', 'lower', { value: medianOver(cluster, OTHER, p99), baseline: medianOver(cluster, OWNER, p99) }, OWNER),
+    figure(`${name}: CPU of nodes a + b + Redis`, '% of a core', 'lower', { value: medianCpu(cluster), baseline: medianCpu(single) }, SINGLE),
+    ...(level === durableSingleLevel(runs) ? singleFileFigures(runs) : []),
   ];
 }
 
@@ -152,15 +199,14 @@ function durableSingleLevel(runs: ClusterRuns): Level | undefined {
   return runs.single.keys().next().value;
 }
 
-/** The durable single node against the in-memory one, and the cluster's other node against it. */
-function singleFileFigures(runs: ClusterRuns, other: FollowGroupResult | undefined): Figure[] {
+/** The durable single node (one round) against the in-memory one, and the cluster's other node against it (medians of the rounds). */
+function singleFileFigures(runs: ClusterRuns): Figure[] {
   const level = durableSingleLevel(runs);
   if (level === undefined) return [];
-  const file = group(runs.singleFile, SINGLE_FILE);
-  const memory = group(runs.single.get(level), SINGLE);
+  const file = group(runs.singleFile, SINGLE_FILE)?.latency.p99 ?? null;
   return [
-    figure(`${levelName(level)}: latency p99, ${SINGLE_FILE} (synchronous FULL)`, 'ms', 'lower', { value: file?.latency.p99 ?? null, baseline: memory?.latency.p99 ?? null }, `${SINGLE} (:memory:)`),
-    figure(`${levelWithRedis(level)}: latency p99, ${OTHER} vs the ${SINGLE_FILE}`, 'ms', 'lower', { value: other?.latency.p99 ?? null, baseline: file?.latency.p99 ?? null }, SINGLE_FILE),
+    figure(`${levelName(level)}: latency p99, ${SINGLE_FILE} (synchronous FULL)`, 'ms', 'lower', { value: file, baseline: medianOver(runs.single.get(level), SINGLE, p99) }, `${SINGLE} (:memory:)`),
+    figure(`${levelWithRedis(level)}: latency p99, ${OTHER} vs the ${SINGLE_FILE}`, 'ms', 'lower', { value: medianOver(runs.cluster.get(level), OTHER, p99), baseline: file }, SINGLE_FILE),
   ];
 }
 
@@ -176,20 +222,21 @@ function takeoverFigures(runs: ClusterRuns, leaseTtlMs: number): Figure[] {
 
 /** Lost, duplicated and unfinished over every subscriber of every run (single node included). */
 function seqCheckTotals(runs: ClusterRuns) {
-  const all = [...runs.single.values(), ...(runs.singleFile ? [runs.singleFile] : []), ...runs.cluster.values(), ...(runs.takeover ? [runs.takeover] : [])].flatMap((run) => run.result.groups);
+  const all = [...[...runs.single.values()].flat(), ...runs.warmUp, ...(runs.singleFile ? [runs.singleFile] : []), ...[...runs.cluster.values()].flat(), ...(runs.takeover ? [runs.takeover] : [])].flatMap((run) => run.result.groups);
   return seqTotals(all);
 }
 
 function targets(context: BenchContext, runs: ClusterRuns): TargetCheck[] {
   const scale = context.scale.cluster;
   const firstLevel = scale.offeredPerSec[0] ?? 0;
-  const p99Ratio = ratio(group(runs.cluster.get(firstLevel), OTHER)?.latency.p99 ?? null, group(runs.single.get(firstLevel), SINGLE)?.latency.p99 ?? null);
+  const p99Ratio = ratio(medianOver(runs.cluster.get(firstLevel), OTHER, p99), medianOver(runs.single.get(firstLevel), SINGLE, p99));
+  const rounds = runs.cluster.get(firstLevel)?.length ?? 0;
   const totals = seqCheckTotals(runs);
   const faults = totals.lost + totals.duplicated + totals.unfinished;
   const takeovers = runs.takeover?.takeoverMs ?? [];
   const worstTakeover = takeovers.length > 0 && takeovers.every((ms) => ms !== null) ? Math.max(...(takeovers as number[])) : null;
   return [
-    check('cluster-p99', `Cross-node p99 at ${perSecond(firstLevel)} (Redis appendfsync ${LATENCY_FSYNC}) vs single node (:memory:)`, p99Ratio, { max: 3 }, times),
+    check('cluster-p99', `Cross-node p99 at ${perSecond(firstLevel)} (Redis appendfsync ${LATENCY_FSYNC}${rounds > 1 ? `, median of ${rounds} rounds` : ''}) vs single node (:memory:)`, p99Ratio, { max: 3 }, times),
     {
       id: 'cluster-seq',
       label: 'Lost or duplicated events, every subscriber of every run',
@@ -216,18 +263,45 @@ function describeSlowEvents(events: Record<string, number> | undefined): string 
   return entries.length === 0 ? 'none' : entries.map(([event, ms]) => `${event} ${ms} ms`).join(', ');
 }
 
+/** Redis' slowest events over a level's rounds: the slowest of each. */
+function slowestOf(rounds: readonly LevelRun[] | undefined): Record<string, number> | undefined {
+  const read = (rounds ?? []).filter((run) => run.redisSlowEvents !== undefined);
+  if (read.length === 0) return undefined;
+  const slowest: Record<string, number> = {};
+  for (const run of read) for (const [event, ms] of Object.entries(run.redisSlowEvents!)) slowest[event] = Math.max(slowest[event] ?? 0, ms);
+  return slowest;
+}
+
+/** Every round of the first level, so the median the figures show can be checked against the spread. */
+function roundNotes(runs: ClusterRuns, level: Level | undefined): string[] {
+  const single = level === undefined ? [] : (runs.single.get(level) ?? []);
+  const cluster = level === undefined ? [] : (runs.cluster.get(level) ?? []);
+  if (level === undefined || cluster.length < 2) return [];
+  const ms = (value: number | undefined) => (value === undefined ? 'n/a' : value.toFixed(2));
+  const shown = cluster.map((run, index) => {
+    const reference = group(single[index], SINGLE)?.latency.p99;
+    const other = group(run, OTHER)?.latency.p99;
+    const owner = group(run, OWNER)?.latency.p99;
+    const roundRatio = reference && other !== undefined ? ` (${(other / reference).toFixed(2)}×)` : '';
+    return `${index + 1}: ${ms(reference)} / ${ms(other)}${roundRatio} / ${ms(owner)}`;
+  });
+  return [
+    `${levelWithRedis(level)}, each round's latency p99 in ms, single node / ${OTHER} (its ratio) / ${OWNER}: ${shown.join('; ')}. The figures and the target take the median round of each; the single node and the cluster took turns going first, after an unmeasured warm-up round of each${runs.warmUp.length === 0 ? ' (none in this mode)' : ''}.`,
+  ];
+}
+
 function notes(context: BenchContext, runs: ClusterRuns, levels: Level[]): string[] {
   const scale = context.scale.cluster;
   const lines: string[] = [];
   const fileLevel = durableSingleLevel(runs);
-  const singleFile = new Map<Level, LevelRun>(runs.singleFile && fileLevel !== undefined ? [[fileLevel, runs.singleFile]] : []);
+  const singleFile = new Map<Level, LevelRun[]>(runs.singleFile && fileLevel !== undefined ? [[fileLevel, [runs.singleFile]]] : []);
   for (const [where, byLevel] of [
     ['single node', runs.single],
     ['single node on a SQLite file', singleFile],
     ['cluster', runs.cluster],
   ] as const) {
     for (const level of levels) {
-      for (const result of byLevel.get(level)?.result.groups ?? []) {
+      for (const result of (byLevel.get(level) ?? []).flatMap((run) => run.result.groups)) {
         const closed = Object.entries(result.closedByServer).map(([code, n]) => `${n}× ${code}`);
         const parts = [
           ...(closed.length > 0 ? [`closed ${closed.join(', ')}`] : []),
@@ -241,7 +315,8 @@ function notes(context: BenchContext, runs: ClusterRuns, levels: Level[]): strin
       }
     }
   }
-  lines.push(`Redis' latency monitor (commands, AOF writes and fsyncs of 1 ms or more), the slowest of each in every cluster run: ${levels.map((level) => `${levelWithRedis(level)}: ${describeSlowEvents(runs.cluster.get(level)?.redisSlowEvents)}`).join('; ')}.`);
+  lines.push(...roundNotes(runs, levels[0]));
+  lines.push(`Redis' latency monitor (commands, AOF writes and fsyncs of 1 ms or more), the slowest of each in every cluster run: ${levels.map((level) => `${levelWithRedis(level)}: ${describeSlowEvents(slowestOf(runs.cluster.get(level)))}`).join('; ')}.`);
   const takeover = runs.takeover;
   if (takeover) {
     const shown = takeover.takeoverMs.map((ms) => (ms === null ? 'never' : `${Math.round(ms)}`)).join(', ');
@@ -276,7 +351,7 @@ export const clusterScenario: Scenario = {
   async run(context): Promise<ScenarioReport> {
     const scale = context.scale.cluster;
     const levels: Level[] = [...scale.offeredPerSec, 'max'];
-    const runs: ClusterRuns = { single: new Map(), singleFile: undefined, cluster: new Map(), takeover: undefined, aofBytes: {}, sqliteBytes: 0 };
+    const runs: ClusterRuns = { single: new Map(), singleFile: undefined, cluster: new Map(), warmUp: [], takeover: undefined, aofBytes: {}, sqliteBytes: 0 };
     await measure(context, levels, runs);
     return {
       figures: [...levels.flatMap((level) => levelFigures(level, runs, scale.subscribersPerNode)), ...takeoverFigures(runs, scale.leaseTtlMs)],
