@@ -99,7 +99,7 @@ function sqliteBytes(file: string): number {
  * on the cluster, and other work on the machine weighs on both alike. Latency levels: the single
  * node in memory and on a SQLite file, the cluster on a Redis fsyncing every second; the first
  * level in `rounds` rounds, the single node and the cluster in turn (which goes first alternates),
- * after an unmeasured warm-up round of each. Saturation and the owner's kill -9: the single node
+ * after `warmUpRounds` unmeasured rounds of each. Saturation and the owner's kill -9: the single node
  * in memory, the cluster on a Redis fsyncing every write.
  */
 async function measure(context: BenchContext, levels: Level[], runs: ClusterRuns): Promise<void> {
@@ -120,8 +120,8 @@ async function measure(context: BenchContext, levels: Level[], runs: ClusterRuns
           const singleRun = (level: Level, what: string) => runLevel(context, { owner: single, groups: singleGroups(single.wsUrl), servers: [single] }, level, `single node at ${what}`);
           const clusterRun = (level: Level, what: string) => runLevel(context, { owner: a, groups: clusterGroups(a, b), servers: [a, b], redis }, level, `cluster at ${what}`);
           const first = latencyLevels[0];
-          if (scale.warmUpRound && first !== undefined) {
-            context.log(`cluster: warm-up round at ${levelName(first)}, single node then cluster (not measured)`);
+          for (let round = 1; first !== undefined && round <= scale.warmUpRounds; round++) {
+            context.log(`cluster: warm-up round ${round} of ${scale.warmUpRounds} at ${levelName(first)}, single node then cluster (not measured)`);
             runs.warmUp.push(await singleRun(first, `${levelName(first)} (warm-up)`), await clusterRun(first, `${levelName(first)} (warm-up)`));
           }
           for (const level of latencyLevels) {
@@ -286,7 +286,7 @@ function roundNotes(runs: ClusterRuns, level: Level | undefined): string[] {
     return `${index + 1}: ${ms(reference)} / ${ms(other)}${roundRatio} / ${ms(owner)}`;
   });
   return [
-    `${levelWithRedis(level)}, each round's latency p99 in ms, single node / ${OTHER} (its ratio) / ${OWNER}: ${shown.join('; ')}. The figures and the target take the median round of each; the single node and the cluster took turns going first, after an unmeasured warm-up round of each${runs.warmUp.length === 0 ? ' (none in this mode)' : ''}.`,
+    `${levelWithRedis(level)}, each round's latency p99 in ms, single node / ${OTHER} (its ratio) / ${OWNER}: ${shown.join('; ')}. The figures and the target take the median round of each; the single node and the cluster took turns going first, after ${runs.warmUp.length / 2} unmeasured warm-up round${runs.warmUp.length === 2 ? '' : 's'} of each.`,
   ];
 }
 
