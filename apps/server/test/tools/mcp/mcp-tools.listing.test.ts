@@ -84,7 +84,7 @@ describe('MCP tools: listing', () => {
     const failures = log.messages('warn');
     expect(failures).toHaveLength(3);
     expect(failures).toContainEqual(
-      expect.stringMatching(/^MCP server "broken" \(stdio: .*\) did not start: it exited before answering "initialize"; its last words on stderr: "MISSING_API_KEY is not set"\. Interthought runs without its tools; fix the server or \/test\/mcp\.json and restart\.$/),
+      expect.stringMatching(/^MCP server "broken" \(stdio: .*\) did not start: it exited before answering "initialize"; its last words on stderr: "MISSING_API_KEY is not set"\. Interthought runs without its tools until it does: it is tried again in 5 s, then less and less often \(at least every 300 s\); or fix the server or \/test\/mcp\.json and restart\.$/),
     );
     expect(failures).toContainEqual(expect.stringMatching(/^MCP server "missing" \(stdio: interthought-no-such-mcp-server\) did not start: its command was not found/));
     expect(failures).toContainEqual(expect.stringMatching(new RegExp(`^MCP server "offline" \\(http: ${offlineUrl}\\) did not start: fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:\\d+\\)`)));
