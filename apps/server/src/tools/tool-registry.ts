@@ -13,6 +13,11 @@ export class ToolRegistry {
     return this;
   }
 
+  /** Take a tool away (an MCP server stopped listing it); false when there was none of that name. */
+  unregister(name: string): boolean {
+    return this.#tools.delete(name);
+  }
+
   get(name: string): Tool | undefined {
     return this.#tools.get(name);
   }

@@ -25,6 +25,9 @@ export class McpStartError extends Error {
  */
 export const MCP_START_TIMEOUT_MS = 60_000;
 
+/** Notifications that a server's tools changed, within this long of each other, lead to one new listing. */
+const TOOLS_CHANGED_DEBOUNCE_MS = 300;
+
 /** A `tools/list` that pages forever (a cursor that never ends) stops here. */
 const LIST_PAGES_MAX = 1_000;
 
@@ -61,6 +64,8 @@ export class McpConnection {
   #live: Live | undefined;
   #opening: Promise<Live> | undefined;
   #closed = false;
+  /** Told when the server says its tools changed (`notifications/tools/list_changed`). */
+  onToolsChanged: (() => void) | undefined;
 
   constructor(
     readonly server: McpServerConfig,
@@ -149,7 +154,9 @@ export class McpConnection {
 
   async #start(): Promise<Live> {
     const link = openLink(this.server);
-    const client = new Client({ name: 'interthought', version: SERVER_VERSION });
+    // Only for servers that declare tools.listChanged; the listing itself is ours (`listTools`, all pages).
+    const listChanged = { tools: { autoRefresh: false, debounceMs: TOOLS_CHANGED_DEBOUNCE_MS, onChanged: () => this.onToolsChanged?.() } };
+    const client = new Client({ name: 'interthought', version: SERVER_VERSION }, { listChanged });
     const live: Live = { client, link };
     client.onclose = () => this.#closedByServer(live);
     try {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 const server = new McpServer({ name: 'interthought-test-stdio', version: '1.0.0' });
 let cancelled = 0;
 
-server.registerTool(
+const echo = server.registerTool(
   'echo',
   { description: 'Repeat a text.', inputSchema: { text: z.string().min(1).describe('What to repeat') }, annotations: { readOnlyHint: true } },
   async ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }),
@@ -59,6 +59,24 @@ server.registerTool('crash', { description: 'Exits in the middle of the call.', 
   process.stderr.write('about to crash on purpose\n');
   process.exit(3);
 });
+
+if (process.env.MCP_TEST_CHANGING_TOOLS === '1') {
+  // Tools that change the tool list; the SDK sends notifications/tools/list_changed for each change.
+  let extra: ReturnType<typeof server.registerTool> | undefined;
+  server.registerTool('grow', { description: 'Adds the tool "extra".' }, async () => {
+    extra ??= server.registerTool('extra', { description: 'Appears when asked.', annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: 'text', text: 'extra here' }] }));
+    return { content: [{ type: 'text', text: 'grown' }] };
+  });
+  server.registerTool('shrink', { description: 'Removes the tool "extra".' }, async () => {
+    extra?.remove();
+    extra = undefined;
+    return { content: [{ type: 'text', text: 'shrunk' }] };
+  });
+  server.registerTool('redescribe', { description: 'Changes the description of "echo".' }, async () => {
+    echo.update({ description: 'Repeat a text, now with a new description.' });
+    return { content: [{ type: 'text', text: 'redescribed' }] };
+  });
+}
 
 await server.connect(new StdioServerTransport());
 process.stderr.write(`test MCP server ${process.pid} ready\n`);
