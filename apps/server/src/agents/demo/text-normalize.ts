@@ -62,9 +62,83 @@ function chineseNumeralsToDigits(text: string): string {
   });
 }
 
+const ENGLISH_VALUES: Readonly<Record<string, number>> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
+  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
+};
+const ENGLISH_SCALES: Readonly<Record<string, number>> = { dozen: 12, hundred: 100, thousand: 1_000, million: 1_000_000 };
+const ENGLISH_NUMBER_WORD = [...Object.keys(ENGLISH_VALUES), ...Object.keys(ENGLISH_SCALES)].join('|');
+/** A run of number words: "ten", "twenty-five", "a hundred and twelve", "two dozen", "3 thousand" is left to digits. */
+const ENGLISH_NUMBER_RUN = new RegExp(`\\b(?:an?\\s+(?=(?:${Object.keys(ENGLISH_SCALES).join('|')})\\b))?(?:${ENGLISH_NUMBER_WORD})(?:(?:\\s+and\\s+|\\s+|-)(?:${ENGLISH_NUMBER_WORD}))*\\b`, 'giu');
+
+/**
+ * The value of a run of English number words ("twenty-five", "a hundred and twelve", "two dozen"),
+ * or undefined when the words do not make one number ("five six", "hundred hundred").
+ */
+export function englishNumberValue(run: string): number | undefined {
+  const words = run.toLowerCase().split(/[\s-]+/u).filter((word) => word !== 'a' && word !== 'an');
+  let total = 0;
+  let current: number | undefined;
+  /** What the last word was, to refuse sequences that are not one number. */
+  let last: 'unit' | 'tens' | 'hundred' | 'scale' | 'and' | undefined;
+  for (const word of words) {
+    const value = ENGLISH_VALUES[word];
+    const scale = ENGLISH_SCALES[word];
+    if (word === 'and') {
+      if (last !== 'hundred' && last !== 'scale') return undefined;
+      last = 'and';
+    } else if (value !== undefined) {
+      // After a unit or a teen nothing but a scale may follow; after a tens word, one unit (twenty five).
+      if (last === 'unit' || (last === 'tens' && (value >= 10 || (current ?? 0) % 10 !== 0))) return undefined;
+      current = (current ?? 0) + value;
+      last = value >= 20 && value % 10 === 0 ? 'tens' : 'unit';
+    } else if (scale === 100) {
+      if (last === 'hundred' || (current ?? 1) >= 100) return undefined;
+      current = (current ?? 1) * 100;
+      last = 'hundred';
+    } else if (scale === 12) {
+      current = (current ?? 1) * 12;
+      last = 'unit';
+    } else if (scale !== undefined) {
+      if (last === 'scale' || last === 'and') return undefined;
+      total += (current ?? 1) * scale;
+      current = undefined;
+      last = 'scale';
+    } else {
+      return undefined;
+    }
+  }
+  return last === 'and' ? undefined : total + (current ?? 0);
+}
+
+/**
+ * English number words become digits: "ten plus five" → "10 plus 5", "a dozen eggs" → "12 eggs".
+ * A lone "one" stays ("which one", "one of them" are words, not counts worth computing with).
+ */
+function englishNumbersToDigits(text: string): string {
+  return text.replace(ENGLISH_NUMBER_RUN, (run) => {
+    if (/^one$/iu.test(run)) return run;
+    const value = englishNumberValue(run);
+    return value === undefined ? run : String(value);
+  });
+}
+
+/**
+ * "One box holds 12 …" and "一个盒子有12个…" state a rate per box, as "each box" and "每个盒子" do:
+ * at the start of a clause, before a container's contents, they are read as "each" / "每".
+ */
+const ONE_AS_EACH_EN = /(^|[.!?;:]\s*|,\s*)one(\s+\w+\s+(?:holds|has|contains|carries|fits|takes)\s+\d)/giu;
+const ONE_AS_EACH_ZH = /(^|[，。；！？：,.;!?:]\s*)一(?=[个只本支件条张块颗位辆台箱盒袋瓶杯碗包双套份组把根片排层][^，。；！？,.;!?\d]{1,6}?(?:有|装|装了|放|放了|能装|可以装)\d)/gu;
+
+function oneAsEach(text: string): string {
+  const each = (match: string, start: string, rest: string) => `${start}${match[start.length] === 'O' ? 'Each' : 'each'}${rest}`;
+  return text.replace(ONE_AS_EACH_EN, each).replace(ONE_AS_EACH_ZH, '$1每');
+}
+
 /**
  * The task text in a form the analyser can read: full-width digits and letters as ASCII,
- * Chinese numerals and 百分之N as digits, "percent" as %, halves as decimals, and no thousands
+ * Chinese numerals, English number words and 百分之N as digits, "percent" as %, halves as decimals, and no thousands
  * separators. Chinese punctuation is kept: it separates clauses.
  */
 export function normaliseProblemText(text: string): string {
@@ -75,6 +149,8 @@ export function normaliseProblemText(text: string): string {
     return `${value}%`;
   });
   out = chineseNumeralsToDigits(out);
+  out = englishNumbersToDigits(out);
+  out = oneAsEach(out);
   out = out
     .replace(/(\d)\s*(?:percent|per cent|pct)\b/giu, '$1%')
     .replace(/(?<!\d)(\d+)个半(小时|钟头)/gu, (_, n: string, unit: string) => `${n}.5${unit}`)

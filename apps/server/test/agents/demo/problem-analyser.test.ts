@@ -5,7 +5,7 @@ import { findExpression, operatorWordsToSymbols, toToolExpression } from '../../
 import { analyseTask } from '../../../src/agents/demo/problem-analyser.js';
 import { findQuantities } from '../../../src/agents/demo/quantities.js';
 import { changedNumbers, noteReplacements, replaceNumbers } from '../../../src/agents/demo/revision.js';
-import { chineseNumeralValue, normaliseProblemText } from '../../../src/agents/demo/text-normalize.js';
+import { chineseNumeralValue, englishNumberValue, normaliseProblemText } from '../../../src/agents/demo/text-normalize.js';
 
 function firstCall(task: string): unknown {
   const plan = analyseTask(task, /[\u4e00-\u9fff]/u.test(task) ? 'zh' : 'en');
@@ -21,6 +21,30 @@ describe('problem text normalisation', () => {
     expect(normaliseProblemText('打八折')).toBe('打8折');
     expect(normaliseProblemText('打七五折')).toBe('打75折');
     expect(normaliseProblemText('240千米，5千克')).toBe('240千米，5千克');
+  });
+
+  it('reads English number words as digits', () => {
+    expect(normaliseProblemText('What is ten plus five?')).toBe('What is 10 plus 5?');
+    expect(normaliseProblemText('Tom has twelve apples and buys a dozen more')).toBe('Tom has 12 apples and buys 12 more');
+    expect(normaliseProblemText('fifteen percent of two hundred and forty')).toBe('15% of 240');
+    expect(normaliseProblemText('Twenty-five times seventy seven')).toBe('25 times 77');
+    expect(englishNumberValue('one million two hundred thousand and three')).toBe(1_200_003);
+    expect(englishNumberValue('two dozen')).toBe(24);
+  });
+
+  it('reads "one box holds N" and "一个盒子有N" at the start of a clause as each box', () => {
+    expect(normaliseProblemText('One box holds twelve pencils.')).toBe('Each box holds 12 pencils.');
+    expect(normaliseProblemText('Tom has one box; one crate holds 5 boxes')).toBe('Tom has one box; each crate holds 5 boxes');
+    expect(normaliseProblemText('一个盒子有十二个鸡蛋，三个盒子有多少个鸡蛋？')).toBe('每个盒子有12个鸡蛋，3个盒子有多少个鸡蛋？');
+    expect(normaliseProblemText('他买了一个盒子有12个鸡蛋')).toBe('他买了一个盒子有12个鸡蛋');
+  });
+
+  it('leaves number words alone when they are not one number, and a lone "one"', () => {
+    expect(normaliseProblemText('five six')).toBe('five six');
+    expect(normaliseProblemText('Which one is bigger, one of them or someone else?')).toBe('Which one is bigger, one of them or someone else?');
+    expect(normaliseProblemText('one hundred and one')).toBe('101');
+    expect(englishNumberValue('hundred hundred')).toBeUndefined();
+    expect(englishNumberValue('twenty twenty')).toBeUndefined();
   });
 
   it('leaves words that merely contain 一 alone', () => {
