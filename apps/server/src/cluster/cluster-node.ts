@@ -1,6 +1,7 @@
+import type { SessionInfo } from '@interthought/protocol';
 import type { RedisOptions } from 'ioredis';
 import type { ClusterConfig } from '../config.js';
-import type { SessionManagerDeps } from '../core/session-manager.js';
+import type { SessionManager, SessionManagerDeps } from '../core/session-manager.js';
 import { startSessionManager } from '../core/session-manager.js';
 import { timeoutRejection } from '../core/approvals.js';
 import { SessionError } from '../core/session-error.js';
@@ -30,6 +31,16 @@ export function redisTarget(url: string): RedisTarget {
 /** How long a command routed to a dead owner waits for its lease to expire before it fails. */
 function takeoverWaitMs(config: ClusterConfig): number {
   return config.leaseTtlMs + config.sweepMs + 2_000;
+}
+
+/**
+ * Every node keeps the clock of every session waiting for a decision with a timeout (not only the
+ * node that ran it to the wait, which lets it go and may die): whichever fires first rejects the
+ * call where the session can run, and the others find it decided.
+ */
+function followDeadlines(local: SessionManager, frame: string): void {
+  const change = JSON.parse(frame) as { type?: string; session?: SessionInfo };
+  if (change.type === 'sessions.changed' && change.session !== undefined) void local.followDeadline(change.session);
 }
 
 /**
@@ -78,7 +89,11 @@ export async function startClusterNode(
   feeds = new SessionFeeds(store, channel, report);
   store.onWritten((sessionId, frames, firstSeq) => feeds?.onBatch(sessionId, frames, firstSeq));
   const listWatchers = new SessionListWatchers(report);
-  const bus = await NodeBus.open({ target, nodeId: config.nodeId, publisher: store.redis, onList: (frame) => listWatchers.relay(frame), report, answerMs: 5_000 });
+  const onList = (frame: string): void => {
+    listWatchers.relay(frame);
+    followDeadlines(local, frame);
+  };
+  const bus = await NodeBus.open({ target, nodeId: config.nodeId, publisher: store.redis, onList, report, answerMs: 5_000 });
   const service = new ClusterSessions({ local, store, appends, ownership, feeds, channel, bus, listWatchers, takeoverWaitMs: takeoverWaitMs(config), report });
   sessions = service;
   // The core tells this node's list changes to one watcher, which tells every node.

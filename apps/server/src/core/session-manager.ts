@@ -519,6 +519,26 @@ export class SessionManager implements SessionService {
     this.#sessions.remove(session);
   }
 
+  /**
+   * A session's summary changed somewhere (cluster mode: on any node). When it waits for a decision
+   * with a timeout, this process keeps the deadline's clock too, read from the stored log: a
+   * waiting session has no owner, so the node that set the clock may die with it. When it no longer
+   * waits, that clock stops. Never throws.
+   */
+  async followDeadline(info: SessionInfo): Promise<void> {
+    if (info.status !== 'waiting') {
+      // A session running here keeps its own clock (it is disarmed as its call is decided).
+      if (this.#sessions.get(info.sessionId) === undefined) this.#deadlines.disarm(info.sessionId);
+      return;
+    }
+    try {
+      const loaded = await loadSession(this.#store, info.sessionId);
+      if (loaded !== undefined && loaded.state.session.status === 'waiting') this.#armDeadlineOf(loaded.state, loaded.options);
+    } catch (error) {
+      this.#reportError(`reading waiting session ${info.sessionId} failed`, error);
+    }
+  }
+
   /** Typed as the snapshot fields (the contract's `Omit` of a loose zod type erases them). */
   async snapshot(sessionId: string): Promise<SessionSnapshotData | undefined> {
     const session = await this.#find(sessionId);

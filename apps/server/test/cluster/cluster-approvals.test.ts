@@ -60,4 +60,22 @@ describe('approvals in a cluster', () => {
     await creator.waitForStatus(sessionId, 'completed');
     await eventually(async () => ((await cluster.leaseHolder(sessionId)) === undefined ? true : undefined), 'the lease to be released');
   });
+
+  it('a timeout still rejects the call when the node that ran the session to its wait died', async () => {
+    // Nodes b and c started before the session existed: only a list change tells them of its wait.
+    const creator = await cluster.connect('a');
+    const { sessionId, stepId } = await waitingSession(creator, { approve: 'all', approvalTimeoutMs: 3_000 });
+    const onB = await cluster.connect('b');
+    const { answer } = await onB.request({ type: 'session.subscribe', sessionId, afterSeq: 0 });
+    expect(answer.type).toBe('session.subscribed');
+    await cluster.node('a').crash();
+
+    const resolved = (await onB.waitForType('approval.resolved', (frame) => frame.sessionId === sessionId, 15_000)) as SessionEvent;
+    expect(resolved).toMatchObject({ stepId, decision: 'rejected', by: 'server', reason: 'timed out' });
+    await onB.waitForStatus(sessionId, 'completed');
+    // Decided once, whichever of b and c fired first.
+    const log = (await cluster.log(sessionId)).map((entry) => JSON.parse(entry.frame) as SessionEvent);
+    expect(log.filter((event) => event.type === 'approval.resolved')).toHaveLength(1);
+    expectContiguous(log.map((event) => event.seq));
+  });
 });
