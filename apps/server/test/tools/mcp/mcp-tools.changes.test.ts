@@ -1,22 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { addMcpTools, type McpTools } from '../../../src/tools/mcp/index.js';
+import { describe, expect, it } from 'vitest';
+import { addMcpTools } from '../../../src/tools/mcp/index.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
-import { RecordingLog, eventually, mcpConfig, stdioServer } from './support/mcp-test-config.js';
+import { RecordingLog, eventually, mcpConfig, stdioServer, closedAfterEachTest } from './support/mcp-test-config.js';
 
 // A server whose tool list changes says so (notifications/tools/list_changed); the registry, and
 // so GET /api/tools and every agent's next model call, follow it.
-let mcp: McpTools | undefined;
-
-afterEach(async () => {
-  await mcp?.close();
-  mcp = undefined;
-});
+const opened = closedAfterEachTest();
 
 async function changingServer(): Promise<{ registry: ToolRegistry; log: RecordingLog }> {
   const registry = new ToolRegistry();
   const log = new RecordingLog();
   const server = { ...stdioServer('notes'), env: { MCP_TEST_CHANGING_TOOLS: '1' } };
-  mcp = await addMcpTools(registry, mcpConfig([server]), log);
+  opened.mcp = await addMcpTools(registry, mcpConfig([server]), log);
   return { registry, log };
 }
 
@@ -31,12 +26,12 @@ describe('MCP tools: a server whose tools change', () => {
     await eventually(() => registry.get('mcp__notes__extra') !== undefined, 'the added tool to be registered');
     expect(registry.get('mcp__notes__extra')).toMatchObject({ effect: 'read', description: 'Appears when asked.' });
     expect(await registry.get('mcp__notes__extra')!.execute({}, signal)).toMatchObject({ text: 'extra here' });
-    expect(mcp!.tools.map((tool) => tool.name)).toContain('mcp__notes__extra');
+    expect(opened.mcp!.tools.map((tool) => tool.name)).toContain('mcp__notes__extra');
     expect(log.messages('info')).toContain('MCP server "notes" changed its tools: added mcp__notes__extra.');
 
     await registry.get('mcp__notes__shrink')!.execute({}, signal);
     await eventually(() => registry.get('mcp__notes__extra') === undefined, 'the removed tool to be taken away');
-    expect(mcp!.tools.map((tool) => tool.name)).not.toContain('mcp__notes__extra');
+    expect(opened.mcp!.tools.map((tool) => tool.name)).not.toContain('mcp__notes__extra');
     expect(log.messages('info')).toContain('MCP server "notes" changed its tools: removed mcp__notes__extra.');
   });
 

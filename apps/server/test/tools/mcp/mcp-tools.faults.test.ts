@@ -1,27 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { addMcpTools, type McpTools } from '../../../src/tools/mcp/index.js';
+import { describe, expect, it } from 'vitest';
+import { addMcpTools } from '../../../src/tools/mcp/index.js';
 import { ToolError } from '../../../src/tools/tool.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { HttpMcpTestServer } from './support/http-test-server.js';
-import { RecordingLog, eventually, httpServer, mcpConfig, stdioServer } from './support/mcp-test-config.js';
+import { RecordingLog, eventually, httpServer, mcpConfig, stdioServer, closedAfterEachTest } from './support/mcp-test-config.js';
 
 // Faults of an MCP server never reach the Interthought server: they become the call's observation
 // (a ToolError), and the next call finds the server again.
 const TIMEOUT_MS = 600;
-let mcp: McpTools | undefined;
-let http: HttpMcpTestServer | undefined;
-
-afterEach(async () => {
-  await mcp?.close();
-  await http?.stop();
-  mcp = undefined;
-  http = undefined;
-});
+const opened = closedAfterEachTest();
 
 async function withStdioServer(): Promise<{ registry: ToolRegistry; log: RecordingLog }> {
   const registry = new ToolRegistry();
   const log = new RecordingLog();
-  mcp = await addMcpTools(registry, mcpConfig([stdioServer('notes')], TIMEOUT_MS), log);
+  opened.mcp = await addMcpTools(registry, mcpConfig([stdioServer('notes')], TIMEOUT_MS), log);
   return { registry, log };
 }
 
@@ -71,7 +63,7 @@ describe('MCP tools: faults', () => {
 
   it('starts a server killed while idle again on the next call, and logs that it stopped', async () => {
     const { registry, log } = await withStdioServer();
-    const connection = mcp!.connections[0]!;
+    const connection = opened.mcp!.connections[0]!;
     const { pid } = await statsOf(registry);
     expect(connection.pid).toBe(pid);
     process.kill(pid, 'SIGKILL');
@@ -82,24 +74,24 @@ describe('MCP tools: faults', () => {
   });
 
   it('makes an unreachable HTTP server the observation, and reconnects once it answers again', async () => {
-    http = await HttpMcpTestServer.start();
+    opened.http = await HttpMcpTestServer.start();
     const registry = new ToolRegistry();
-    mcp = await addMcpTools(registry, mcpConfig([httpServer(http.url, 'weather')], TIMEOUT_MS), new RecordingLog());
+    opened.mcp = await addMcpTools(registry, mcpConfig([httpServer(opened.http!.url, 'weather')], TIMEOUT_MS), new RecordingLog());
     expect(await run(registry, 'mcp__weather__lookup', { city: 'Oslo' })).toMatchObject({ text: 'Sunny in Oslo.' });
-    await http.stop();
+    await opened.http!.stop();
     // Until fetch's pool has let go of the sockets the server closed, a request may still pick one.
-    await eventually(() => fetch(http!.url).then(() => false, (error: { cause?: { code?: string } }) => error.cause?.code === 'ECONNREFUSED'), 'the server to be gone');
+    await eventually(() => fetch(opened.http!.url).then(() => false, (error: { cause?: { code?: string } }) => error.cause?.code === 'ECONNREFUSED'), 'the server to be gone');
     const down = run(registry, 'mcp__weather__lookup', { city: 'Rome' });
     await expect(down).rejects.toBeInstanceOf(ToolError);
     await expect(down).rejects.toThrow(/^MCP server "weather" could not be reached for the lookup call: fetch failed \(connect ECONNREFUSED [\d.:]+\)\. It is reconnected on the next call\.$/);
-    await http.listen();
+    await opened.http!.listen();
     expect(await run(registry, 'mcp__weather__lookup', { city: 'Rome' })).toMatchObject({ text: 'Sunny in Rome.' });
   });
 
   it('refuses calls once closed (the server is shutting down), and the process is gone', async () => {
     const { registry } = await withStdioServer();
     const { pid } = await statsOf(registry);
-    await mcp!.close();
+    await opened.mcp!.close();
     expect(() => process.kill(pid, 0)).toThrow();
     await expect(run(registry, 'mcp__notes__echo', { text: 'late' })).rejects.toThrow(
       'MCP server "notes" is not running and could not be started again: Interthought is shutting down',

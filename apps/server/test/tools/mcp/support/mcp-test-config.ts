@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import type { McpConfig } from '../../../../src/config.js';
 import type { McpLog } from '../../../../src/tools/mcp/mcp-connection.js';
 import type { McpServerConfig } from '../../../../src/tools/mcp/mcp-config-file.js';
+import type { McpTools } from '../../../../src/tools/mcp/index.js';
+import type { HttpMcpTestServer } from './http-test-server.js';
 
 const STDIO_SERVER = fileURLToPath(new URL('./stdio-test-server.ts', import.meta.url));
 /** tsx as a loader of one node process (the tsx CLI would put a second process between us and the server). */
@@ -70,3 +73,21 @@ export const TEST_SERVERS_TOOL_NAMES = [
   'mcp__weather__book',
   'mcp__weather__ping_now',
 ];
+
+/** What a test opens: its MCP tools and its HTTP test server, each closed after the test. */
+export interface OpenedPerTest {
+  mcp?: McpTools;
+  http?: HttpMcpTestServer;
+}
+
+/** A holder for what each test of the file opens; whatever a test put in it is closed after it. */
+export function closedAfterEachTest(): OpenedPerTest {
+  const opened: OpenedPerTest = {};
+  afterEach(async () => {
+    await opened.mcp?.close();
+    await opened.http?.stop();
+    delete opened.mcp;
+    delete opened.http;
+  });
+  return opened;
+}
