@@ -24,8 +24,8 @@ export type StreamEntries = [id: string, fields: string[]][];
  * A trim runs behind the appends, never in their way: it is two more round trips to Redis and a
  * fold of a quarter of `keep` events, and while the append that set it off waited for it, so did
  * that batch's events and every batch queued behind it (the outbox has one append in flight),
- * several times a second per busy session. One trim at a time per session; an append that lands
- * meanwhile sets off the next one if the log is still too long.
+ * several times a second per busy session. One trim at a time per session; the appends that land
+ * meanwhile are remembered, and once it lands the next trim starts if the log is still too long.
  */
 export class RedisRetention {
   readonly #slack: number;
@@ -33,6 +33,8 @@ export class RedisRetention {
   readonly #unfoldable = new Set<string>();
   /** The trim under way of each session, at most one. */
   readonly #running = new Map<string, Promise<void>>();
+  /** The last seq appended to a session while its trim was under way. */
+  readonly #appendedMeanwhile = new Map<string, number>();
 
   constructor(
     private readonly redis: Redis,
@@ -44,15 +46,32 @@ export class RedisRetention {
 
   /** After an append answered {lastSeq, firstSeq}: start a trim when the log outgrew the limit. Never throws. */
   afterAppend(sessionId: string, firstSeq: number, lastSeq: number): void {
-    if (firstSeq < 1 || lastSeq - firstSeq + 1 <= this.keep + this.#slack || this.#unfoldable.has(sessionId) || this.#running.has(sessionId)) return;
-    const trim = this.#trimOrGiveUp(sessionId, firstSeq, lastSeq - this.keep).finally(() => this.#running.delete(sessionId));
+    if (this.#running.has(sessionId)) {
+      this.#appendedMeanwhile.set(sessionId, Math.max(lastSeq, this.#appendedMeanwhile.get(sessionId) ?? 0));
+      return;
+    }
+    if (firstSeq < 1 || lastSeq - firstSeq + 1 <= this.keep + this.#slack || this.#unfoldable.has(sessionId)) return;
+    const throughSeq = lastSeq - this.keep;
+    const trim = this.#trimOrGiveUp(sessionId, firstSeq, throughSeq).finally(() => {
+      this.#running.delete(sessionId);
+      const meanwhile = this.#appendedMeanwhile.get(sessionId);
+      this.#appendedMeanwhile.delete(sessionId);
+      // The log now starts after throughSeq (unless another trim moved it: then this one finds out).
+      if (meanwhile !== undefined) this.afterAppend(sessionId, throughSeq + 1, meanwhile);
+    });
     this.#running.set(sessionId, trim);
   }
 
-  /** Resolves once the trim under way of `sessionId` (of every session, without one) has landed. Never rejects. */
-  settled(sessionId?: string): Promise<void> {
-    if (sessionId !== undefined) return this.#running.get(sessionId) ?? Promise.resolve();
-    return Promise.all(this.#running.values()).then(() => undefined);
+  /**
+   * Resolves once the trims under way of `sessionId` (of every session, without one) have landed,
+   * those they set off included. Never rejects.
+   */
+  async settled(sessionId?: string): Promise<void> {
+    for (;;) {
+      const running = sessionId === undefined ? [...this.#running.values()] : [this.#running.get(sessionId)].filter((trim) => trim !== undefined);
+      if (running.length === 0) return;
+      await Promise.all(running);
+    }
   }
 
   async #trimOrGiveUp(sessionId: string, firstSeq: number, throughSeq: number): Promise<void> {
@@ -70,6 +89,7 @@ export class RedisRetention {
   /** Drop what is remembered of a deleted session. */
   forget(sessionId: string): void {
     this.#unfoldable.delete(sessionId);
+    this.#appendedMeanwhile.delete(sessionId);
   }
 
   /**

@@ -59,7 +59,12 @@ describe('traces of the real server process', () => {
     // A batch delay far beyond the test: spans can only arrive through the flush on stop.
     server = spawnServer(testServerEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: '600000' }));
     const url = await runningUrl(server);
-    expect(server.stdout()).toContain(`Traces of every run go to ${receiver.endpoint}/v1/traces (OTLP/HTTP, JSON) as service "interthought".`);
+    // Printed after the "running at" line, so it may come in a later chunk of stdout.
+    const line = `Traces of every run go to ${receiver.endpoint}/v1/traces (OTLP/HTTP, JSON) as service "interthought".`;
+    for (const deadline = Date.now() + 10_000; !server.stdout().includes(line); ) {
+      if (Date.now() > deadline) throw new Error(`No traces line on stdout:\n${server.stdout()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const client = await TestClient.connect(`${url.replace('http', 'ws')}/ws`);
     const sessionId = await client.createSession('What is 12 * 7?');
     await client.waitFor((frame) => frame.type === 'session.status' && frame.sessionId === sessionId && frame.status === 'completed', 'the session to complete');
