@@ -18,9 +18,20 @@ const TOTAL_CUES = ['altogether', 'in total', 'in all', 'total', 'combined', 'su
 const AVERAGE_CUES = ['average', 'mean', '平均数', '平均值', '平均成绩'];
 const DIFFERENCE_CUES = ['how many more', 'how much more', 'how many fewer', 'how much less', 'how much longer', 'how much taller', 'how much older', 'difference', '多多少', '少多少', '相差', '差多少', '还差', '大多少', '长多少', '高多少'];
 
+/** An English noun as more than one: apple → apples, box → boxes, berry → berries (other scripts as they are). */
+function pluralOf(noun: string): string {
+  if (!/^[a-z]+$/iu.test(noun)) return noun;
+  if (/(?:s|x|z|ch|sh)$/iu.test(noun)) return `${noun}es`;
+  if (/[^aeiou]y$/iu.test(noun)) return `${noun.slice(0, -1)}ies`;
+  return `${noun}s`;
+}
+
+/** What the answer counts: the noun of a count other than 1 (already plural), else the one seen after "1", made plural. */
 function counted(quantities: readonly Quantity[]): Pick<Quantity, 'noun' | 'measure'> {
-  const withNoun = quantities.find((q) => q.noun) ?? quantities.find((q) => q.measure);
-  return { ...(withNoun?.noun ? { noun: withNoun.noun } : {}), ...(withNoun?.measure ? { measure: withNoun.measure } : {}) };
+  const severalOf = quantities.find((q) => q.noun && q.value !== 1);
+  const withNoun = severalOf ?? quantities.find((q) => q.noun) ?? quantities.find((q) => q.measure);
+  const noun = withNoun?.noun && severalOf === undefined && withNoun.value === 1 ? pluralOf(withNoun.noun) : withNoun?.noun;
+  return { ...(noun ? { noun } : {}), ...(withNoun?.measure ? { measure: withNoun.measure } : {}) };
 }
 
 function missing(lang: Lang): string {

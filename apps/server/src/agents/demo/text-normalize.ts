@@ -50,13 +50,26 @@ const CHINESE_NUMERAL_RUN = new RegExp(`(?<![\\d.${NUMERALS}])[${NUMERALS}]+(?=$
 /** 千米, 千克, 百米 are units, not a thousand metres: a lone 百/千/万 before a unit stays a word. */
 const LONE_MULTIPLIERS = new Set(['百', '千', '万']);
 
+/** Arithmetic words a Chinese numeral may stand next to: 三加五, 一百减去三十七, 三乘以八. */
+const CHINESE_OPERATOR_WORDS = ['加上', '减去', '乘以', '除以', '加', '减', '乘', '除', '等于'];
+// No whitespace between them: a lookbehind over a run of spaces would rescan it from every position.
+const CHINESE_NUMERAL_BY_OPERATOR = new RegExp(
+  `(?<![\\d.${NUMERALS}])[${NUMERALS}]+(?=${CHINESE_OPERATOR_WORDS.join('|')})|(?<=${CHINESE_OPERATOR_WORDS.join('|')})[${NUMERALS}]+`,
+  'gu',
+);
+
 /**
  * Chinese numerals before a measure word or unit become digits: 三个 → 3个, 两小时 → 2小时,
  * 打八折 → 打8折. A lone 一 stays (一共, 一件衬衫 are words, not counts worth computing with).
  */
 function chineseNumeralsToDigits(text: string): string {
-  return text.replace(CHINESE_NUMERAL_RUN, (run) => {
+  const counted = text.replace(CHINESE_NUMERAL_RUN, (run) => {
     if (run === '一' || LONE_MULTIPLIERS.has(run)) return run;
+    const value = chineseNumeralValue(run);
+    return value === undefined ? run : String(value);
+  });
+  // Next to 加, 减去, 乘以 … a numeral is an operand, a lone 一 too (一加一).
+  return counted.replace(CHINESE_NUMERAL_BY_OPERATOR, (run) => {
     const value = chineseNumeralValue(run);
     return value === undefined ? run : String(value);
   });
@@ -112,13 +125,20 @@ export function englishNumberValue(run: string): number | undefined {
   return last === 'and' ? undefined : total + (current ?? 0);
 }
 
+/** Words around a lone "one" that make it a count or an operand: "has one apple", "one plus one". */
+const ONE_COUNTED_AFTER = /\b(?:plus|minus|times|by|from|add|subtract|has|have|had|buys?|bought|gets?|got|eats?|ate|gives?|gave|sells?|sold|takes?|took|finds?|found|with|is|are|equals?)\s+$/iu;
+const ONE_COUNTED_BEFORE = /^\s+(?:plus|minus|times|multiplied|divided|over|more|less|fewer)\b|^\s*[+\-*/×÷]/iu;
+
 /**
  * English number words become digits: "ten plus five" → "10 plus 5", "a dozen eggs" → "12 eggs".
- * A lone "one" stays ("which one", "one of them" are words, not counts worth computing with).
+ * A lone "one" only where it counts or is an operand ("has one apple", "one plus one"): "which
+ * one" and "one of them" are words, not counts worth computing with.
  */
 function englishNumbersToDigits(text: string): string {
-  return text.replace(ENGLISH_NUMBER_RUN, (run) => {
-    if (/^one$/iu.test(run)) return run;
+  return text.replace(ENGLISH_NUMBER_RUN, (run, offset: number) => {
+    if (/^one$/iu.test(run) && !ONE_COUNTED_AFTER.test(text.slice(Math.max(0, offset - 20), offset)) && !ONE_COUNTED_BEFORE.test(text.slice(offset + run.length, offset + run.length + 20))) {
+      return run;
+    }
     const value = englishNumberValue(run);
     return value === undefined ? run : String(value);
   });
@@ -156,6 +176,7 @@ export function normaliseProblemText(text: string): string {
     .replace(/(?<!\d)(\d+)个半(小时|钟头)/gu, (_, n: string, unit: string) => `${n}.5${unit}`)
     .replace(/半(小时|个小时|个钟头)/gu, '0.5小时')
     .replace(/\bhalf an hour\b/giu, '0.5 hours')
+    .replace(/(?<![\d.])(\d+) and a half\b/giu, '$1.5')
     .replace(/\ban hour and a half\b/giu, '1.5 hours');
   // "1,250,000" → "1250000"; a comma before anything but exactly three digits is punctuation.
   // One pass: whether a comma groups digits depends only on its neighbours, never on another comma's removal.

@@ -34,9 +34,20 @@ describe('problem text normalisation', () => {
 
   it('reads "one box holds N" and "一个盒子有N" at the start of a clause as each box', () => {
     expect(normaliseProblemText('One box holds twelve pencils.')).toBe('Each box holds 12 pencils.');
-    expect(normaliseProblemText('Tom has one box; one crate holds 5 boxes')).toBe('Tom has one box; each crate holds 5 boxes');
+    expect(normaliseProblemText('Tom has one box; one crate holds 5 boxes')).toBe('Tom has 1 box; each crate holds 5 boxes');
     expect(normaliseProblemText('一个盒子有十二个鸡蛋，三个盒子有多少个鸡蛋？')).toBe('每个盒子有12个鸡蛋，3个盒子有多少个鸡蛋？');
     expect(normaliseProblemText('他买了一个盒子有12个鸡蛋')).toBe('他买了一个盒子有12个鸡蛋');
+  });
+
+  it('reads a lone "one" where it counts or is an operand, and "N and a half"', () => {
+    expect(normaliseProblemText('Tom has one apple; what is one plus one?')).toBe('Tom has 1 apple; what is 1 plus 1?');
+    expect(normaliseProblemText('subtract one from ten')).toBe('subtract 1 from 10');
+    expect(normaliseProblemText('two and a half hours')).toBe('2.5 hours');
+  });
+
+  it('reads Chinese numerals next to operator words, a lone 一 too', () => {
+    expect(normaliseProblemText('一百减去三十七是多少？')).toBe('100减去37是多少？');
+    expect(normaliseProblemText('一加一等于几？三乘以八')).toBe('1加1等于几？3乘以8');
   });
 
   it('leaves number words alone when they are not one number, and a lone "one"', () => {
