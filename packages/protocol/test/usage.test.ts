@@ -14,6 +14,7 @@ import {
   type Step,
 } from '../src/index.js';
 import { sessionInfo } from './support/legal-session.js';
+import { stepOf } from './support/event-builders.js';
 
 const SID = 'sess_usage';
 
@@ -27,15 +28,7 @@ class Log {
   }
 }
 
-const step = (stepId: string, parentId: string | null, index: number, kind: Step['kind']): Step => ({
-  stepId,
-  parentId,
-  index,
-  kind,
-  status: 'streaming',
-  content: '',
-  revision: 0,
-});
+const step = (stepId: string, parentId: string | null, index: number, kind: Step['kind']): Step => stepOf(stepId, parentId, index, kind);
 
 /** A thought and a tool call from one model call, then an observation and a final answer from a second. */
 function twoCalls(): Log {
