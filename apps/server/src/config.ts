@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ApprovalPolicySchema, type ApprovalPolicy } from '@interthought/protocol';
 import { McpConfigFileError, readMcpConfigFile, type McpServerConfig } from './tools/mcp/mcp-config-file.js';
-import type { PriceTable } from './core/model-prices.js';
+import type { PriceTable } from './core/run/model-prices.js';
 import { pricesVariable } from './price-config.js';
 
 /** The server's settings, read once from the environment by `loadConfig`. */

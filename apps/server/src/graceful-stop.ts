@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EventStore } from './core/event-store.js';
+import type { EventStore } from './core/persistence/event-store.js';
 
 /** How long clients get to finish HTTP requests before every connection left is cut. */
 export const HTTP_GRACE_MS = 2_000;

@@ -1,11 +1,11 @@
 import type { SessionInfo } from '@interthought/protocol';
 import type { RedisOptions } from 'ioredis';
 import type { ClusterConfig } from '../config.js';
-import type { SessionManager, SessionManagerDeps } from '../core/session-manager.js';
-import { startSessionManager } from '../core/session-manager.js';
-import { timeoutRejection } from '../core/approvals.js';
+import type { SessionManager, SessionManagerDeps } from '../core/sessions/session-manager.js';
+import { startSessionManager } from '../core/sessions/session-manager.js';
+import { timeoutRejection } from '../core/commands/approvals.js';
 import { SessionError } from '../core/session-error.js';
-import { SessionListWatchers } from '../core/session-list-watchers.js';
+import { SessionListWatchers } from '../core/fanout/session-list-watchers.js';
 import { ClusterSessions } from './cluster-sessions.js';
 import { NodeBus } from './node-bus.js';
 import { OwnedAppends } from './owned-appends.js';

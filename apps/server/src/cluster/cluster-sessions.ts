@@ -1,10 +1,10 @@
 import { toSnapshot, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionSnapshotData, type SessionsWatching, type ShareRecord } from '@interthought/protocol';
-import { ACTIVE_STATUSES } from '../core/live-session.js';
-import type { Peer, ReplyTo } from '../core/peer.js';
+import { ACTIVE_STATUSES } from '../core/sessions/live-session.js';
+import type { Peer, ReplyTo } from '../core/fanout/peer.js';
 import { SessionError, notFound } from '../core/session-error.js';
-import type { SessionListWatchers } from '../core/session-list-watchers.js';
-import { loadSession } from '../core/session-loader.js';
-import type { SessionManager } from '../core/session-manager.js';
+import type { SessionListWatchers } from '../core/fanout/session-list-watchers.js';
+import { loadSession } from '../core/persistence/session-loader.js';
+import type { SessionManager } from '../core/sessions/session-manager.js';
 import type {
   Actor,
   CorrectStepInput,
@@ -21,10 +21,10 @@ import type {
   ShareInput,
   UnshareInput,
 } from '../core/session-service.js';
-import { listInScope } from '../core/session-list-scope.js';
-import type { SessionPage } from '../core/event-store.js';
-import { readSessionExport, type SessionExport } from '../core/session-export.js';
-import type { ParsedImport } from '../core/session-import.js';
+import { listInScope } from '../core/fanout/session-list-scope.js';
+import type { SessionPage } from '../core/persistence/event-store.js';
+import { readSessionExport, type SessionExport } from '../core/transfer/session-export.js';
+import type { ParsedImport } from '../core/transfer/session-import.js';
 import { EventStoreError } from '../store/store-errors.js';
 import { encodeBatchMessage } from './batch-message.js';
 import { RoutedCommandError, type NodeBus, type RoutedCommand } from './node-bus.js';

@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import type { Redis } from 'ioredis';
 import type { ErrorCode } from '@interthought/protocol';
 import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';
-import type { Quota } from '../core/quota.js';
+import type { Quota } from '../core/commands/quota.js';
 
 /** The list of sessions changed (a `sessions.changed` / `sessions.removed` frame), for every node's watchers. */
 export const LIST_CHANNEL = 'it:list';

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SessionEvent, SessionInfo, SessionOptions, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 import type { Redis } from 'ioredis';
-import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/event-store.js';
+import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/persistence/event-store.js';
 import { SessionError } from '../core/session-error.js';
 import { EventStoreError } from '../store/store-errors.js';
 import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';

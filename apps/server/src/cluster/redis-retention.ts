@@ -1,6 +1,6 @@
 import { applyEvent, createSessionState, toSnapshot, type SessionEvent, type SessionInfo, type SessionSnapshotData } from '@interthought/protocol';
 import type { Redis } from 'ioredis';
-import { stateBeforeFirstEvent } from '../core/session-loader.js';
+import { stateBeforeFirstEvent } from '../core/persistence/session-loader.js';
 import { sessionKeys } from './redis-keys.js';
 import type { ClusterScripts } from './redis-scripts.js';
 

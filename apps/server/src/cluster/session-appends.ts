@@ -1,5 +1,5 @@
 import type { SessionInfo } from '@interthought/protocol';
-import type { AppendBatch } from '../core/event-store.js';
+import type { AppendBatch } from '../core/persistence/event-store.js';
 import { EventStoreError } from '../store/store-errors.js';
 import { isSingleLine } from './batch-message.js';
 

@@ -1,8 +1,8 @@
 import { toSnapshot, type SessionEvent, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
-import type { EventStore } from '../core/event-store.js';
-import type { Peer, ReplyTo } from '../core/peer.js';
+import type { EventStore } from '../core/persistence/event-store.js';
+import type { Peer, ReplyTo } from '../core/fanout/peer.js';
 import { SessionError, notFound } from '../core/session-error.js';
-import { loadSession } from '../core/session-loader.js';
+import { loadSession } from '../core/persistence/session-loader.js';
 import type { SessionChannel } from './session-channel.js';
 
 /** One client of this node following a session. */

@@ -1,11 +1,11 @@
 import type { Health, MessageMode, Owner, SessionDeletedEvent, SessionInfo, SessionOptions, SessionSnapshotData, ShareRecord, ShareRole } from '@interthought/protocol';
-import type { OutboxStats } from './outbox.js';
-import type { UsageTotals } from './usage-ledger.js';
-import type { Peer, ReplyTo } from './peer.js';
-import type { Quota } from './quota.js';
-import type { SessionPage } from './event-store.js';
-import type { SessionExport } from './session-export.js';
-import type { ParsedImport } from './session-import.js';
+import type { OutboxStats } from './persistence/outbox.js';
+import type { UsageTotals } from './run/usage-ledger.js';
+import type { Peer, ReplyTo } from './fanout/peer.js';
+import type { Quota } from './commands/quota.js';
+import type { SessionPage } from './persistence/event-store.js';
+import type { SessionExport } from './transfer/session-export.js';
+import type { ParsedImport } from './transfer/session-import.js';
 
 /** Who a request speaks for, when the server tells users apart: a new session's owner, the name in the log. */
 export type Actor = Owner;

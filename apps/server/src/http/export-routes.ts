@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { exportFileName, exportNdjson, foldExport } from '../core/session-export.js';
-import { ImportError, parseImport, type ParsedImport } from '../core/session-import.js';
-import { sessionTranscript } from '../core/session-transcript.js';
+import { exportFileName, exportNdjson, foldExport } from '../core/transfer/session-export.js';
+import { ImportError, parseImport, type ParsedImport } from '../core/transfer/session-import.js';
+import { sessionTranscript } from '../core/transfer/session-transcript.js';
 import { sendRestError } from './rest-error.js';
 
 /** The largest export `POST /api/sessions/import` reads. */

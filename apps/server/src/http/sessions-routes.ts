@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { SessionPage } from '../core/event-store.js';
+import type { SessionPage } from '../core/persistence/event-store.js';
 import { sendRestError } from './rest-error.js';
 
 export const SESSIONS_PAGE_DEFAULT = 20;

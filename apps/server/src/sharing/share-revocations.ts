@@ -1,5 +1,5 @@
 import { SHARE_ENDED_CLOSE, type SessionEvent } from '@interthought/protocol';
-import type { Peer } from '../core/peer.js';
+import type { Peer } from '../core/fanout/peer.js';
 import type { SessionService } from '../core/session-service.js';
 
 /** A connection opened with a share link, as the revocation watch sees it. */

@@ -9,9 +9,9 @@ import {
   type SessionState,
   type SessionStatus,
 } from '@interthought/protocol';
-import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/event-store.js';
+import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/persistence/event-store.js';
 import { SessionError } from '../core/session-error.js';
-import { stateBeforeFirstEvent } from '../core/session-loader.js';
+import { stateBeforeFirstEvent } from '../core/persistence/session-loader.js';
 
 export interface MemoryEventStoreOptions {
   /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
-import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/event-store.js';
+import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/persistence/event-store.js';
 import { schemaVersion } from './sqlite/migrations.js';
 import { openDatabase, type OpenedDatabase, type SynchronousMode } from './sqlite/open-database.js';
 import type { ProcessLock } from './sqlite/process-lock.js';

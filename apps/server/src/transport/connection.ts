@@ -2,8 +2,8 @@ import { nanoid } from 'nanoid';
 import { SHARE_ENDED_CLOSE, TOKEN_EXPIRED_CLOSE, type ServerMessage, type SessionEvent, type ShareGrant } from '@interthought/protocol';
 import { WebSocket } from 'ws';
 import type { Identity } from '../auth/identity.js';
-import type { Peer } from '../core/peer.js';
-import type { Quota } from '../core/quota.js';
+import type { Peer } from '../core/fanout/peer.js';
+import type { Quota } from '../core/commands/quota.js';
 import { BackpressureSender, DEFAULT_BUFFER_CAPS, type BufferCaps } from './backpressure-sender.js';
 import { ConnectionRateLimiter } from './rate-limiter.js';
 

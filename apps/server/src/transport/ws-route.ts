@@ -10,7 +10,7 @@ import { releaseUpgradeLeftovers } from './upgrade-leftovers.js';
 import { sendRestError } from '../http/rest-error.js';
 import { ConnectionsPerAddress, RunStartBudget, addressKey } from './address-quotas.js';
 import type { Identity } from '../auth/identity.js';
-import type { Quota } from '../core/quota.js';
+import type { Quota } from '../core/commands/quota.js';
 import { baseUrlOf } from '../sharing/make-share.js';
 import { ShareRevocations } from '../sharing/share-revocations.js';
 import type { BriefWarnings } from './brief-warnings.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CommitWindow, LOAD_WINDOW_MS, NARROW_AT_LOAD, SMALL_BATCH_EVENTS, WIDEN_AT_LOAD } from '../../src/core/commit-window.js';
+import { CommitWindow, LOAD_WINDOW_MS, NARROW_AT_LOAD, SMALL_BATCH_EVENTS, WIDEN_AT_LOAD } from '../../src/core/persistence/commit-window.js';
 
 /** `runs` runs spread evenly over `ms`, starting at `from`; returns the time after the last. */
 function runsOver(window: CommitWindow, from: number, ms: number, runs: number): number {

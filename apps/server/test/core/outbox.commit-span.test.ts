@@ -1,8 +1,8 @@
 import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { CommitWindow, LOAD_WINDOW_MS, type CommitSpan } from '../../src/core/commit-window.js';
-import { EARLY_COMMIT_EVENTS, Outbox, type OutboxTarget } from '../../src/core/outbox.js';
-import type { Peer } from '../../src/core/peer.js';
+import { CommitWindow, LOAD_WINDOW_MS, type CommitSpan } from '../../src/core/persistence/commit-window.js';
+import { EARLY_COMMIT_EVENTS, Outbox, type OutboxTarget } from '../../src/core/persistence/outbox.js';
+import type { Peer } from '../../src/core/fanout/peer.js';
 import { turns, until } from './support/harness.js';
 import { RecordingStore } from '../support/recording-store.js';
 

@@ -1,7 +1,7 @@
 import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { Outbox } from '../../src/core/outbox.js';
-import type { Peer } from '../../src/core/peer.js';
+import { Outbox } from '../../src/core/persistence/outbox.js';
+import type { Peer } from '../../src/core/fanout/peer.js';
 import { RecordingStore } from '../support/recording-store.js';
 
 /** A peer that keeps what `send` got: the frame and the event object handed along with it. */

@@ -1,7 +1,7 @@
 import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { Outbox, type OutboxTarget } from '../../src/core/outbox.js';
-import type { Peer } from '../../src/core/peer.js';
+import { Outbox, type OutboxTarget } from '../../src/core/persistence/outbox.js';
+import type { Peer } from '../../src/core/fanout/peer.js';
 import { turns, until } from './support/harness.js';
 import { RecordingStore } from '../support/recording-store.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { abortError, pace } from '../../src/core/pace.js';
+import { abortError, pace } from '../../src/core/run/pace.js';
 import { turns } from './support/harness.js';
 
 afterEach(() => {

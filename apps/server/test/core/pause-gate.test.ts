@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PauseGate } from '../../src/core/pause-gate.js';
-import { abortError, pace } from '../../src/core/pace.js';
+import { PauseGate } from '../../src/core/run/pause-gate.js';
+import { abortError, pace } from '../../src/core/run/pace.js';
 import { turns } from './support/harness.js';
 
 function settledState(promise: Promise<unknown>): { value: 'pending' | 'resolved' | 'rejected'; reason?: unknown } {

@@ -1,6 +1,6 @@
 import type { LoggedSessionEvent, SessionInfo, SessionSnapshotData, Step } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { ImportError, importedSession, parseImport } from '../../src/core/session-import.js';
+import { ImportError, importedSession, parseImport } from '../../src/core/transfer/session-import.js';
 
 const AT = '2026-12-01T10:00:00.000Z';
 const NOW = '2026-12-02T09:00:00.000Z';

@@ -3,7 +3,7 @@ import type { AgentRunContext } from '../../src/agents/agent.js';
 import { TestAgent } from './support/test-agents.js';
 import { createHarness, turns, until, type Harness } from './support/harness.js';
 import { refusal } from './support/refusal.js';
-import type { Quota } from '../../src/core/quota.js';
+import type { Quota } from '../../src/core/commands/quota.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

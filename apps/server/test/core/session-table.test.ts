@@ -1,7 +1,7 @@
 import { createSessionState } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { LiveSession } from '../../src/core/live-session.js';
-import { SessionTable } from '../../src/core/session-table.js';
+import { LiveSession } from '../../src/core/sessions/live-session.js';
+import { SessionTable } from '../../src/core/sessions/session-table.js';
 
 function finished(id: string, quotaKey?: string): LiveSession {
   const state = createSessionState({ sessionId: id, task: 't', agent: 'a', status: 'completed', revision: 0, createdAt: '2026-12-01T00:00:00.000Z' });

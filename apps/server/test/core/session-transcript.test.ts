@@ -1,6 +1,6 @@
 import { createSessionState, type SessionInfo, type Step } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { sessionTranscript } from '../../src/core/session-transcript.js';
+import { sessionTranscript } from '../../src/core/transfer/session-transcript.js';
 
 const AT = '2026-12-01T10:00:00.000Z';
 const info: SessionInfo = { sessionId: 's1', task: '240 的 15% 是多少？', agent: 'demo', status: 'completed', revision: 1, createdAt: AT };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppendBatch } from '../../src/core/event-store.js';
+import type { AppendBatch } from '../../src/core/persistence/event-store.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { TestClient } from '../support/ws-client.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SessionEvent, SessionInfo, Step, StepKind } from '@interthought/protocol';
-import type { AppendBatch, SessionRecord } from '../../src/core/event-store.js';
+import type { AppendBatch, SessionRecord } from '../../src/core/persistence/event-store.js';
 
 /** A fresh folder under the OS temp dir; `cleanup` removes it. */
 export function makeTempDir(): { dir: string; file: (name?: string) => string; cleanup: () => void } {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Peer } from '../../src/core/peer.js';
+import type { Peer } from '../../src/core/fanout/peer.js';
 import type { SessionService } from '../../src/core/session-service.js';
 import type { TestClient } from './ws-client.js';
 

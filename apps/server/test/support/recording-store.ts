@@ -1,7 +1,7 @@
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
-import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../../src/core/event-store.js';
+import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../../src/core/persistence/event-store.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
-import type { Peer } from '../../src/core/peer.js';
+import type { Peer } from '../../src/core/fanout/peer.js';
 
 /** One entry of the shared journal: a batch written, a summary stored, or a frame sent to a peer. */
 export type JournalEntry =

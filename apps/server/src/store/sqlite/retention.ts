@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { applyEvent, createSessionState, toSnapshot, type SessionEvent, type SessionSnapshotData, type SessionState } from '@interthought/protocol';
-import { stateBeforeFirstEvent } from '../../core/session-loader.js';
+import { stateBeforeFirstEvent } from '../../core/persistence/session-loader.js';
 import { rowToInfo } from './session-rows.js';
 import type { Statements } from './statements.js';
 

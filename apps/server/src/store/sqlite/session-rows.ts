@@ -1,5 +1,5 @@
 import type { FailureReason, Origin, SessionInfo, SessionOptions, SessionStatus, SessionUsage } from '@interthought/protocol';
-import type { SessionRecord } from '../../core/event-store.js';
+import type { SessionRecord } from '../../core/persistence/event-store.js';
 import { SessionError } from '../../core/session-error.js';
 
 /** A row of the `sessions` table, as better-sqlite3 returns it. */

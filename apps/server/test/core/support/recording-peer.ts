@@ -1,5 +1,5 @@
 import type { SessionEvent } from '@interthought/protocol';
-import type { Peer } from '../../../src/core/peer.js';
+import type { Peer } from '../../../src/core/fanout/peer.js';
 
 /** A frame as the peer received it, parsed, with its type. */
 export type ReceivedFrame = { type: string; [field: string]: unknown };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import type { EventStore } from '../../../src/core/event-store.js';
+import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import { EventScript, batchOf, sessionInfo, sessionLog, sessionRecord } from '../store-fixtures.js';
 import type { StoreHarness } from './store-harness.js';
 

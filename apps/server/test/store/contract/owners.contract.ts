@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EventStore } from '../../../src/core/event-store.js';
+import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import { sessionRecord } from '../store-fixtures.js';
 import type { StoreHarness } from './store-harness.js';
 

@@ -1,7 +1,7 @@
 import { applyEvents, createSessionState, toSnapshot, type SessionEvent } from '@interthought/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { EventStore } from '../../../src/core/event-store.js';
-import { stateBeforeFirstEvent } from '../../../src/core/session-loader.js';
+import type { EventStore } from '../../../src/core/persistence/event-store.js';
+import { stateBeforeFirstEvent } from '../../../src/core/persistence/session-loader.js';
 import { batchOf, sessionInfo, sessionLog, sessionRecord } from '../store-fixtures.js';
 import type { StoreHarness } from './store-harness.js';
 

@@ -1,6 +1,6 @@
 import type { SessionInfo, SessionStatus } from '@interthought/protocol';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { EventStore, SessionRecord } from '../../../src/core/event-store.js';
+import type { EventStore, SessionRecord } from '../../../src/core/persistence/event-store.js';
 import { SessionError } from '../../../src/core/session-error.js';
 import { batchOf, sessionInfo, sessionLog, sessionRecord } from '../store-fixtures.js';
 import { newestFirst, type StoreHarness } from './store-harness.js';

@@ -1,4 +1,4 @@
-import type { EventStore } from '../../../src/core/event-store.js';
+import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import { describe, expect, it } from 'vitest';
 import { EventScript, batchOf, sessionInfo, sessionLog, sessionRecord } from '../store-fixtures.js';
 import type { StoreHarness } from './store-harness.js';

@@ -1,4 +1,4 @@
-import type { EventStore } from '../../../src/core/event-store.js';
+import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import { describeAppends } from './appends.contract.js';
 import { describeRetention } from './retention.contract.js';
 import { describeOwners } from './owners.contract.js';

@@ -1,6 +1,6 @@
 import type { SessionInfo } from '@interthought/protocol';
 import { expect } from 'vitest';
-import type { EventStore } from '../../../src/core/event-store.js';
+import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import { EventStoreError } from '../../../src/store/store-errors.js';
 
 /**

@@ -1,12 +1,12 @@
 import type { Step } from '@interthought/protocol';
-import type { Agent, ModelCallReport } from '../agents/agent.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { LiveSession, SessionRun } from './live-session.js';
-import type { Backlog } from './outbox.js';
-import { needsApproval } from './approvals.js';
+import type { Agent, ModelCallReport } from '../../agents/agent.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { LiveSession, SessionRun } from '../sessions/live-session.js';
+import type { Backlog } from '../persistence/outbox.js';
+import { needsApproval } from '../commands/approvals.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
-import { startTurnSpan } from '../tracing/turn-span.js';
+import { startTurnSpan } from '../../tracing/turn-span.js';
 
 export interface RunDeps {
   tools: ToolRegistry;

@@ -10,10 +10,10 @@ import {
   type SessionStatus,
   type Step,
 } from '@interthought/protocol';
-import type { OutboxEntry, OutboxTarget, SummaryTaken } from './outbox.js';
-import { PauseGate } from './pause-gate.js';
-import { SessionError } from './session-error.js';
-import type { Peer, ReplyTo } from './peer.js';
+import type { OutboxEntry, OutboxTarget, SummaryTaken } from '../persistence/outbox.js';
+import { PauseGate } from '../run/pause-gate.js';
+import { SessionError } from '../session-error.js';
+import type { Peer, ReplyTo } from '../fanout/peer.js';
 
 /** The fields every event of a session carries, for its next event. */
 export interface EventBase {

@@ -9,9 +9,9 @@ import {
   type SessionState,
 } from '@interthought/protocol';
 import { z } from 'zod';
-import type { EventStore, SessionRecord } from './event-store.js';
-import { SessionError } from './session-error.js';
-import { stateBeforeFirstEvent } from './session-loader.js';
+import type { EventStore, SessionRecord } from '../persistence/event-store.js';
+import { SessionError } from '../session-error.js';
+import { stateBeforeFirstEvent } from '../persistence/session-loader.js';
 
 /*
  * A session's export (PROTOCOL.md §20.5 "Export and import"): newline-delimited JSON, a header,

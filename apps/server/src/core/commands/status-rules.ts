@@ -1,5 +1,5 @@
 import { LIFECYCLE_ALLOWED_FROM, allowsLifecycle, type LifecycleRequest, type SessionStatus } from '@interthought/protocol';
-import { SessionError } from './session-error.js';
+import { SessionError } from '../session-error.js';
 
 /** The user's status requests; which statuses each applies to is the protocol's rule (`LIFECYCLE_ALLOWED_FROM`). */
 export type StatusRequest = LifecycleRequest;

@@ -1,8 +1,8 @@
 import { toSnapshot, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
-import type { EventStore } from './event-store.js';
-import type { LiveSession } from './live-session.js';
+import type { EventStore } from '../persistence/event-store.js';
+import type { LiveSession } from '../sessions/live-session.js';
 import type { Peer, ReplyTo } from './peer.js';
-import { SessionError, notFound } from './session-error.js';
+import { SessionError, notFound } from '../session-error.js';
 
 function checkCursor(session: LiveSession, afterSeq: number): void {
   const lastSeq = session.state.seq;

@@ -1,5 +1,5 @@
 import { chainSteps, isRefusalResult, type SessionState, type Step, type StepApproval } from '@interthought/protocol';
-import { TIMEOUT_DECIDER } from './approvals.js';
+import { TIMEOUT_DECIDER } from '../commands/approvals.js';
 
 /*
  * A session's transcript as Markdown (PROTOCOL.md §20.5, `format=md`): its current chain for

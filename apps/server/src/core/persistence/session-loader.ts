@@ -8,7 +8,7 @@ import {
   type SessionState,
 } from '@interthought/protocol';
 import type { EventStore, SessionRecord } from './event-store.js';
-import { SessionError } from './session-error.js';
+import { SessionError } from '../session-error.js';
 
 /** A session read back from the store: its state folded from snapshot and events, and its options. */
 export interface LoadedSession {

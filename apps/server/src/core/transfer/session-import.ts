@@ -14,12 +14,12 @@ import {
   type Step,
 } from '@interthought/protocol';
 import type { z } from 'zod';
-import type { AppendBatch, EventStore, SessionRecord } from './event-store.js';
-import { ACTIVE_STATUSES } from './live-session.js';
+import type { AppendBatch, EventStore, SessionRecord } from '../persistence/event-store.js';
+import { ACTIVE_STATUSES } from '../sessions/live-session.js';
 import { EXPORT_HEADER_TYPE, EXPORT_VERSION, ExportHeaderSchema, type ExportHeader } from './session-export.js';
-import { SessionError } from './session-error.js';
-import { checkTask } from './session-input.js';
-import { interruptedBy, stateBeforeFirstEvent } from './session-loader.js';
+import { SessionError } from '../session-error.js';
+import { checkTask } from '../commands/session-input.js';
+import { interruptedBy, stateBeforeFirstEvent } from '../persistence/session-loader.js';
 
 /*
  * An import (PROTOCOL.md §20.5 "Export and import"): every line of an export is checked with the

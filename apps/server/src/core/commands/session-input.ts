@@ -1,5 +1,5 @@
 import { FIELD_LIMITS, MessageModeSchema, SessionOptionsSchema, isWellFormedText, issuesToDetails, type MessageMode, type SessionOptions } from '@interthought/protocol';
-import { SessionError } from './session-error.js';
+import { SessionError } from '../session-error.js';
 
 /*
  * Checks of what callers hand the core. The transport already validated the frame against

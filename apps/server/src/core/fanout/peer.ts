@@ -1,5 +1,5 @@
 import type { SessionEvent } from '@interthought/protocol';
-import type { Quota } from './quota.js';
+import type { Quota } from '../commands/quota.js';
 
 /**
  * A listener of sessions: in practice one WebSocket connection. The core serialises each event

@@ -1,7 +1,7 @@
 import type { SessionInfo, SessionsChanged, SessionsRemoved } from '@interthought/protocol';
 import type { Peer } from './peer.js';
 import { inScope } from './session-list-scope.js';
-import type { ListScope } from './session-service.js';
+import type { ListScope } from '../session-service.js';
 
 /** One watcher: the frames held for it while its first page is being read, and what its list holds. */
 interface Watcher {

@@ -1,8 +1,8 @@
 import { decisionRefusal, type ApprovalDecision, type ApprovalPolicy, type RefusalResult, type SessionEvent, type SessionState, type Step } from '@interthought/protocol';
-import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { LiveSession } from './live-session.js';
-import type { ReplyTo } from './peer.js';
-import { SessionError } from './session-error.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { LiveSession } from '../sessions/live-session.js';
+import type { ReplyTo } from '../fanout/peer.js';
+import { SessionError } from '../session-error.js';
 
 /*
  * Approval before a tool runs (PROTOCOL.md §19 "Approvals"): which calls wait, the checks of a

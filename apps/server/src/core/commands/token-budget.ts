@@ -1,5 +1,5 @@
 import { budgetTokens, type SessionOptions, type SessionState } from '@interthought/protocol';
-import { SessionError } from './session-error.js';
+import { SessionError } from '../session-error.js';
 
 /** A session's tokens against its budget. */
 export interface BudgetUse {

@@ -1,24 +1,24 @@
 import { nanoid } from 'nanoid';
 import { allowsMessage, decisionRefusal, toSnapshot, type ApprovalDecision, type ApprovalPolicy, type CorrectionAccepted, type MessageAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData, type ShareRecord, type Step } from '@interthought/protocol';
-import type { Agent, ModelCallReport } from '../agents/agent.js';
-import type { AgentRegistry } from '../agents/agent-registry.js';
-import type { ToolRegistry } from '../tools/tool-registry.js';
-import { AgentRun, type RunDeps } from './agent-run.js';
-import { ApprovalDeadlines } from './approval-deadlines.js';
-import { appendQueuedMessage, appendUserMessage, applyQueuedMessages, atStepBoundary, copiedPath } from './conversation.js';
-import { TIMEOUT_DECIDER, appendApprovalRequest, appendDecision, appendRefusalObservation, checkDecision, pendingApproval, timeoutRejection } from './approvals.js';
-import { appendCorrection, checkCorrection } from './correction.js';
-import type { EventStore, SessionPage } from './event-store.js';
+import type { Agent, ModelCallReport } from '../../agents/agent.js';
+import type { AgentRegistry } from '../../agents/agent-registry.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import { AgentRun, type RunDeps } from '../run/agent-run.js';
+import { ApprovalDeadlines } from '../run/approval-deadlines.js';
+import { appendQueuedMessage, appendUserMessage, applyQueuedMessages, atStepBoundary, copiedPath } from '../commands/conversation.js';
+import { TIMEOUT_DECIDER, appendApprovalRequest, appendDecision, appendRefusalObservation, checkDecision, pendingApproval, timeoutRejection } from '../commands/approvals.js';
+import { appendCorrection, checkCorrection } from '../commands/correction.js';
+import type { EventStore, SessionPage } from '../persistence/event-store.js';
 import { ACTIVE_STATUSES, LiveSession } from './live-session.js';
-import { Outbox } from './outbox.js';
-import { announceDeletion, deletedEvent } from './session-deletion.js';
-import { SessionError, notFound } from './session-error.js';
-import { SessionListWatchers } from './session-list-watchers.js';
-import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from './session-loader.js';
-import { readSessionExport, type SessionExport } from './session-export.js';
-import { importedSession, writeImport, type ParsedImport } from './session-import.js';
-import type { Quota } from './quota.js';
-import type { Peer, ReplyTo } from './peer.js';
+import { Outbox } from '../persistence/outbox.js';
+import { announceDeletion, deletedEvent } from '../fanout/session-deletion.js';
+import { SessionError, notFound } from '../session-error.js';
+import { SessionListWatchers } from '../fanout/session-list-watchers.js';
+import { loadSession, recoverInterrupted, stateBeforeFirstEvent } from '../persistence/session-loader.js';
+import { readSessionExport, type SessionExport } from '../transfer/session-export.js';
+import { importedSession, writeImport, type ParsedImport } from '../transfer/session-import.js';
+import type { Quota } from '../commands/quota.js';
+import type { Peer, ReplyTo } from '../fanout/peer.js';
 import type {
   Actor,
   CorrectStepInput,
@@ -34,16 +34,16 @@ import type {
   SessionService,
   ShareInput,
   UnshareInput,
-} from './session-service.js';
-import { listInScope } from './session-list-scope.js';
-import { checkMessageMode, checkMessageText, checkOptions, checkReason, checkTask } from './session-input.js';
-import { checkStatusRequest } from './status-rules.js';
-import { PausedRunExpiry } from './paused-run-expiry.js';
+} from '../session-service.js';
+import { listInScope } from '../fanout/session-list-scope.js';
+import { checkMessageMode, checkMessageText, checkOptions, checkReason, checkTask } from '../commands/session-input.js';
+import { checkStatusRequest } from '../commands/status-rules.js';
+import { PausedRunExpiry } from '../run/paused-run-expiry.js';
 import { SessionTable } from './session-table.js';
-import { Subscriptions } from './subscriptions.js';
-import type { PriceTable } from './model-prices.js';
-import { budgetReached, budgetStopMessage, checkBudget, type BudgetUse } from './token-budget.js';
-import { UsageTotals, appendUsage } from './usage-ledger.js';
+import { Subscriptions } from '../fanout/subscriptions.js';
+import type { PriceTable } from '../run/model-prices.js';
+import { budgetReached, budgetStopMessage, checkBudget, type BudgetUse } from '../commands/token-budget.js';
+import { UsageTotals, appendUsage } from '../run/usage-ledger.js';
 
 export interface SessionManagerDeps {
   store: EventStore;

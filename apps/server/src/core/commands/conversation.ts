@@ -1,6 +1,6 @@
 import type { MessageMode, Origin, SessionState, Step } from '@interthought/protocol';
-import type { LiveSession } from './live-session.js';
-import { SessionError } from './session-error.js';
+import type { LiveSession } from '../sessions/live-session.js';
+import { SessionError } from '../session-error.js';
 
 /*
  * The user's turns on the chain (PROTOCOL.md §20 "Conversations"): when a message may reach the

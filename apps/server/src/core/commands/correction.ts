@@ -1,9 +1,9 @@
 import { FIELD_LIMITS, isOnChain, type SessionEvent, type Step, type StepApproval } from '@interthought/protocol';
-import type { ToolRegistry } from '../tools/tool-registry.js';
-import type { LiveSession } from './live-session.js';
-import { SessionError } from './session-error.js';
+import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { LiveSession } from '../sessions/live-session.js';
+import { SessionError } from '../session-error.js';
 import { checkWellFormed } from './session-input.js';
-import type { CorrectStepInput } from './session-service.js';
+import type { CorrectStepInput } from '../session-service.js';
 
 /**
  * Check a correction against PROTOCOL.md §7 "Correction semantics", in the documented order

@@ -1,6 +1,6 @@
 import type { SessionInfo } from '@interthought/protocol';
-import type { EventStore, SessionPage } from './event-store.js';
-import type { ListScope } from './session-service.js';
+import type { EventStore, SessionPage } from '../persistence/event-store.js';
+import type { ListScope } from '../session-service.js';
 
 /**
  * A page of the sessions list as one requester may see it (PROTOCOL.md §21.2): everything, a

@@ -1,6 +1,6 @@
 import type { SessionEvent, Usage } from '@interthought/protocol';
-import type { ModelCallReport } from '../agents/agent.js';
-import type { LiveSession } from './live-session.js';
+import type { ModelCallReport } from '../../agents/agent.js';
+import type { LiveSession } from '../sessions/live-session.js';
 import { priced, type PriceTable } from './model-prices.js';
 
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;

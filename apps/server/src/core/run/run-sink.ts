@@ -1,7 +1,7 @@
 import { StepKindSchema, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
-import type { ModelCallReport, StepSink, StepWriter } from '../agents/agent.js';
-import type { LiveSession } from './live-session.js';
-import type { Backlog } from './outbox.js';
+import type { ModelCallReport, StepSink, StepWriter } from '../../agents/agent.js';
+import type { LiveSession } from '../sessions/live-session.js';
+import type { Backlog } from '../persistence/outbox.js';
 import { pace } from './pace.js';
 import { reportProblem } from './usage-ledger.js';
 

@@ -1,9 +1,9 @@
 import type { SessionEvent, SessionInfo } from '@interthought/protocol';
 import { CommitWindow, type CommitSpan } from './commit-window.js';
 import type { EventStore } from './event-store.js';
-import { deliverWithReply } from './reply-delivery.js';
-import type { ReplyTo } from './peer.js';
-import type { Peer } from './peer.js';
+import { deliverWithReply } from '../fanout/reply-delivery.js';
+import type { ReplyTo } from '../fanout/peer.js';
+import type { Peer } from '../fanout/peer.js';
 
 export { EARLY_COMMIT_EVENTS } from './commit-window.js';
 
