@@ -1,7 +1,7 @@
 import { AgentRegistry } from '../../apps/server/src/agents/agent-registry.js';
 import { createDemoAgent } from '../../apps/server/src/agents/demo/index.js';
 import type { Peer } from '../../apps/server/src/core/fanout/peer.js';
-import { SessionManager } from '../../apps/server/src/core/sessions/session-manager.js';
+import { SessionManager } from '../../apps/server/src/core/session-manager.js';
 import { MemoryEventStore } from '../../apps/server/src/store/memory-event-store.js';
 import { createDefaultTools } from '../../apps/server/src/tools/index.js';
 

@@ -8,7 +8,7 @@ import { createOpenAIAgent } from './agents/openai/index.js';
 import type { Config } from './config.js';
 import type { EventStore } from './core/persistence/event-store.js';
 import { MemoryEventStore } from './store/memory-event-store.js';
-import { startSessionManager } from './core/sessions/session-manager.js';
+import { startSessionManager } from './core/session-manager.js';
 import { startClusterNode } from './cluster/cluster-node.js';
 import type { SessionService } from './core/session-service.js';
 import { authenticationPlugin } from './auth/authentication.js';

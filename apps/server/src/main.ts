@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { EventStore } from './core/persistence/event-store.js';
-import { SessionManager } from './core/sessions/session-manager.js';
+import { SessionManager } from './core/session-manager.js';
 import { signInSummary } from './auth/sign-in-summary.js';
 import { stopServer } from './graceful-stop.js';
 import { RedisUnreachableError } from './cluster/redis-connection.js';

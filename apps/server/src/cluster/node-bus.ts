@@ -2,24 +2,14 @@ import { nanoid } from 'nanoid';
 import type { Redis } from 'ioredis';
 import type { ErrorCode } from '@interthought/protocol';
 import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';
-import type { Quota } from '../core/commands/quota.js';
+import { RouteError, type RoutedCommand, type ServeRouted } from '../core/ports/session-placement.js';
+import type { ListChange, ListRelay } from '../core/ports/list-relay.js';
 
 /** The list of sessions changed (a `sessions.changed` / `sessions.removed` frame), for every node's watchers. */
 export const LIST_CHANNEL = 'it:list';
 
 const rpcChannel = (nodeId: string): string => `it:node:${nodeId}:rpc`;
 const replyChannel = (nodeId: string): string => `it:node:${nodeId}:reply`;
-
-/** A command a node sends to the owner of a session. */
-export interface RoutedCommand {
-  op: 'correct' | 'approve' | 'reject' | 'message' | 'pause' | 'resume' | 'cancel' | 'delete' | 'share' | 'unshare';
-  sessionId: string;
-  /** The correction, for `correct`; the decision, for `approve` / `reject`; the message, for `message`; the link, for `share` / `unshare`. */
-  input?: unknown;
-  /** The requester, as the owner's core sees it (its quota, its id as `correction.by`). */
-  peer: { id: string; quota?: Quota };
-  requestId?: string;
-}
 
 interface RoutedRequest extends RoutedCommand {
   rid: string;
@@ -39,16 +29,6 @@ const RESENDS = 2;
 /** How long an owner keeps a request's answer to send again for a resend of it. */
 const ANSWER_KEPT_MS = 60_000;
 
-/** How a routed command ended on the owner. */
-export class RoutedCommandError extends Error {
-  constructor(
-    readonly code: ErrorCode | 'NOT_OWNER' | 'NO_ANSWER',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 interface Pending {
   onFrame: (frame: string) => void;
   resolve: (result: unknown) => void;
@@ -65,9 +45,6 @@ interface Answered {
   at: number;
 }
 
-/** What the owner side does with a routed command: frames for the requester go out through `send`. */
-export type CommandHandler = (command: RoutedCommand, send: (frame: string) => void) => Promise<unknown>;
-
 /**
  * Node-to-node messages over plain pub/sub: each node listens on its own rpc and reply channels
  * and on the list channel. A command for a session another node owns is published on that node's
@@ -77,11 +54,12 @@ export type CommandHandler = (command: RoutedCommand, send: (frame: string) => v
  * Published with the store's own connection, so on the owner a requester's frame sent in the
  * same turn as the events it precedes leaves before the append that publishes them.
  */
-export class NodeBus {
+export class NodeBus implements ListRelay {
   readonly #pending = new Map<string, Pending>();
   /** Requests served here lately, by requester and request id: a resent one is answered, not run again. */
   readonly #answers = new Map<string, Answered>();
-  #handler: CommandHandler | undefined;
+  #handler: ServeRouted | undefined;
+  #onList: ((change: ListChange, frame: string) => void) | undefined;
   #routed = 0;
   #served = 0;
 
@@ -89,7 +67,6 @@ export class NodeBus {
     readonly nodeId: string,
     private readonly publisher: Redis,
     private readonly subscriber: Redis,
-    private readonly onList: (frame: string) => void,
     private readonly report: (context: string, error: unknown) => void,
     private readonly answerMs: number,
   ) {
@@ -101,12 +78,11 @@ export class NodeBus {
     target: RedisTarget;
     nodeId: string;
     publisher: Redis;
-    onList: (frame: string) => void;
     report: (context: string, error: unknown) => void;
     answerMs: number;
   }): Promise<NodeBus> {
     const subscriber = await connectRedis(options.target, { connectionName: `interthought-bus-${options.nodeId}` });
-    const bus = new NodeBus(options.nodeId, options.publisher, subscriber, options.onList, options.report, options.answerMs);
+    const bus = new NodeBus(options.nodeId, options.publisher, subscriber, options.report, options.answerMs);
     await subscriber.subscribe(rpcChannel(options.nodeId), replyChannel(options.nodeId), LIST_CHANNEL);
     return bus;
   }
@@ -116,13 +92,18 @@ export class NodeBus {
   }
 
   /** Run commands other nodes route here. */
-  serve(handler: CommandHandler): void {
+  serve(handler: ServeRouted): void {
     this.#handler = handler;
   }
 
-  /** Tell every node's list watchers. */
-  async publishList(frame: string): Promise<void> {
-    await this.publisher.publish(LIST_CHANNEL, frame);
+  /** Tell every node's list watchers, this node's included (`ListRelay`). */
+  publish(change: ListChange): void {
+    this.publisher.publish(LIST_CHANNEL, JSON.stringify(change)).catch((error: unknown) => this.report('publishing a list change failed', error));
+  }
+
+  /** Where list changes published by any node go (`ListRelay`); set once. */
+  receive(listener: (change: ListChange, frame: string) => void): void {
+    this.#onList = listener;
   }
 
   /**
@@ -148,7 +129,7 @@ export class NodeBus {
       return;
     }
     if (listeners === 0) {
-      this.#fail(rid, new RoutedCommandError('NOT_OWNER', `Node ${nodeId} is not listening (it stopped or died).`));
+      this.#fail(rid, new RouteError('NOT_OWNER', `Node ${nodeId} is not listening (it stopped or died).`));
       return;
     }
     const pending = this.#pending.get(rid);
@@ -160,18 +141,18 @@ export class NodeBus {
         return;
       }
       const waited = this.answerMs * (RESENDS + 1);
-      this.#fail(rid, new RoutedCommandError('NO_ANSWER', `Node ${nodeId} did not answer within ${waited} ms; it may have carried the request out.`));
+      this.#fail(rid, new RouteError('NO_ANSWER', `Node ${nodeId} did not answer within ${waited} ms; it may have carried the request out.`));
     }, this.answerMs);
   }
 
   async close(): Promise<void> {
-    for (const [rid] of this.#pending) this.#fail(rid, new RoutedCommandError('INTERNAL', 'This node is shutting down.'));
+    for (const [rid] of this.#pending) this.#fail(rid, new RouteError('INTERNAL', 'This node is shutting down.'));
     await quitRedis(this.subscriber);
   }
 
   #receive(channel: string, message: string): void {
     if (channel === LIST_CHANNEL) {
-      this.onList(message);
+      this.#receiveList(message);
       return;
     }
     let parsed: unknown;
@@ -185,6 +166,18 @@ export class NodeBus {
     else void this.#onRequest(parsed as RoutedRequest);
   }
 
+  #receiveList(frame: string): void {
+    if (this.#onList === undefined) return;
+    let change: ListChange;
+    try {
+      change = JSON.parse(frame) as ListChange;
+    } catch (error) {
+      this.report(`a message on ${LIST_CHANNEL} is not JSON`, error);
+      return;
+    }
+    this.#onList(change, frame);
+  }
+
   #onReply(reply: Reply): void {
     const pending = this.#pending.get(reply.rid);
     // Gone (settled, or given up), or a copy the owner sent again for a resend of the request.
@@ -196,7 +189,7 @@ export class NodeBus {
     }
     this.#pending.delete(reply.rid);
     clearTimeout(pending.timer);
-    if ('error' in reply) pending.reject(new RoutedCommandError(reply.error.code, reply.error.message));
+    if ('error' in reply) pending.reject(new RouteError(reply.error.code, reply.error.message));
     else pending.resolve(reply.result);
   }
 

@@ -12,13 +12,16 @@ export interface OwnershipStats {
   lostSessions: number;
 }
 
+/** What ownership tells the core once it starts, as typed hooks. */
 export interface OwnershipEvents {
   /** This node lost a session it held (its lease expired and another node took it, or Redis said so): stop running it. */
   lost(sessionId: string): void;
   /** The sweep found a session whose owner died: this node should take it over. */
   orphaned(sessionId: string): void;
-  report(context: string, error: unknown): void;
 }
+
+/** Until `start`, nothing is held long enough to be lost, and no sweep runs. */
+const NOT_STARTED: OwnershipEvents = { lost: () => undefined, orphaned: () => undefined };
 
 /**
  * The sessions this node owns, by lease. A lease is renewed every third of its TTL; a lease that
@@ -44,9 +47,11 @@ export class Ownership {
   constructor(
     private readonly leases: SessionLeases,
     private readonly store: RedisEventStore,
-    private readonly events: OwnershipEvents,
+    private readonly report: (context: string, error: unknown) => void,
     private readonly sweepMs: number,
   ) {}
+
+  #events: OwnershipEvents = NOT_STARTED;
 
   get nodeId(): string {
     return this.leases.nodeId;
@@ -103,7 +108,9 @@ export class Ownership {
     await this.leases.release(lease);
   }
 
-  start(): void {
+  /** Start renewing held leases and sweeping for sessions whose owner died; `events` hears of both. */
+  start(events: OwnershipEvents): void {
+    this.#events = events;
     const renewEvery = Math.max(50, Math.floor(this.leases.ttlMs / 3));
     this.#renewTimer = setInterval(() => void this.#renewAll(), renewEvery);
     this.#sweepTimer = setInterval(() => void this.#sweep(), this.sweepMs);
@@ -135,7 +142,7 @@ export class Ownership {
     try {
       ours = await this.leases.renew(lease);
     } catch (error) {
-      this.events.report(`renewing the lease of session ${lease.sessionId} failed`, error);
+      this.report(`renewing the lease of session ${lease.sessionId} failed`, error);
       // Self-fencing: past its TTL without a renewal the lease may be another node's by now.
       const renewedAt = this.#renewedAt.get(lease.sessionId) ?? 0;
       if (performance.now() - renewedAt < this.leases.ttlMs) return true;
@@ -149,7 +156,7 @@ export class Ownership {
     if (this.#held.get(lease.sessionId) === lease) {
       this.#forget(lease.sessionId);
       this.#lost += 1;
-      this.events.lost(lease.sessionId);
+      this.#events.lost(lease.sessionId);
     }
     return false;
   }
@@ -165,9 +172,9 @@ export class Ownership {
     try {
       orphans = await this.leases.orphans();
     } catch (error) {
-      this.events.report('looking for sessions whose owner died failed', error);
+      this.report('looking for sessions whose owner died failed', error);
       return;
     }
-    for (const sessionId of orphans) this.events.orphaned(sessionId);
+    for (const sessionId of orphans) this.#events.orphaned(sessionId);
   }
 }

@@ -29,7 +29,7 @@ export interface SessionChannelHandlers {
  */
 export class SessionChannel {
   readonly #redis: Redis;
-  readonly #handlers: SessionChannelHandlers;
+  #handlers: SessionChannelHandlers;
   readonly #sessions = new Set<string>();
   #lost = false;
   #closing = false;
@@ -45,13 +45,19 @@ export class SessionChannel {
   }
 
   /** Connect a channel to Redis at `target`. */
-  static async open(target: RedisTarget, handlers: SessionChannelHandlers): Promise<SessionChannel> {
+  /** Open the channel; batches go to `handlers`, or nowhere until a listener takes them (`listen`). */
+  static async open(target: RedisTarget, handlers: SessionChannelHandlers = { onBatch: () => undefined }): Promise<SessionChannel> {
     // Subscriptions wait for Redis however long it is down, instead of failing after some retries.
     const redis = await connectRedis(target, { autoResubscribe: false, maxRetriesPerRequest: null, connectionName: 'interthought-channel' });
     return new SessionChannel(redis, handlers);
   }
 
   /** The sessions watched now. */
+  /** Where batches go from now on: the one consumer of this channel (a node's fan-out) sets itself here as it is built. */
+  listen(handlers: SessionChannelHandlers): void {
+    this.#handlers = handlers;
+  }
+
   get sessionIds(): ReadonlySet<string> {
     return this.#sessions;
   }

@@ -13,7 +13,7 @@ const redis = redisPerFile();
 async function node(nodeId: string) {
   const store = await redis.openStore({ retainEventsPerSession: 'all' });
   const leases = new SessionLeases(store.redis, store.scripts, { nodeId, ttlMs: 10_000 });
-  const ownership = new Ownership(leases, store, { lost: () => undefined, orphaned: () => undefined, report: () => undefined }, 1_000);
+  const ownership = new Ownership(leases, store, () => undefined, 1_000);
   return { store, leases, ownership, appends: new OwnedAppends(store, ownership) };
 }
 

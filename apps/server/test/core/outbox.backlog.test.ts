@@ -4,7 +4,7 @@ import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createFirehoseAgent } from '../../src/agents/firehose/firehose-agent.js';
 import { BACKLOG_MARK_DELIVERIES, Outbox, type OutboxTarget } from '../../src/core/persistence/outbox.js';
 import type { Peer } from '../../src/core/fanout/peer.js';
-import { SessionManager } from '../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../src/core/session-manager.js';
 import { ToolRegistry } from '../../src/tools/tool-registry.js';
 import { turns, until } from './support/harness.js';
 import { RecordingStore } from '../support/recording-store.js';

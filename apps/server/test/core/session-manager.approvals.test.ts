@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalPolicy, SessionEvent, SessionOptions, Step } from '@interthought/protocol';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
-import { SessionManager, type SessionManagerDeps } from '../../src/core/sessions/session-manager.js';
+import { SessionManager, type SessionManagerDeps } from '../../src/core/session-manager.js';
 import type { EventStore } from '../../src/core/persistence/event-store.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { calculatorTool } from '../../src/tools/calculator.js';

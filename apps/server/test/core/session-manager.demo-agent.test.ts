@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
-import { SessionManager } from '../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../src/core/session-manager.js';
 import { createDefaultTools } from '../../src/tools/index.js';
 import { fold, storedEvents, turns, until } from './support/harness.js';
 import { RecordingPeer } from './support/recording-peer.js';

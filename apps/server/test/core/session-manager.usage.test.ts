@@ -7,7 +7,7 @@ import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { createOpenAIAgent } from '../../src/agents/openai/index.js';
 import type { ModelPrice } from '../../src/core/run/model-prices.js';
-import { SessionManager, type SessionManagerDeps } from '../../src/core/sessions/session-manager.js';
+import { SessionManager, type SessionManagerDeps } from '../../src/core/session-manager.js';
 import { ServerMetrics } from '../../src/metrics/server-metrics.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { openSqliteEventStore } from '../../src/store/sqlite-event-store.js';

@@ -2,11 +2,12 @@ import { createSessionState } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { LiveSession } from '../../src/core/sessions/live-session.js';
 import { SessionTable } from '../../src/core/sessions/session-table.js';
+import type { Peer } from '../../src/core/fanout/peer.js';
 
-function finished(id: string, quotaKey?: string): LiveSession {
+function finished(id: string, quotaKey?: string, subscribers: ReadonlyMap<Peer, number> = new Map()): LiveSession {
   const state = createSessionState({ sessionId: id, task: 't', agent: 'a', status: 'completed', revision: 0, createdAt: '2026-12-01T00:00:00.000Z' });
-  const session = new LiveSession(state, {}, () => undefined, () => new Date());
-  session.quotaKey = quotaKey;
+  const session = new LiveSession(state, {}, () => undefined, () => new Date(), () => subscribers);
+  session.countAgainst(quotaKey);
   return session;
 }
 
@@ -25,8 +26,7 @@ describe('SessionTable', () => {
     const b = table.add(finished('b'));
     table.noteIfIdle(b, { keep: true });
     expect(table.has('b')).toBe(true);
-    const watched = table.add(finished('w'));
-    watched.subscribers.set({ id: 'peer', send: () => undefined, sendLive: () => undefined }, 0);
+    const watched = table.add(finished('w', undefined, new Map([[{ id: 'peer', send: () => undefined, sendLive: () => undefined }, 0]])));
     table.noteIfIdle(watched);
     table.noteIfIdle(table.add(finished('x')));
     expect(table.has('w')).toBe(true);

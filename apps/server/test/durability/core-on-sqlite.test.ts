@@ -2,7 +2,7 @@ import type { SessionEvent, SessionSnapshotData } from '@interthought/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
-import { SessionManager } from '../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../src/core/session-manager.js';
 import type { Peer } from '../../src/core/fanout/peer.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { createDefaultTools } from '../../src/tools/index.js';

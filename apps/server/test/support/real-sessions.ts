@@ -1,7 +1,7 @@
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
-import { SessionManager } from '../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../src/core/session-manager.js';
 import { createDefaultTools } from '../../src/tools/index.js';
 
 /** The real session core with the demo agent, the default tools and an in-memory store. */

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createOpenAIAgent } from '../../src/agents/openai/index.js';
-import { SessionManager } from '../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { addMcpTools, type McpTools } from '../../src/tools/mcp/index.js';
 import { ToolRegistry } from '../../src/tools/tool-registry.js';

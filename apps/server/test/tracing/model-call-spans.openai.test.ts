@@ -3,7 +3,7 @@ import type { Step } from '@interthought/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createOpenAIAgent } from '../../src/agents/openai/index.js';
-import { SessionManager } from '../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { FakeOpenAIServer } from '../agents/openai/support/fake-openai-server.js';
 import { testEnv } from '../agents/openai/support/run-context.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
-import { SessionManager } from '../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { createDefaultTools } from '../../src/tools/index.js';
 import { startTracing } from '../../src/tracing/start-tracing.js';

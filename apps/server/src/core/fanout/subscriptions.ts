@@ -4,6 +4,8 @@ import type { LiveSession } from '../sessions/live-session.js';
 import type { Peer, ReplyTo } from './peer.js';
 import { SessionError, notFound } from '../session-error.js';
 
+const NO_SUBSCRIBERS: ReadonlyMap<Peer, number> = new Map();
+
 function checkCursor(session: LiveSession, afterSeq: number): void {
   const lastSeq = session.state.seq;
   if (typeof afterSeq === 'number' && Number.isInteger(afterSeq) && afterSeq >= 0 && afterSeq <= lastSeq) return;
@@ -48,6 +50,8 @@ function replayOpening(session: LiveSession, reply: ReplyTo, afterSeq: number, e
  */
 export class Subscriptions {
   readonly #sessionsByPeer = new Map<Peer, Set<LiveSession>>();
+  /** Each session's subscribers with the last seq each one's snapshot or replay covered: owned here, read by the session and the outbox. */
+  readonly #subscribers = new Map<LiveSession, Map<Peer, number>>();
   /** Openings whose covered events are not all written yet, by session. */
   readonly #waiting = new Map<LiveSession, Opening[]>();
 
@@ -140,8 +144,15 @@ export class Subscriptions {
     for (const opening of waiting) if (!still.includes(opening)) opening.settle(peer === undefined ? notFound(session.id) : undefined);
   }
 
+  /** The session's subscribers (a read-only view: `LiveSession.subscribers`). */
+  subscribersOf(session: LiveSession): ReadonlyMap<Peer, number> {
+    return this.#subscribers.get(session) ?? NO_SUBSCRIBERS;
+  }
+
   #attach(session: LiveSession, peer: Peer, servedSeq: number): void {
-    session.subscribers.set(peer, servedSeq);
+    let subscribers = this.#subscribers.get(session);
+    if (subscribers === undefined) this.#subscribers.set(session, (subscribers = new Map()));
+    subscribers.set(peer, servedSeq);
     let sessions = this.#sessionsByPeer.get(peer);
     if (!sessions) {
       sessions = new Set();
@@ -152,7 +163,7 @@ export class Subscriptions {
 
   remove(session: LiveSession, peer: Peer): void {
     this.#dropWaiting(session, peer);
-    session.subscribers.delete(peer);
+    this.#unsubscribe(session, peer);
     const sessions = this.#sessionsByPeer.get(peer);
     if (!sessions) return;
     sessions.delete(session);
@@ -162,7 +173,7 @@ export class Subscriptions {
   /** Remove every subscriber of the session (it was deleted); returns them with the seq each was served. */
   removeSession(session: LiveSession): Map<Peer, number> {
     this.#dropWaiting(session);
-    const peers = new Map(session.subscribers);
+    const peers = new Map(this.subscribersOf(session));
     for (const peer of peers.keys()) this.remove(session, peer);
     return peers;
   }
@@ -172,8 +183,15 @@ export class Subscriptions {
     for (const session of [...this.#waiting.keys()]) this.#dropWaiting(session, peer);
     const sessions = [...(this.#sessionsByPeer.get(peer) ?? [])];
     this.#sessionsByPeer.delete(peer);
-    for (const session of sessions) session.subscribers.delete(peer);
+    for (const session of sessions) this.#unsubscribe(session, peer);
     return sessions;
+  }
+
+  #unsubscribe(session: LiveSession, peer: Peer): void {
+    const subscribers = this.#subscribers.get(session);
+    if (subscribers === undefined) return;
+    subscribers.delete(peer);
+    if (subscribers.size === 0) this.#subscribers.delete(session);
   }
 
   /** How many sessions the peer watches (for per-connection caps in the transport). */

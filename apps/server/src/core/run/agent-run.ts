@@ -63,7 +63,7 @@ export class AgentRun implements SessionRun, RunScope {
    */
   static start(session: LiveSession, agent: Agent, deps: RunDeps): AgentRun {
     const run = new AgentRun(session, agent, deps);
-    session.run = run;
+    session.claimRun(run);
     run.#settled = new Promise<void>((resolve) => {
       setImmediate(() => {
         if (!run.live) {
@@ -111,7 +111,7 @@ export class AgentRun implements SessionRun, RunScope {
   /** Abort the agent and its tools; the session no longer counts this run as its own. */
   abort(why: string): void {
     if (!this.#controller.signal.aborted) this.#controller.abort(abortError(why));
-    if (this.session.run === this) this.session.run = undefined;
+    this.session.releaseRun(this);
   }
 
   async #launch(): Promise<void> {
@@ -138,7 +138,7 @@ export class AgentRun implements SessionRun, RunScope {
     if (!this.live) return;
     this.#ending = true;
     this.sink.closeOpenStep();
-    session.run = undefined;
+    session.releaseRun(this);
     // Messages queued for the next turn start it in place of the final status.
     if (this.#deps.continueAfterTurn(this)) return;
     if (failure === undefined) session.setStatus('completed');

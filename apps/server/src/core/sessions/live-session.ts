@@ -32,43 +32,96 @@ export interface SessionRun {
 /** Statuses in which a session counts as active (it has, or may get back, a run). */
 export const ACTIVE_STATUSES: ReadonlySet<SessionStatus> = new Set(['running', 'paused']);
 
+/** Whether a session in `status` has, or may get back, a run. */
+export function isActiveStatus(status: SessionStatus): boolean {
+  return ACTIVE_STATUSES.has(status);
+}
+
+/** Who follows a session in this process: owned by `Subscriptions`, read here and by the outbox. */
+export type SubscribersOf = (session: LiveSession) => ReadonlyMap<Peer, number>;
+
 /**
  * One session held in memory: its reducer state (the single definition of its state), its
  * subscribers, its pause gate and its current run. Every change is an event appended here:
  * folded into the state at once, then queued in the outbox to be written and fanned out.
  */
+const NO_SUBSCRIBERS: ReadonlyMap<Peer, number> = new Map();
+
 export class LiveSession implements OutboxTarget {
   readonly id: string;
   readonly state: SessionState;
   readonly options: SessionOptions;
-  /** Each subscriber with the last seq its snapshot or replay covered. */
-  readonly subscribers = new Map<Peer, number>();
   readonly gate = new PauseGate();
   /** The run allowed to write to this session; any other run is stale and stays silent. */
-  run: SessionRun | undefined;
+  #run: SessionRun | undefined;
   /** The last seq the store holds: events after it are appended here but not written yet (never sent). */
   #writtenSeq: number;
   /** Bumped by every change of the summary; the stored summary is as of `#storedSummaryVersion`. */
   #summaryVersion = 0;
   #storedSummaryVersion = 0;
   /** Set when the session is deleted: its log is gone, so nothing may be appended any more. */
-  deleted = false;
+  #deleted = false;
   /** Set when this process let the session go (another one owns it): nothing may be appended any more. */
   #retired = false;
   /** Whose quota of active sessions its run counts against (`Quota.key`; in memory only: a restart ends every run). */
-  quotaKey: string | undefined;
+  #quotaKey: string | undefined;
   readonly #enqueue: (entry: OutboxEntry<LiveSession>) => void;
   readonly #now: () => Date;
+  readonly #subscribersOf: SubscribersOf;
 
-  constructor(state: SessionState, options: SessionOptions, enqueue: (entry: OutboxEntry<LiveSession>) => void, now: () => Date) {
+  constructor(
+    state: SessionState,
+    options: SessionOptions,
+    enqueue: (entry: OutboxEntry<LiveSession>) => void,
+    now: () => Date,
+    subscribersOf: SubscribersOf = () => NO_SUBSCRIBERS,
+  ) {
     this.id = state.session.sessionId;
     this.state = state;
     this.options = options;
     this.#enqueue = enqueue;
     this.#now = now;
+    this.#subscribersOf = subscribersOf;
     // Built from the store (or before the first event), so all of the state is written.
     this.#writtenSeq = state.seq;
     if (state.session.status === 'paused') this.gate.close();
+  }
+
+  /** Each subscriber in this process with the last seq its snapshot or replay covered (`OutboxTarget`). */
+  get subscribers(): ReadonlyMap<Peer, number> {
+    return this.#subscribersOf(this);
+  }
+
+  get run(): SessionRun | undefined {
+    return this.#run;
+  }
+
+  /** `run` is the one allowed to write to the session from now on (a previous one is stale). */
+  claimRun(run: SessionRun): void {
+    this.#run = run;
+  }
+
+  /** `run` ended: the session has no run, unless a newer one claimed it meanwhile. */
+  releaseRun(run: SessionRun): void {
+    if (this.#run === run) this.#run = undefined;
+  }
+
+  get deleted(): boolean {
+    return this.#deleted;
+  }
+
+  /** The session and its log are deleted: nothing may be appended any more. */
+  markDeleted(): void {
+    this.#deleted = true;
+  }
+
+  get quotaKey(): string | undefined {
+    return this.#quotaKey;
+  }
+
+  /** The run a request starts counts against `key`'s quota of active sessions (none: the server's cap only). */
+  countAgainst(key: string | undefined): void {
+    this.#quotaKey = key;
   }
 
   /** The last seq the store holds; every event up to it has been sent to the subscribers of its time. */
@@ -117,7 +170,7 @@ export class LiveSession implements OutboxTarget {
    */
   append(event: LoggedSessionEvent, reply?: ReplyTo): void {
     // A queued event of a deleted session could never be written, and would hold up every batch after it.
-    if (this.deleted) throw new SessionError('SESSION_NOT_FOUND', `Session ${this.id} was deleted.`);
+    if (this.#deleted) throw new SessionError('SESSION_NOT_FOUND', `Session ${this.id} was deleted.`);
     if (this.#retired) throw new SessionError('INTERNAL', `Session ${this.id} is run elsewhere now; send the request again.`);
     // `session.deleted` cannot reach here (the type excludes it): `SessionManager.delete` sends it, never logs it.
     applyEvent(this.state, event);
@@ -190,6 +243,6 @@ export class LiveSession implements OutboxTarget {
 
   /** Active, running an agent, holding unwritten events or summary, or watched: must stay in memory. */
   get busy(): boolean {
-    return this.run !== undefined || ACTIVE_STATUSES.has(this.status) || this.unwritten > 0 || this.summaryChanged || this.subscribers.size > 0;
+    return this.#run !== undefined || ACTIVE_STATUSES.has(this.status) || this.unwritten > 0 || this.summaryChanged || this.subscribers.size > 0;
   }
 }

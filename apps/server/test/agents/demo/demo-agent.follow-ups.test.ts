@@ -2,7 +2,7 @@ import type { Step } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentRegistry } from '../../../src/agents/agent-registry.js';
 import { createDemoAgent } from '../../../src/agents/demo/index.js';
-import { SessionManager } from '../../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { createDefaultTools } from '../../../src/tools/index.js';
 import type { RecordingSink } from '../../support/recording-sink.js';

@@ -4,7 +4,7 @@ import { AgentRegistry } from '../../../src/agents/agent-registry.js';
 import { createFirehoseAgent } from '../../../src/agents/firehose/firehose-agent.js';
 import { readDeltaStamp } from '../../../src/agents/firehose/firehose-text.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
-import { SessionManager } from '../../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../../src/core/session-manager.js';
 import type { Peer } from '../../../src/core/fanout/peer.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Step } from '@interthought/protocol';
 import { AgentRegistry } from '../../../src/agents/agent-registry.js';
 import { createOpenAIAgent } from '../../../src/agents/openai/index.js';
-import { SessionManager } from '../../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { until, untilStatus } from '../../core/support/harness.js';
 import { FakeOpenAIServer } from './support/fake-openai-server.js';

@@ -4,7 +4,7 @@ import { AgentRegistry } from '../../../src/agents/agent-registry.js';
 import type { Agent } from '../../../src/agents/agent.js';
 import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
-import { SessionManager, type SessionManagerDeps } from '../../../src/core/sessions/session-manager.js';
+import { SessionManager, type SessionManagerDeps } from '../../../src/core/session-manager.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from './test-agents.js';
 import { WaitingTool, adderTool } from './test-tools.js';

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { SessionEvent, Step } from '@interthought/protocol';
 import { AgentRegistry } from '../../../src/agents/agent-registry.js';
 import { createOpenAIAgent } from '../../../src/agents/openai/index.js';
-import { SessionManager } from '../../../src/core/sessions/session-manager.js';
+import { SessionManager } from '../../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { createDefaultTools } from '../../../src/tools/index.js';
 import { addMcpTools, type McpTools } from '../../../src/tools/mcp/index.js';

@@ -1,8 +1,12 @@
-import { toSnapshot, type SessionEvent, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
-import type { EventStore } from '../core/persistence/event-store.js';
+import { toSnapshot, type SessionDeletedEvent, type SessionEvent, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
 import type { Peer, ReplyTo } from '../core/fanout/peer.js';
 import { SessionError, notFound } from '../core/session-error.js';
 import { loadSession } from '../core/persistence/session-loader.js';
+import type { SessionFanout, HeldRequest } from '../core/ports/session-fanout.js';
+import type { LiveSession } from '../core/sessions/live-session.js';
+import { encodeBatchMessage } from './batch-message.js';
+import { sessionKeys } from './redis-keys.js';
+import type { RedisEventStore } from './redis-event-store.js';
 import type { SessionChannel } from './session-channel.js';
 
 /** One client of this node following a session. */
@@ -19,8 +23,8 @@ interface Viewer {
   swaps: Map<number, string>;
 }
 
-/** A viewer's request in flight: see `SessionFeeds.hold`. */
-export interface HeldRequest {
+/** A viewer's request in flight, as the feed holds it: see `RedisFanout.hold`. */
+interface ViewerHold {
   answer(frame: string): void;
   release(): void;
 }
@@ -60,14 +64,22 @@ function cursorError(sessionId: string, lastSeq: number, afterSeq: unknown): Ses
  * it until the answer arrives from the node that ran the request, so the answer precedes the
  * events it caused and a requester's copy of an event replaces the plain one.
  */
-export class SessionFeeds {
+export class RedisFanout implements SessionFanout {
   readonly #feeds = new Map<string, Feed>();
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: RedisEventStore,
     private readonly channel: SessionChannel,
     private readonly report: (context: string, error: unknown) => void,
-  ) {}
+  ) {
+    // Batches reach the feeds from the channel (any node's appends) and from this node's own appends.
+    channel.listen({
+      onBatch: (sessionId, frames, firstSeq) => this.onBatch(sessionId, frames, firstSeq),
+      onResubscribed: () => this.refillAll(),
+      onError: (error) => report('the session channel failed', error),
+    });
+    store.onWritten((sessionId, frames, firstSeq) => this.onBatch(sessionId, frames, firstSeq));
+  }
 
   /** Sessions followed by at least one client of this node. */
   get followed(): number {
@@ -89,12 +101,24 @@ export class SessionFeeds {
     await this.#drain(feed, viewer);
   }
 
-  /** Stop sending the session to the peer (idempotent); false when it was not following it. */
-  unsubscribe(sessionId: string, peer: Peer): boolean {
+  /** The creator of a new session follows its log from seq 0 (what it writes is in the log before it is sent). */
+  attachCreator(session: LiveSession, peer: Peer): Promise<void> {
+    return this.subscribe(session.id, { peer }, 0);
+  }
+
+  /** Stop sending the session to the peer (idempotent); `SESSION_NOT_FOUND` when there is no such session. */
+  async unsubscribe(sessionId: string, peer: Peer): Promise<void> {
     const feed = this.#feeds.get(sessionId);
-    if (feed === undefined || !feed.viewers.has(peer)) return false;
-    this.#removeViewer(feed, peer);
-    return true;
+    if (feed !== undefined && feed.viewers.has(peer)) {
+      this.#removeViewer(feed, peer);
+      return;
+    }
+    if ((await this.store.getSession(sessionId)) === undefined) throw notFound(sessionId);
+  }
+
+  /** Every node's followers of the session get its last event on its channel, after everything else. */
+  async deleted(event: SessionDeletedEvent): Promise<void> {
+    await this.store.redis.spublish(sessionKeys(event.sessionId).channel, encodeBatchMessage(event.seq, [JSON.stringify(event)]));
   }
 
   /** The peer's connection closed. */
@@ -113,12 +137,24 @@ export class SessionFeeds {
   }
 
   /**
-   * A request of `peer` on the session is going out: its events are held until `release`, and
+   * A request of `reply.peer` on the session is going out: its events are held until `release`, and
    * `answer` takes the request's direct answer. Both stay bound to the viewer that asked, also
    * once the feed ended: a deletion whose plain `session.deleted` arrives before the requester's
    * copy still sends what was held for it, in order, then its copy.
    */
-  hold(sessionId: string, peer: Peer): HeldRequest {
+  hold(sessionId: string, reply: ReplyTo | undefined): HeldRequest {
+    if (reply === undefined) return { reply: undefined, answered: () => undefined, release: () => undefined };
+    const viewer = this.#holdViewer(sessionId, reply.peer);
+    const answered = (frame: string): void => {
+      viewer.answer(frame);
+      viewer.release();
+    };
+    // The command answers this peer, which puts the answer in order with the events held for the requester.
+    const catcher: Peer = { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }), send: answered, sendLive: answered };
+    return { reply: { peer: catcher, ...(reply.requestId === undefined ? {} : { requestId: reply.requestId }) }, answered, release: () => viewer.release() };
+  }
+
+  #holdViewer(sessionId: string, peer: Peer): ViewerHold {
     const feed = this.#feeds.get(sessionId);
     const viewer = feed?.viewers.get(peer);
     if (feed === undefined || viewer === undefined) return { answer: (frame) => peer.send(frame), release: () => undefined };
@@ -168,9 +204,11 @@ export class SessionFeeds {
     }
   }
 
+  /** Stop following every session, and close the channel. */
   async close(): Promise<void> {
     for (const feed of this.#feeds.values()) feed.ended = true;
     this.#feeds.clear();
+    await this.channel.close();
   }
 
   async #feed(sessionId: string): Promise<Feed> {

@@ -1,0 +1,47 @@
+import { decisionRefusal } from '@interthought/protocol';
+import type { SessionEngine } from '../sessions/session-engine.js';
+import { isActiveStatus } from '../sessions/live-session.js';
+import type { ReplyTo } from '../fanout/peer.js';
+import { answerIfAsked } from '../fanout/answer.js';
+import type { CorrectStepInput, CorrectionResult } from '../session-service.js';
+import { appendDecision } from './approvals.js';
+import { appendCorrection, checkCorrection } from './correction.js';
+import { checkBudget } from './token-budget.js';
+import { inOneTurn } from './in-one-turn.js';
+import { UNKNOWN_DECIDER, byNameOf } from './decider.js';
+
+/** `step.correct`, as one atomic turn of the session (PROTOCOL.md §7 "Correction semantics"). */
+export async function correctStep(engine: SessionEngine, input: CorrectStepInput, reply: ReplyTo | undefined): Promise<CorrectionResult> {
+  await engine.open();
+  const session = await engine.require(input.sessionId);
+  return inOneTurn(() => {
+    const target = checkCorrection(session, input, engine.tools);
+    checkBudget(session.state, session.options, engine.maxTokensPerSession);
+    const agent = engine.requireAgent(session.state.session.agent);
+    const reviving = !isActiveStatus(session.status);
+    if (reviving) engine.checkCapacity(input.quota);
+    // A correction of the call that waits for approval is its edit: the decision is recorded first, and the edited call runs.
+    const editing = decisionRefusal(session.state, target.stepId) === undefined;
+    engine.stopRun(session, 'a step was corrected');
+    if (reviving) session.countAgainst(input.quota?.key);
+    const by = input.by ?? UNKNOWN_DECIDER;
+    if (editing) appendDecision(session, { step: target, decision: 'edited', by, ...byNameOf(input) });
+    const newStepId = engine.newId();
+    const revision = appendCorrection(session, {
+      target,
+      newStepId,
+      content: input.content,
+      ...(input.note === undefined ? {} : { note: input.note }),
+      ...(input.by === undefined ? {} : { by: input.by }),
+      ...byNameOf(input),
+      ...(editing ? { approval: { state: 'edited', by, ...byNameOf(input), at: session.nextBase().at } } : {}),
+    });
+    const result: CorrectionResult = { sessionId: session.id, stepId: target.stepId, newStepId, revision };
+    // Its events are sent only once written, after this turn: the answer always comes first.
+    answerIfAsked(reply, { type: 'correction.accepted', ...result });
+    if (reviving) session.setStatus('running');
+    engine.startRun(session, agent);
+    engine.inUse(session);
+    return result;
+  });
+}

@@ -1,0 +1,107 @@
+import type { SessionInfo, SessionOptions, SessionState } from '@interthought/protocol';
+import type { SessionEngine } from '../sessions/session-engine.js';
+import type { LiveSession } from '../sessions/live-session.js';
+import type { Peer, ReplyTo } from '../fanout/peer.js';
+import { answer } from '../fanout/answer.js';
+import { stateBeforeFirstEvent } from '../persistence/session-loader.js';
+import { importedSession, writeImport, type ParsedImport } from '../transfer/session-import.js';
+import type { Actor, CreateSessionInput } from '../session-service.js';
+import { copiedPath } from './conversation.js';
+import { checkOptions, checkTask } from './session-input.js';
+import { inOneTurn } from './in-one-turn.js';
+
+/** How the requester of a new session follows it from seq 0, attached in the turn that creates it (settles once it follows). */
+export type AttachCreator = (session: LiveSession, peer: Peer) => Promise<void> | undefined;
+
+/**
+ * Store the session's record, then in one turn: tell the list, answer `session.created`, attach the
+ * requester from seq 0, and append the first events. Nothing can come between the answer and them.
+ */
+async function openSession(
+  engine: SessionEngine,
+  info: SessionInfo,
+  options: SessionOptions,
+  reply: ReplyTo | undefined,
+  attach: AttachCreator,
+  firstEvents: (session: LiveSession) => void,
+): Promise<LiveSession> {
+  await engine.store.createSession({ info, options, lastSeq: 0 });
+  const { session, attached } = inOneTurn(() => {
+    engine.hooks.summaryStored(info);
+    const created = engine.adopt(stateBeforeFirstEvent(info), options);
+    let following: Promise<void> | undefined;
+    if (reply !== undefined) {
+      answer(reply, { type: 'session.created', session: { ...info } });
+      following = attach(created, reply.peer);
+    }
+    firstEvents(created);
+    return { session: created, attached: following };
+  });
+  await attached;
+  return session;
+}
+
+/** `session.create`: a new session, running its agent from a later tick. */
+export async function createSession(engine: SessionEngine, input: CreateSessionInput, reply: ReplyTo | undefined, attach: AttachCreator): Promise<SessionInfo> {
+  await engine.open();
+  const task = checkTask(input.task);
+  const checked = checkOptions(input.options);
+  // The default is recorded with the session: every node and every restart applies the same policy.
+  const options = checked.approve === undefined && engine.defaultApprove !== undefined ? { ...checked, approve: engine.defaultApprove } : checked;
+  const agentName = input.agent ?? engine.defaultAgentName;
+  const agent = engine.requireAgent(agentName);
+  engine.checkCapacity(input.quota);
+  const info: SessionInfo = { sessionId: engine.newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: engine.now().toISOString() };
+  if (input.ownedBy !== undefined) info.owner = { id: input.ownedBy.id, name: input.ownedBy.name };
+  const session = await openSession(engine, info, options, reply, attach, (created) => {
+    created.countAgainst(input.quota?.key);
+    created.setStatus('running');
+    engine.startRun(created, agent);
+  });
+  return session.info;
+}
+
+/**
+ * `session.fork`: a new `idle` session whose chain is a copy of the source's path to `stepId`
+ * (§20.4), from a source state the caller read (from memory, or the shared store in a cluster).
+ */
+export async function forkSession(
+  engine: SessionEngine,
+  source: { state: SessionState; options: SessionOptions },
+  stepId: string,
+  reply: ReplyTo | undefined,
+  attach: AttachCreator,
+  ownedBy?: Actor,
+): Promise<SessionInfo> {
+  engine.checkOpen();
+  const sourceId = source.state.session.sessionId;
+  const copies = copiedPath(source.state, stepId, engine.newId);
+  const { task, agent } = source.state.session;
+  const info: SessionInfo = {
+    sessionId: engine.newId(),
+    task,
+    agent,
+    status: 'idle',
+    revision: 0,
+    createdAt: engine.now().toISOString(),
+    forkedFrom: { sessionId: sourceId, stepId },
+  };
+  // A fork belongs to whoever forked it, whoever owns the source (PROTOCOL.md §21.2).
+  if (ownedBy !== undefined) info.owner = { id: ownedBy.id, name: ownedBy.name };
+  await openSession(engine, info, { ...source.options }, reply, attach, (fork) => {
+    fork.setStatus('idle');
+    if (copies.length > 0) fork.append({ type: 'steps.copied', ...fork.nextBase(), steps: copies, from: { sessionId: sourceId, stepId } });
+    engine.noteIfIdle(fork);
+  });
+  return { ...info };
+}
+
+/** Written straight to the store, not held in memory: the session is loaded the first time it is touched, like any stored one. */
+export async function importSession(engine: SessionEngine, parsed: ParsedImport, ownedBy?: Actor): Promise<SessionInfo> {
+  await engine.open();
+  const stored = importedSession(parsed, engine.newId(), engine.now().toISOString(), ownedBy);
+  await writeImport(engine.store, stored);
+  engine.hooks.summaryStored(stored.record.info);
+  engine.armDeadlineOf(stored.state, stored.record.options);
+  return stored.record.info;
+}
