@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
  *
  * The session's own keys share a slot; `it:sessions`, `it:by-status` and `it:active` do not. That
  * is fine on one Redis (with replicas or Sentinel); on Redis Cluster the writes of those shared
- * indexes would have to leave the scripts (see the README's cluster notes).
+ * indexes would have to leave the scripts (see "What Redis must be set to" in docs/cluster.md).
  */
 
 /** Keeps the status index in step with the stored summary. KEYS: meta, byStatus. */
