@@ -1,9 +1,11 @@
 import type { ServiceTargetFactory } from './service-target.js';
 import { describeCreation } from './creation.contract.js';
 import { describeSubscriptions } from './subscriptions.contract.js';
+import { describeCorrections } from './corrections.contract.js';
 
 /** Every facet of the `SessionService` contract (its doc comments), against one kind of target. */
 export function describeServiceContract(name: string, factory: ServiceTargetFactory): void {
   describeCreation(name, factory);
   describeSubscriptions(name, factory);
+  describeCorrections(name, factory);
 }
