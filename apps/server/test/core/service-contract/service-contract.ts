@@ -2,10 +2,14 @@ import type { ServiceTargetFactory } from './service-target.js';
 import { describeCreation } from './creation.contract.js';
 import { describeSubscriptions } from './subscriptions.contract.js';
 import { describeCorrections } from './corrections.contract.js';
+import { describeApprovals } from './approvals.contract.js';
+import { describeConversation } from './conversation.contract.js';
 
 /** Every facet of the `SessionService` contract (its doc comments), against one kind of target. */
 export function describeServiceContract(name: string, factory: ServiceTargetFactory): void {
   describeCreation(name, factory);
   describeSubscriptions(name, factory);
   describeCorrections(name, factory);
+  describeApprovals(name, factory);
+  describeConversation(name, factory);
 }
