@@ -4,6 +4,8 @@ import { describeSubscriptions } from './subscriptions.contract.js';
 import { describeCorrections } from './corrections.contract.js';
 import { describeApprovals } from './approvals.contract.js';
 import { describeConversation } from './conversation.contract.js';
+import { describeStatusChanges } from './status.contract.js';
+import { describeDeletion } from './deletion.contract.js';
 
 /** Every facet of the `SessionService` contract (its doc comments), against one kind of target. */
 export function describeServiceContract(name: string, factory: ServiceTargetFactory): void {
@@ -12,4 +14,6 @@ export function describeServiceContract(name: string, factory: ServiceTargetFact
   describeCorrections(name, factory);
   describeApprovals(name, factory);
   describeConversation(name, factory);
+  describeStatusChanges(name, factory);
+  describeDeletion(name, factory);
 }
