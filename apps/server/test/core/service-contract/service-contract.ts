@@ -6,6 +6,7 @@ import { describeApprovals } from './approvals.contract.js';
 import { describeConversation } from './conversation.contract.js';
 import { describeStatusChanges } from './status.contract.js';
 import { describeDeletion } from './deletion.contract.js';
+import { describeSessionList } from './session-list.contract.js';
 
 /** Every facet of the `SessionService` contract (its doc comments), against one kind of target. */
 export function describeServiceContract(name: string, factory: ServiceTargetFactory): void {
@@ -16,4 +17,5 @@ export function describeServiceContract(name: string, factory: ServiceTargetFact
   describeConversation(name, factory);
   describeStatusChanges(name, factory);
   describeDeletion(name, factory);
+  describeSessionList(name, factory);
 }
