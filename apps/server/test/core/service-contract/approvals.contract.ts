@@ -64,6 +64,8 @@ export function describeApprovals(name: string, factory: ServiceTargetFactory): 
       await refusal(() => b.approve({ sessionId, stepId: first!.stepId }), 'APPROVAL_NOT_PENDING');
       await refusal(() => b.approve({ sessionId, stepId: 'no-such-step' }), 'STEP_NOT_FOUND');
       await refusal(() => b.reject({ sessionId: 'no-such-session', stepId }), 'SESSION_NOT_FOUND');
+      await refusal(() => b.message({ sessionId, text: 'Hurry up.' }), 'INVALID_STATE');
+      await refusal(() => b.pause(sessionId), 'INVALID_STATE');
       expect((await snapshotOf(b, sessionId)).session.status).toBe('waiting');
       await b.approve({ sessionId, stepId, by: 'u-first' });
       await statusReached(creator, sessionId, 'completed');

@@ -1,8 +1,14 @@
 import type { SessionInfo } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { refusal } from '../support/refusal.js';
+import type { SessionService } from '../../../src/core/session-service.js';
 import type { ServiceTargetFactory } from './service-target.js';
-import { chainOf, completedSession, ends, expectContiguous, GATED_THOUGHT, heldSession, lastSeqOf, nextFrame, seqsOf, snapshotOf, statusReached, statusesOf } from './service-support.js';
+import { chainOf, completedSession, ends, eventually, expectContiguous, GATED_THOUGHT, heldSession, lastSeqOf, nextFrame, seqsOf, snapshotOf, statusReached, statusesOf } from './service-support.js';
+
+/** Wait until the fork's copied steps are there. */
+async function eventuallyCopied(service: SessionService, sessionId: string): Promise<void> {
+  await eventually(async () => ((await service.snapshot(sessionId))?.chain.length ?? 0) > 0, `the copied steps of ${sessionId}`);
+}
 
 /** `message` (a new turn of a finished session, or queued while it runs) and `fork`. */
 export function describeConversation(name: string, factory: ServiceTargetFactory): void {
@@ -32,10 +38,15 @@ export function describeConversation(name: string, factory: ServiceTargetFactory
       const { a, b } = ends(target);
       const { sessionId, creator, open } = await heldSession(target);
       const requester = target.peer('asker');
+      await b.subscribe(sessionId, { peer: requester }, 0);
       const result = await b.message({ sessionId, text: 'Also this.', mode: 'queue' }, { peer: requester, requestId: 'r-q' });
       expect(result).toEqual({ sessionId, stepId: expect.any(String), queued: true });
-      expect(requester.messages[0]).toEqual({ type: 'message.accepted', requestId: 'r-q', ...result });
       await nextFrame(creator, 'message.queued', (frame) => frame.type === 'message.queued');
+      await nextFrame(requester, 'message.queued', (frame) => frame.type === 'message.queued');
+      // The answer precedes the event the message caused.
+      const types = requester.messages.map((frame) => frame.type);
+      expect(requester.ofType('message.accepted')).toEqual([{ type: 'message.accepted', requestId: 'r-q', ...result }]);
+      expect(types.indexOf('message.accepted')).toBeLessThan(types.indexOf('message.queued'));
       expect(chainOf(await snapshotOf(a, sessionId)).map((step) => step.kind)).toEqual(['thought']);
       open();
       await statusReached(creator, sessionId, 'completed');
@@ -103,6 +114,20 @@ export function describeConversation(name: string, factory: ServiceTargetFactory
         GATED_THOUGHT,
         `Done after: ${GATED_THOUGHT} | Done after: ${GATED_THOUGHT} | Go on. | ${GATED_THOUGHT}`,
       ]);
+    });
+
+    it('forks a running session, from the other service, at a step it completed; the source runs on', async () => {
+      const target = await factory.open();
+      const { a, b } = ends(target);
+      const { sessionId, creator, open } = await heldSession(target);
+      const [thought] = chainOf(await snapshotOf(a, sessionId));
+      const info = await b.fork({ sessionId, stepId: thought!.stepId });
+      expect(info).toMatchObject({ status: 'idle', forkedFrom: { sessionId, stepId: thought!.stepId } });
+      await eventuallyCopied(b, info.sessionId);
+      expect(chainOf(await snapshotOf(a, info.sessionId)).map((step) => step.content)).toEqual([GATED_THOUGHT]);
+      open();
+      await statusReached(creator, sessionId, 'completed');
+      expect((await snapshotOf(b, info.sessionId)).session.status).toBe('idle');
     });
 
     it('refuses a fork of an unknown session with SESSION_NOT_FOUND and of an unknown step with STEP_NOT_FOUND', async () => {

@@ -46,10 +46,16 @@ export function describeCorrections(name: string, factory: ServiceTargetFactory)
       const { sessionId, creator, open } = await heldSession(target);
       const [thought] = chainOf(await snapshotOf(b, sessionId));
       const requester = target.peer('corrector');
+      await b.subscribe(sessionId, { peer: requester }, 0);
       const result = await b.correct({ sessionId, stepId: thought!.stepId, content: 'Think again.' }, { peer: requester, requestId: 'r-fix' });
-      expect(requester.messages[0]).toEqual({ type: 'correction.accepted', requestId: 'r-fix', ...result });
       open();
       await statusReached(creator, sessionId, 'completed');
+      await statusReached(requester, sessionId, 'completed');
+      // The answer precedes the events the correction caused, though the requester follows the session.
+      const types = requester.messages.map((frame) => frame.type);
+      expect(requester.ofType('correction.accepted')).toEqual([{ type: 'correction.accepted', requestId: 'r-fix', ...result }]);
+      expect(types.indexOf('correction.accepted')).toBeLessThan(types.indexOf('step.corrected'));
+      expect(requester.events(sessionId)).toEqual(creator.events(sessionId));
       const chain = chainOf(await snapshotOf(a, sessionId));
       expect(chain.map((step) => [step.kind, step.content])).toEqual([
         ['thought', 'Think again.'],

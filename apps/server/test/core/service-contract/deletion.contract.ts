@@ -29,6 +29,23 @@ export function describeDeletion(name: string, factory: ServiceTargetFactory): v
       for (const list of lists) await nextFrame(list, 'sessions.removed', (frame) => frame.type === 'sessions.removed' && frame.sessionId === sessionId);
     });
 
+    it('answers a requester that follows the session with its copy alone, in place of the plain one', async () => {
+      const target = await factory.open();
+      const { b } = ends(target);
+      const { sessionId, creator } = await heldSession(target);
+      const requester = target.peer('requester');
+      await b.subscribe(sessionId, { peer: requester }, 0);
+      const deleted = await b.delete(sessionId, { peer: requester, requestId: 'r-del' });
+      await nextFrame(creator, 'session.deleted', (frame) => frame.type === 'session.deleted');
+      await nextFrame(requester, 'session.deleted', (frame) => frame.type === 'session.deleted');
+      // Whatever else is still on its way to it, a second copy must not come: the others got theirs.
+      const control = target.peer('control');
+      await refusal(() => b.subscribe(sessionId, { peer: control }, 0), 'SESSION_NOT_FOUND');
+      expect(requester.ofType('session.deleted')).toEqual([{ ...deleted, requestId: 'r-del' }]);
+      expect(requester.messages.at(-1)).toEqual({ ...deleted, requestId: 'r-del' });
+      expect(b.isSubscribed(requester, sessionId)).toBe(false);
+    });
+
     it('refuses every later request on the session on every service with SESSION_NOT_FOUND', async () => {
       const target = await factory.open();
       const { a, b } = ends(target);

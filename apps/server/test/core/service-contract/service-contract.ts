@@ -7,6 +7,8 @@ import { describeConversation } from './conversation.contract.js';
 import { describeStatusChanges } from './status.contract.js';
 import { describeDeletion } from './deletion.contract.js';
 import { describeSessionList } from './session-list.contract.js';
+import { describeTransfer } from './transfer.contract.js';
+import { describeAccess } from './access.contract.js';
 
 /** Every facet of the `SessionService` contract (its doc comments), against one kind of target. */
 export function describeServiceContract(name: string, factory: ServiceTargetFactory): void {
@@ -18,4 +20,6 @@ export function describeServiceContract(name: string, factory: ServiceTargetFact
   describeStatusChanges(name, factory);
   describeDeletion(name, factory);
   describeSessionList(name, factory);
+  describeTransfer(name, factory);
+  describeAccess(name, factory);
 }

@@ -45,11 +45,19 @@ function coreDeps(report: (context: string, error: unknown) => void, now: () => 
   return { deps, gates };
 }
 
-/** Opened targets are closed after each test, whatever it did. */
+/**
+ * Opened targets are closed after each test, whatever it did; a failure a service reported and
+ * survived, which no test here provokes, fails the test it happened in.
+ */
 function closingAfterEach(open: () => Promise<ServiceTarget>): ServiceTargetFactory {
   const opened: ServiceTarget[] = [];
   afterEach(async () => {
-    for (const target of opened.splice(0)) await target.close();
+    const errors: string[] = [];
+    for (const target of opened.splice(0)) {
+      await target.close();
+      errors.push(...target.takeErrors());
+    }
+    if (errors.length > 0) throw new Error(`The session services reported failures:\n${errors.join('\n')}`);
   });
   return {
     async open() {
