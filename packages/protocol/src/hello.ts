@@ -2,6 +2,32 @@ import { z } from 'zod';
 import { IdSchema } from './common.js';
 import { ShareGrantSchema, UserSchema } from './sharing.js';
 
+/** Every feature this version of the protocol names in `hello.capabilities` (PROTOCOL.md §4.1), in the order the server lists them. */
+export const CAPABILITIES = [
+  'corrections',
+  'replay',
+  'pause',
+  'branches',
+  'delete',
+  'coalesced-deltas',
+  'session-list',
+  'approvals',
+  'conversation',
+  'auth-refresh',
+  'users',
+  'sharing',
+  'usage',
+] as const;
+
+/** A feature named in `hello.capabilities`. */
+export type Capability = (typeof CAPABILITIES)[number];
+
+/**
+ * One entry of `hello.capabilities`: a known `Capability`, or a newer server's feature, which
+ * clients ignore (the type keeps both: `string & {}` stops the union collapsing to `string`).
+ */
+export const CapabilitySchema = z.union([z.enum(CAPABILITIES), z.string()]) as z.ZodType<Capability | (string & {}), string>;
+
 /** Limits the server enforces on this connection. */
 export const ServerLimitsSchema = z.looseObject({
   maxFrameBytes: z.number().int(),
@@ -21,8 +47,8 @@ export const HelloSchema = z.looseObject({
   protocol: z.string(),
   serverVersion: z.string(),
   connectionId: IdSchema,
-  /** Feature names the server supports, e.g. `corrections`, `replay`, `pause`. */
-  capabilities: z.array(z.string()),
+  /** Feature names the server supports (`CAPABILITIES`); clients ignore names they do not know. */
+  capabilities: z.array(CapabilitySchema),
   limits: ServerLimitsSchema,
   /** The signed-in user this connection speaks for (additive, capability `users`). */
   user: UserSchema.optional(),

@@ -16,6 +16,8 @@ export * from './correction.js';
 export * from './messages.js';
 export * from './parse.js';
 export * from './reducer.js';
+export * from './event-traits.js';
+export * from './access.js';
 export * from './session-rules.js';
 export * from './client.js';
 export * from './rest.js';

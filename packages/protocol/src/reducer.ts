@@ -2,6 +2,7 @@ import type { StepApproval } from './approval.js';
 import type { QueuedMessage } from './conversation.js';
 import type { ShareRecord } from './sharing.js';
 import type { SessionEvent } from './messages.js';
+import { traitsOf } from './event-traits.js';
 import type { SessionInfo, SessionSnapshot } from './session.js';
 import type { Step, StepCorrectedEvent, StepStartedEvent, StepsCopiedEvent } from './step.js';
 import { addUsage, type CallUsage, type UsageRecordedEvent } from './usage.js';
@@ -172,7 +173,6 @@ function pushOnChain(state: SessionState, step: Step): void {
 function checkCorrected(state: SessionState, event: StepCorrectedEvent): void {
   const { step } = event;
   if (state.steps.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
-  if (step.correctionOf !== undefined) requireStep(state, step.correctionOf, event);
   const expectedParent = step.index === 0 ? null : state.chain[step.index - 1];
   const replaced = state.chain[step.index];
   if (step.parentId !== expectedParent || replaced === undefined || (step.correctionOf !== undefined && step.correctionOf !== replaced)) {
@@ -186,29 +186,21 @@ function checkCorrected(state: SessionState, event: StepCorrectedEvent): void {
 
 /** Checks that an event can be applied, without changing anything, so a failed apply leaves no trace. */
 function checkFits(state: SessionState, event: SessionEvent): void {
+  // Which steps must exist is the event's trait; what else must hold is its own.
+  const traits = traitsOf(event);
+  if (traits !== undefined) for (const stepId of traits.needsSteps(event)) requireStep(state, stepId, event);
   switch (event.type) {
     case 'step.started':
       return checkStarted(state, event);
     case 'step.delta': {
-      const step = requireStep(state, event.stepId, event);
+      const step = state.steps.get(event.stepId)!;
       if (step.status !== 'streaming') {
         throw new ReducerError('STEP_NOT_STREAMING', `Delta for step ${step.stepId}, which is ${step.status}.`, event);
       }
       return;
     }
-    case 'step.completed':
-      requireStep(state, event.stepId, event);
-      return;
     case 'step.corrected':
       return checkCorrected(state, event);
-    case 'steps.invalidated':
-    case 'usage.recorded':
-      for (const stepId of event.stepIds) requireStep(state, stepId, event);
-      return;
-    case 'approval.requested':
-    case 'approval.resolved':
-      requireStep(state, event.stepId, event);
-      return;
     case 'message.queued':
       if (state.steps.has(event.stepId) || state.queued.some((message) => message.stepId === event.stepId)) {
         throw new ReducerError('DUPLICATE_STEP', `Step ${event.stepId} already exists.`, event);
@@ -216,6 +208,11 @@ function checkFits(state: SessionState, event: SessionEvent): void {
       return;
     case 'steps.copied':
       return checkContinuesChain(state, (event as StepsCopiedEvent).steps, event);
+    case 'step.completed':
+    case 'steps.invalidated':
+    case 'usage.recorded':
+    case 'approval.requested':
+    case 'approval.resolved':
     case 'session.status':
     case 'session.deleted':
     case 'share.created':

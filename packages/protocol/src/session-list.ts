@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { IdSchema, answerBase, requestBase } from './common.js';
 import { SessionInfoSchema } from './session.js';
 
-/** How many sessions `sessions.watch` answers with: `limit` when given (at most `max`), else `default`. */
-export const SESSION_LIST_LIMITS = { default: 50, max: 100 } as const;
+/**
+ * How many sessions a list holds: `limit` when given (1 to `max`), else `default` for the window
+ * `sessions.watch` answers with and keeps fresh, `pageDefault` for a page of `GET /api/sessions`.
+ */
+export const SESSION_LIST_LIMITS = { default: 50, pageDefault: 20, max: 100 } as const;
 
 /**
  * `sessions.watch` (additive, v1.0): follow the list of sessions. Answered with `sessions.watching`

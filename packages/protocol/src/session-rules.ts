@@ -8,6 +8,26 @@ import type { Step } from './step.js';
  * button the UI offers is never one the server refuses (PROTOCOL.md §5 "Sessions" and §7 "Correction semantics").
  */
 
+/** Statuses in which a session is active: it has a run, or (paused) may get it back. A run holds a slot of its owner's caps. */
+export const ACTIVE_STATUSES: ReadonlySet<SessionStatus> = new Set<SessionStatus>(['running', 'paused']);
+
+/**
+ * Statuses in which a session is live: active, or `waiting`, where a run ended on a tool call that
+ * waits for the user's decision, and deciding starts the next. The session's time still runs, and
+ * reaching its token budget fails it. Every other status is at rest until the user acts.
+ */
+export const LIVE_STATUSES: ReadonlySet<SessionStatus> = new Set<SessionStatus>([...ACTIVE_STATUSES, 'waiting']);
+
+/** Whether a session in `status` is active: running or paused (PROTOCOL.md §5.1). */
+export function isActive(status: SessionStatus | undefined): boolean {
+  return status !== undefined && ACTIVE_STATUSES.has(status);
+}
+
+/** Whether a session in `status` is live: running, paused or waiting for a decision (PROTOCOL.md §5.1). */
+export function isLive(status: SessionStatus | undefined): boolean {
+  return status !== undefined && LIVE_STATUSES.has(status);
+}
+
 /** The user's lifecycle requests (`session.pause` / `session.resume` / `session.cancel`). */
 export type LifecycleRequest = 'pause' | 'resume' | 'cancel';
 

@@ -1,9 +1,7 @@
+import { SESSION_LIST_LIMITS } from '@interthought/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionPage } from '../core/persistence/event-store.js';
 import { sendRestError } from './rest-error.js';
-
-export const SESSIONS_PAGE_DEFAULT = 20;
-export const SESSIONS_PAGE_MAX = 100;
 
 interface ListQuery {
   limit: number;
@@ -24,7 +22,7 @@ export async function sessionsRoutes(app: FastifyInstance): Promise<void> {
           type: 'object',
           additionalProperties: false,
           properties: {
-            limit: { type: 'integer', minimum: 1, maximum: SESSIONS_PAGE_MAX, default: SESSIONS_PAGE_DEFAULT },
+            limit: { type: 'integer', minimum: 1, maximum: SESSION_LIST_LIMITS.max, default: SESSION_LIST_LIMITS.pageDefault },
             before: { type: 'string', minLength: 1, maxLength: 256 },
           },
         },

@@ -1,14 +1,15 @@
+import { accessAllows, isConfinedToShare, type AccessNeed, type SessionAccess } from '@interthought/protocol';
 import { SessionError, notFound } from '../core/session-error.js';
 import type { Actor, ListScope, SessionService } from '../core/session-service.js';
-import { accessOf, allows, isConfinedToShare, type Access, type Need, type Principal } from './access-rules.js';
+import { accessOf, type Principal } from './access-rules.js';
 
-const NEEDS: Record<Need, string> = {
+const NEEDS: Record<AccessNeed, string> = {
   see: 'see',
   steer: 'correct, message, decide, pause, resume or cancel',
   own: 'share, unshare or delete',
 };
 
-function forbidden(sessionId: string, access: Access, need: Need): SessionError {
+function forbidden(sessionId: string, access: SessionAccess, need: AccessNeed): SessionError {
   const role = access === 'viewer' ? 'a viewer (read-only)' : 'an editor';
   return new SessionError('FORBIDDEN', `You reach session ${sessionId} through a share link as ${role}: only its owner may ${NEEDS[need]} it.`);
 }
@@ -30,12 +31,12 @@ export class SessionGate {
    * Pass when `principal` may do what `need` asks of the session; else `SESSION_NOT_FOUND` when it
    * may not even see it (exactly as for a session that does not exist), `FORBIDDEN` otherwise.
    */
-  async require(principal: Principal, sessionId: string, need: Need): Promise<void> {
+  async require(principal: Principal, sessionId: string, need: AccessNeed): Promise<void> {
     if (!this.usersOn && principal.share === undefined) return;
     const facts = await this.sessions.accessFacts(sessionId);
     const access = facts === undefined ? undefined : accessOf(principal, sessionId, facts, this.usersOn, this.now());
     if (access === undefined) throw notFound(sessionId);
-    if (!allows(access, need)) throw forbidden(sessionId, access, need);
+    if (!accessAllows(access, need)) throw forbidden(sessionId, access, need);
   }
 
   /** A share link alone opens one session: it cannot start, fork into or import others. */

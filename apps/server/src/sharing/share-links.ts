@@ -1,6 +1,5 @@
-import type { ShareGrant } from '@interthought/protocol';
+import { shareStanding, type ShareGrant } from '@interthought/protocol';
 import type { SessionService } from '../core/session-service.js';
-import { shareStanding } from './access-rules.js';
 import { ShareTokens } from './share-tokens.js';
 
 /** A presented link, checked: what it grants, or why it does not work (for the client, never quoting the token). */

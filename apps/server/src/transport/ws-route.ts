@@ -1,4 +1,4 @@
-import { FIELD_LIMITS, PROTOCOL_VERSION, type Hello, type ServerLimits } from '@interthought/protocol';
+import { CAPABILITIES, FIELD_LIMITS, PROTOCOL_VERSION, type Hello, type ServerLimits } from '@interthought/protocol';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SERVER_VERSION, type Config } from '../config.js';
@@ -20,7 +20,6 @@ export const WS_PATH = '/ws';
 
 /** Close code and reason for a socket over its address's cap that slipped past the upgrade check. */
 export const TOO_MANY_CONNECTIONS_CLOSE = { code: 1008, reason: 'too many connections from this address' } as const;
-export const CAPABILITIES = ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation', 'auth-refresh', 'users', 'sharing', 'usage'];
 
 /** The limits a connection is held to, as announced in `hello.limits`. */
 export function serverLimits(config: Config): ServerLimits {
@@ -77,12 +76,14 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
     links: app.authentication.links,
   };
 
+  // Every capability of this protocol version: the server implements them all.
+  const capabilities = [...CAPABILITIES];
   const hello = (connection: Connection): Hello => ({
     type: 'hello',
     protocol: PROTOCOL_VERSION,
     serverVersion: SERVER_VERSION,
     connectionId: connection.id,
-    capabilities: CAPABILITIES,
+    capabilities,
     limits: serverLimits(config),
     ...(connection.user === undefined ? {} : { user: { id: connection.user.id, name: connection.user.name, admin: connection.user.admin } }),
     ...(connection.share === undefined ? {} : { share: connection.share }),

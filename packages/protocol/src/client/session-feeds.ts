@@ -1,5 +1,6 @@
 import type { SessionEvent, ServerMessage } from '../messages.js';
 import { firstSeqOf } from '../reducer.js';
+import { SESSION_EVENT_TRAITS, isKnownSessionEvent } from '../event-traits.js';
 import type { SessionCreated, SessionDeletedEvent, SessionSnapshot } from '../session.js';
 import type { InterthoughtError } from './interthought-error.js';
 import { isUnknownSessionEvent } from './server-frame.js';
@@ -123,6 +124,8 @@ export class SessionFeeds {
 
   /** Route a server frame to the listeners of its session. */
   handle(frame: ServerMessage): void {
+    // Every session event but the last (`session.deleted`, which takes the log with it) is folded alike.
+    if (isKnownSessionEvent(frame)) return SESSION_EVENT_TRAITS[frame.type].logged ? this.applyEvent(frame) : this.applyDeleted(frame as SessionDeletedEvent);
     switch (frame.type) {
       case 'session.snapshot':
         return this.applySnapshot(frame);
@@ -131,22 +134,6 @@ export class SessionFeeds {
         if (feed) feed.resyncing = false;
         return;
       }
-      case 'session.status':
-      case 'step.started':
-      case 'step.delta':
-      case 'step.completed':
-      case 'step.corrected':
-      case 'steps.invalidated':
-      case 'approval.requested':
-      case 'approval.resolved':
-      case 'message.queued':
-      case 'steps.copied':
-      case 'share.created':
-      case 'share.revoked':
-      case 'usage.recorded':
-        return this.applyEvent(frame);
-      case 'session.deleted':
-        return this.applyDeleted(frame);
       case 'hello':
       case 'session.created':
       case 'session.unsubscribed':

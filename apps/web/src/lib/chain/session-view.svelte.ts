@@ -5,8 +5,10 @@ import {
   createSessionState,
   isAwaitingDecision,
   isCorrectable,
+  traitsOf,
   type QueuedMessage,
   type SessionEvent,
+  type SessionEventTraits,
   type SessionInfo,
   type SessionSnapshotData,
   type SessionState,
@@ -34,38 +36,19 @@ const FULL_RELAYOUT = -1;
 
 /**
  * How an event changes the rows of the timeline: not at all (`undefined`), from the path depth
- * it returns on (the chain grew or a step there completed), or everywhere (`FULL_RELAYOUT`).
+ * it returns on (the chain grew, or a step there changed status), or everywhere (`FULL_RELAYOUT`).
+ * A delta, an approval, usage, the queue and the links change a step or the header, not the rows.
  */
-function rowsChangedFrom(event: SessionEvent, state: SessionState): number | undefined {
-  switch (event.type) {
-    case 'step.delta':
-    case 'session.status':
-    case 'session.deleted':
-    // A decision changes a step's approval, not the shape of the chain (a refusal's observation starts as any step).
-    case 'approval.requested':
-    case 'approval.resolved':
-      return undefined;
-    case 'step.started':
-      return event.step.index;
-    case 'step.completed':
-      return state.steps.get(event.stepId)?.index ?? FULL_RELAYOUT;
-    case 'step.corrected':
-    case 'steps.invalidated':
-    case 'steps.copied':
-      return FULL_RELAYOUT;
-    // A queued message is not on the chain until its step starts; share links are not on it at all.
-    case 'message.queued':
-    case 'share.created':
-    case 'share.revoked':
-    // Usage changes a step's footnote and the header's totals, not the rows.
-    case 'usage.recorded':
-      return undefined;
-    default: {
-      const unknown: never = event;
-      void unknown;
-      return undefined;
-    }
+function rowsChangedFrom(traits: SessionEventTraits, event: SessionEvent, state: SessionState): number | undefined {
+  if (traits.changesChainShape === 'reshapes') return FULL_RELAYOUT;
+  if (traits.changesChainShape === 'no' && !traits.changesStepStatus) return undefined;
+  let from: number | undefined;
+  for (const stepId of traits.touchesSteps(event)) {
+    const index = state.steps.get(stepId)?.index;
+    if (index === undefined) return FULL_RELAYOUT;
+    from = from === undefined ? index : Math.min(from, index);
   }
+  return from;
 }
 
 /** The earliest of two row changes (`undefined`: none; `FULL_RELAYOUT` wins over any depth). */
@@ -74,38 +57,6 @@ function earliestChange(a: number | undefined, b: number | undefined): number | 
   if (b === undefined) return a;
   if (a === FULL_RELAYOUT || b === FULL_RELAYOUT) return FULL_RELAYOUT;
   return Math.min(a, b);
-}
-
-/** The step ids an event touches. */
-function touchedSteps(event: SessionEvent): readonly string[] {
-  switch (event.type) {
-    case 'step.started':
-    case 'step.corrected':
-      return [event.step.stepId];
-    case 'step.delta':
-    case 'step.completed':
-    case 'approval.requested':
-    case 'approval.resolved':
-      return [event.stepId];
-    case 'steps.invalidated':
-      return event.stepIds;
-    case 'steps.copied':
-      return event.steps.map((step) => step.stepId);
-    case 'usage.recorded':
-      return event.stepIds.slice(-1);
-    case 'message.queued':
-    case 'share.created':
-    case 'share.revoked':
-      return [];
-    case 'session.status':
-    case 'session.deleted':
-      return [];
-    default: {
-      const unknown: never = event;
-      void unknown;
-      return [];
-    }
-  }
 }
 
 /** The latest time a snapshot's steps record: when a finished session last did something. */
@@ -313,19 +264,17 @@ export class SessionView {
         else throw error;
         return;
       }
-      for (const stepId of touchedSteps(event)) touched.add(stepId);
-      rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(event, this.#state));
-      statusChanged ||=
-        event.type === 'session.status' ||
-        event.type === 'session.deleted' ||
-        event.type === 'step.corrected' ||
-        event.type === 'steps.invalidated' ||
-        event.type === 'steps.copied' ||
-        event.type === 'usage.recorded';
-      queueChanged ||= event.type === 'message.queued' || (event.type === 'step.started' && event.step.kind === 'user_message');
-      // The reducer replaces its list on each change, so the new list is a new value to show.
-      if (event.type === 'share.created' || event.type === 'share.revoked') this.#shares = this.#state.shares;
       this.#lastActivityAt = event.at;
+      // A newer server's event only advanced `seq`.
+      const traits = traitsOf(event);
+      if (traits === undefined) continue;
+      for (const stepId of traits.touchesSteps(event)) touched.add(stepId);
+      rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(traits, event, this.#state));
+      // The header shows the summary; `session.deleted` ends the session; either may change which steps can be acted on.
+      statusChanged ||= traits.changesSummary || !traits.logged;
+      queueChanged ||= traits.changesQueue(event);
+      // The reducer replaces its list on each change, so the new list is a new value to show.
+      if (traits.changesShares) this.#shares = this.#state.shares;
     }
     if (queueChanged) this.#syncQueued();
     this.#sync(touched, rowsFrom, statusChanged);

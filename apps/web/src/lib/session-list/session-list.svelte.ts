@@ -1,4 +1,4 @@
-import { newestFirst, type InterthoughtClient, type SessionInfo } from '@interthought/protocol';
+import { SESSION_LIST_LIMITS, newestFirst, type InterthoughtClient, type SessionInfo } from '@interthought/protocol';
 import type { RestApi } from '$lib/api/rest-api.js';
 
 /**
@@ -27,7 +27,7 @@ export class SessionList {
   constructor(
     private readonly client: Pick<InterthoughtClient, 'watchSessions'>,
     private readonly api: Pick<RestApi, 'sessions'>,
-    private readonly limit = 50,
+    private readonly limit: number = SESSION_LIST_LIMITS.default,
   ) {}
 
   get sessions(): readonly SessionInfo[] {

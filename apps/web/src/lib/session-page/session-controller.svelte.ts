@@ -1,4 +1,4 @@
-import { allowsLifecycle, type InterthoughtClient, type LifecycleRequest, type SessionInfo, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
+import { allowsLifecycle, isActive, type InterthoughtClient, type LifecycleRequest, type SessionInfo, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
 import type { AccessGate } from '$lib/access/access-gate.svelte.js';
 import type { Announcer } from '$lib/app/announcer.svelte.js';
 import type { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
@@ -106,6 +106,7 @@ export class SessionController implements ChainActions {
       hello: this.deps.connection.hello,
       sessionId: this.sessionId,
       owner: this.view.info?.owner,
+      pending: this.view.info === null,
       expectShare: this.deps.shares?.holds(this.sessionId) ?? false,
       auth: this.deps.access?.me?.auth,
     });
@@ -160,7 +161,7 @@ export class SessionController implements ChainActions {
     if (text === null) return;
     const status = this.view.info?.status;
     // The mode only means something while the agent runs; otherwise the message starts a turn.
-    const mode = status === 'running' || status === 'paused' ? draft.mode : undefined;
+    const mode = isActive(status) ? draft.mode : undefined;
     const outgoing = this.view.outbox.add(text, mode ?? 'steer');
     try {
       const accepted = await this.deps.client.request({ type: 'session.message', sessionId: this.sessionId, text, ...(mode ? { mode } : {}) });

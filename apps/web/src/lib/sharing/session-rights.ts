@@ -1,4 +1,4 @@
-import type { Hello, Me, Owner, ShareRole } from '@interthought/protocol';
+import { accessOf, type Hello, type Me, type Owner, type SessionAccess, type ShareRole } from '@interthought/protocol';
 
 /** Who the page is to a session, as far as the buttons it shows go (PROTOCOL.md §21.2). */
 export type SessionRole =
@@ -35,24 +35,32 @@ export interface RightsInput {
   sessionId: string;
   /** The session's owner, once its snapshot is here (absent without users, or on an older session). */
   owner: Owner | undefined;
+  /** The session's summary is not here yet, so neither is its owner (a page still loading it). */
+  pending?: boolean;
   /** The tab opened this session with a share link: until the hello says as what, it shows no editing control. */
   expectShare?: boolean;
   /** How the server lets clients in (`GET /api/me`): without any sign-in (`none`) a link would open nothing new, so none is offered. */
   auth?: Me['auth'] | undefined;
 }
 
+const RIGHTS: Record<Exclude<SessionAccess, 'owner'>, SessionRights> = { editor: EDITOR, viewer: VIEWER };
+
 /**
- * What the page may offer on a session: the server's rule (§21.2) as the page can know it, so it
- * never shows a control the server would refuse with `FORBIDDEN`. A connection opened with a share
- * link is held to the link's role whoever is signed in, since the server limits it to that.
+ * What the page may offer on a session: the protocol's rule (§21.2, `accessOf`) as the page can
+ * apply it, so it never shows a control the server would refuse with `FORBIDDEN`. The link in
+ * `hello.share` is the one the server accepted, and it closes the connection (4403) once the link
+ * ends: it works for its own session. Only users tell users apart, so a hello without one is a
+ * server without users (or a link alone). Until the session's owner is known the page assumes
+ * the user's own session, unless a link already says what this connection may do.
  */
-export function sessionRights({ hello, sessionId, owner, expectShare = false, auth }: RightsInput): SessionRights {
+export function sessionRights({ hello, sessionId, owner, pending = false, expectShare = false, auth }: RightsInput): SessionRights {
   if (!hello) return expectShare ? VIEWER : FULL_RIGHTS;
-  if (hello.share) return hello.share.sessionId === sessionId && hello.share.role === 'editor' ? EDITOR : VIEWER;
-  const user = hello.user;
+  const { user, share } = hello;
+  const linkRole = share?.sessionId === sessionId ? share.role : undefined;
+  const assumedOwner = pending && linkRole === undefined && user !== undefined ? user : owner;
+  const access = accessOf({ user, share }, { owner: assumedOwner, linkRole }, user !== undefined);
+  if (access !== 'owner') return RIGHTS[access ?? 'viewer'];
   // Worth a link where the server asks for a sign-in: users (jwt, proxy) or the shared token.
   const sharing = hello.capabilities.includes('sharing') && (user !== undefined || auth === 'token');
-  // Without users everyone is the one local user; an admin, and the owner, may do everything.
-  if (!user || user.admin || owner === undefined || owner.id === user.id) return { ...OWNER, share: sharing };
-  return VIEWER;
+  return { ...OWNER, share: sharing };
 }

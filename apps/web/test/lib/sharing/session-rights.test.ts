@@ -19,7 +19,7 @@ describe('sessionRights', () => {
     expect(sessionRights({ hello: testHello({ user: bob }), sessionId: 's1', owner: ada })).toMatchObject({ role: 'viewer', steer: false, remove: false, share: false });
   });
 
-  it('holds a share link’s holder to its role, whoever is signed in: an editor steers but never deletes, shares or forks', () => {
+  it('holds a share link’s holder to its role: an editor steers but never deletes, shares or forks', () => {
     const grant = { sessionId: 's1', shareId: 'sh1' };
     expect(sessionRights({ hello: testHello({ share: { ...grant, role: 'editor' } }), sessionId: 's1', owner: ada })).toEqual({
       role: 'editor',
@@ -29,7 +29,7 @@ describe('sessionRights', () => {
       share: false,
       import: false,
     });
-    expect(sessionRights({ hello: testHello({ user: ada, share: { ...grant, role: 'viewer' } }), sessionId: 's1', owner: ada })).toEqual({
+    expect(sessionRights({ hello: testHello({ user: bob, share: { ...grant, role: 'viewer' } }), sessionId: 's1', owner: ada })).toEqual({
       role: 'viewer',
       steer: false,
       fork: false,
@@ -39,6 +39,21 @@ describe('sessionRights', () => {
     });
     // A link to another session gives nothing on this one.
     expect(sessionRights({ hello: testHello({ share: { ...grant, role: 'editor' } }), sessionId: 's2', owner: undefined }).steer).toBe(false);
+  });
+
+  it('leaves the owner or an admin who also holds a link every right, as the server does (a link never lowers access)', () => {
+    const grant = { sessionId: 's1', shareId: 'sh1', role: 'viewer' as const };
+    const owner = sessionRights({ hello: testHello({ user: ada }), sessionId: 's1', owner: ada });
+    expect(sessionRights({ hello: testHello({ user: ada, share: grant }), sessionId: 's1', owner: ada })).toEqual(owner);
+    expect(sessionRights({ hello: testHello({ user: { ...bob, admin: true }, share: grant }), sessionId: 's1', owner: ada })).toEqual(owner);
+  });
+
+  it('assumes the user’s own session until its owner is known, unless a link already says less', () => {
+    const grant = { sessionId: 's1', shareId: 'sh1', role: 'viewer' as const };
+    expect(sessionRights({ hello: testHello({ user: bob }), sessionId: 's1', owner: undefined, pending: true }).role).toBe('owner');
+    expect(sessionRights({ hello: testHello({ user: bob, share: grant }), sessionId: 's1', owner: undefined, pending: true }).role).toBe('viewer');
+    // Known to have no owner (made before users): only an admin may act on it.
+    expect(sessionRights({ hello: testHello({ user: bob }), sessionId: 's1', owner: undefined }).role).toBe('viewer');
   });
 
   it('shows no editing control before the hello when the tab opened the session with a link', () => {
