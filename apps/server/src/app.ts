@@ -5,7 +5,7 @@ import { AgentRegistry } from './agents/agent-registry.js';
 import { createDemoAgent } from './agents/demo/index.js';
 import { createFirehoseAgent } from './agents/firehose/firehose-agent.js';
 import { createOpenAIAgent } from './agents/openai/index.js';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { EventStore } from './core/persistence/event-store.js';
 import { MemoryEventStore } from './store/memory-event-store.js';
 import { startSessionManager } from './core/sessions/session-manager.js';

@@ -1,6 +1,6 @@
 import type { SessionInfo } from '@interthought/protocol';
 import type { RedisOptions } from 'ioredis';
-import type { ClusterConfig } from '../config.js';
+import type { ClusterConfig } from '../config/cluster-config.js';
 import type { SessionManager, SessionManagerDeps } from '../core/sessions/session-manager.js';
 import { startSessionManager } from '../core/sessions/session-manager.js';
 import { timeoutRejection } from '../core/commands/approvals.js';

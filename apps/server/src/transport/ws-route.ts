@@ -1,7 +1,7 @@
 import { FIELD_LIMITS, PROTOCOL_VERSION, type Hello, type ServerLimits } from '@interthought/protocol';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SERVER_VERSION, type Config } from '../config.js';
+import { SERVER_VERSION, type Config } from '../config/index.js';
 import { Connection } from './connection.js';
 import { handleFrame, type FrameContext } from './frame-handler.js';
 import type { TransportMetrics } from '../metrics/server-metrics.js';
