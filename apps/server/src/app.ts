@@ -5,7 +5,7 @@ import { AgentRegistry } from './agents/agent-registry.js';
 import { createDemoAgent } from './agents/demo/index.js';
 import { createFirehoseAgent } from './agents/firehose/firehose-agent.js';
 import { createOpenAIAgent } from './agents/openai/index.js';
-import type { Config } from './config.js';
+import type { Config } from './config/index.js';
 import type { EventStore } from './core/persistence/event-store.js';
 import { MemoryEventStore } from './store/memory-event-store.js';
 import { startSessionManager } from './core/session-manager.js';
@@ -92,24 +92,26 @@ function coreDeps(app: FastifyInstance) {
 /**
  * The session service: the one given (tests, benchmarks); a cluster node when the configuration
  * names Redis; else the session core over the store given (`main.ts` passes the SQLite one and
- * closes it itself) or over a store in memory, owned and closed here.
+ * closes it itself) or over a store in memory. `ownStore` is the store started here, closed here.
  */
+async function startSessions(
+  app: FastifyInstance,
+  options: { sessions: SessionService | undefined; store: EventStore | undefined },
+): Promise<{ sessions: SessionService; ownStore: { close(): Promise<void> } | undefined }> {
+  const cluster = app.config.cluster;
+  if (options.sessions !== undefined) return { sessions: options.sessions, ownStore: undefined };
+  if (cluster !== undefined && options.store === undefined) {
+    const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession }, coreDeps(app));
+    return { sessions: node.sessions, ownStore: node.store };
+  }
+  const store = options.store ?? new MemoryEventStore();
+  const sessions = await startSessionManager({ store, ...coreDeps(app) });
+  return { sessions, ownStore: options.store === undefined ? store : undefined };
+}
+
 const sessionsPlugin = fp(
   async (app: FastifyInstance, options: { sessions: SessionService | undefined; store: EventStore | undefined }) => {
-    const cluster = app.config.cluster;
-    let sessions: SessionService;
-    let ownStore: { close(): Promise<void> } | undefined;
-    if (options.sessions !== undefined) {
-      sessions = options.sessions;
-    } else if (cluster !== undefined && options.store === undefined) {
-      const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession }, coreDeps(app));
-      sessions = node.sessions;
-      ownStore = node.store;
-    } else {
-      const store = options.store ?? new MemoryEventStore();
-      if (options.store === undefined) ownStore = store;
-      sessions = await startSessionManager({ store, ...coreDeps(app) });
-    }
+    const { sessions, ownStore } = await startSessions(app, options);
     app.decorate('sessions', sessions);
     // The sessions stop (and write what is pending) before a store of ours closes.
     app.addHook('onClose', async () => {

@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config/index.js';
 import type { EventStore } from './core/persistence/event-store.js';
 import { SessionManager } from './core/session-manager.js';
 import { signInSummary } from './auth/sign-in-summary.js';
 import { stopServer } from './graceful-stop.js';
 import { RedisUnreachableError } from './cluster/redis-connection.js';
-import { StoreOpenError, openConfiguredStore, storeLocation, storeRefusal } from './store-from-config.js';
+import { StoreOpenError, openConfiguredStore, storeLocation, storeRefusal } from './config/store-from-config.js';
 import { TraceConfigError, startTracing, type Tracing } from './tracing/index.js';
 
 function readConfig(): Config {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Me, ShareGrant } from '@interthought/protocol';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import type { SessionService } from '../core/session-service.js';
 import { SessionGate } from '../sharing/session-gate.js';
 import { ShareLinks, presentedShareToken } from '../sharing/share-links.js';

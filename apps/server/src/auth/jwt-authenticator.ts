@@ -1,5 +1,5 @@
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
-import type { JwtConfig } from '../config.js';
+import type { JwtConfig } from '../config/auth-config.js';
 import { isAdminByClaim } from './admin-claim.js';
 import { AuthenticationError, type Authenticator, type CredentialSource, type Identity } from './identity.js';
 

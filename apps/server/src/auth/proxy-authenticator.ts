@@ -1,4 +1,4 @@
-import type { ProxyConfig } from '../config.js';
+import type { ProxyConfig } from '../config/auth-config.js';
 import { AuthenticationError, type Authenticator, type CredentialSource, type Identity } from './identity.js';
 import { TrustedProxies } from './trusted-proxies.js';
 

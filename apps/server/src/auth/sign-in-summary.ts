@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 
 /**
  * The line the server prints at start about who may use it, so an operator sees at once which

@@ -1,5 +1,5 @@
 import type { RedisOptions } from 'ioredis';
-import type { ClusterConfig } from '../config.js';
+import type { ClusterConfig } from '../config/cluster-config.js';
 import { startSessionManager, type SessionManager, type SessionManagerDeps } from '../core/session-manager.js';
 import { ClusterPlacement } from './cluster-placement.js';
 import { NodeBus } from './node-bus.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 import { isLoopbackHost, isOriginAllowed, isRebindProof } from '../transport/origin-and-auth.js';
 import { sendRestError } from './rest-error.js';
 

@@ -1,6 +1,6 @@
 import type { Health } from '@interthought/protocol';
 import type { FastifyInstance } from 'fastify';
-import { SERVER_VERSION } from '../config.js';
+import { SERVER_VERSION } from '../config/server-package.js';
 import type { SessionCoreStats } from '../core/session-service.js';
 
 /** `GET /api/health`: always public (no token), for load balancers and uptime checks. */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ShareCreateBodySchema, issuesToDetails, type ShareList } from '@interthought/protocol';
 import { SessionError } from '../core/session-error.js';
 import { actorOf, baseUrlOf, makeShare } from '../sharing/make-share.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/index.js';
 
 /**
  * Share links over REST (PROTOCOL.md §18, §21.3), as `session.share` / `session.unshare` on the

@@ -1,10 +1,10 @@
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor, TracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace';
-import { SERVER_VERSION } from '../config.js';
+import { SERVER_VERSION } from '../config/server-package.js';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from './attributes.js';
 import { registerTracing } from './register-tracing.js';
-import { readTraceConfig, type TraceConfig, type TraceExporterConfig } from './trace-config.js';
+import { readTraceConfig, type TraceConfig, type TraceExporterConfig } from '../config/tracing-config.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,5 +1,5 @@
 import { SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { SERVER_VERSION } from '../config.js';
+import { SERVER_VERSION } from '../config/server-package.js';
 import { ATTR_ABORT_REASON, ATTR_ERROR_TYPE, EVENT_ABORTED } from './attributes.js';
 
 /** The instrumentation scope of every Interthought span. */

@@ -18,15 +18,13 @@ export async function refreshSignIn(
     throw new SessionError(ERROR_CODES.INVALID_STATE, 'This server\'s sign-in does not expire (it verifies no JWTs): there is nothing to refresh.');
   }
   let next: Identity;
-  connection.refreshing = true;
   try {
-    next = await verifyToken(message.token);
+    next = await connection.duringRefresh(() => verifyToken(message.token));
   } catch (error) {
     if (!(error instanceof AuthenticationError)) throw error;
     const code = error.code === 'INTERNAL' ? ERROR_CODES.INTERNAL : ERROR_CODES.UNAUTHORIZED;
     throw new SessionError(code, `${error.message} The connection keeps its current sign-in until it expires.`);
   } finally {
-    connection.refreshing = false;
     // Re-armed whatever the outcome: an expiry that fell due during the verification closes now.
     connection.expireAt(current.expiresAt);
   }
@@ -36,7 +34,6 @@ export async function refreshSignIn(
       'This token is for another user. A connection keeps the user it opened with: open a new connection to sign in as someone else.',
     );
   }
-  connection.user = next;
-  connection.expireAt(next.expiresAt);
+  connection.signedInAgain(next);
   connection.sendMessage({ type: 'auth.refreshed', requestId: message.id, expiresAt: new Date(next.expiresAt ?? Date.now()).toISOString() });
 }

@@ -10,8 +10,22 @@ import { ConnectionRateLimiter } from './rate-limiter.js';
 /** How a connection treats a client that reads slower than its sessions stream. */
 export interface BackpressureOptions {
   caps: BufferCaps;
-  /** Told when the connection is closed with 4008 "slow consumer" (e.g. to log it). */
-  onSlowConsumer?: (bufferedBytes: number) => void;
+  /** Told when a connection is closed with 4008 "slow consumer" (e.g. to log it): one function serves every connection. */
+  onSlowConsumer?: (connectionId: string, bufferedBytes: number) => void;
+}
+
+/** Everything a connection is opened with, known once the upgrade has been accepted. */
+export interface ConnectionOptions {
+  rate: { ratePerSec: number; burst: number };
+  backpressure?: BackpressureOptions;
+  /** Whose quotas (active sessions, run starts) this connection uses: its user's, else its address's. */
+  quota: Quota | undefined;
+  /** The signed-in user from the upgrade (its token's expiry closes the connection); undefined with `none` or `token`. */
+  user: Identity | undefined;
+  /** The share link the upgrade presented (its expiry closes the connection), if any. */
+  share: ShareGrant | undefined;
+  /** Where the links this connection makes point (the server's public address). */
+  baseUrl: string;
 }
 
 /** The longest delay `setTimeout` keeps (2^31 - 1 ms); a longer one fires at once. */
@@ -20,18 +34,18 @@ const MAX_TIMER_MS = 2_147_483_647;
 /** One WebSocket client as the session core sees it (a `Peer`) plus its per-connection limits. */
 export class Connection implements Peer {
   readonly id = `c_${nanoid(12)}`;
-  /** Sessions this connection created (counted against its cap; never decreases). */
-  sessionsCreated = 0;
   /** Whose quotas (active sessions, run starts) this connection uses: its user's, else its address's. */
-  quota: Quota | undefined;
-  /** The signed-in user (INTERTHOUGHT_AUTH `jwt` or `proxy`), from the upgrade; undefined with `none` or `token`. */
-  user: Identity | undefined;
+  readonly quota: Quota | undefined;
   /** The share link the connection was opened with (PROTOCOL.md §21.3): it ends with the link. */
-  share: ShareGrant | undefined;
+  readonly share: ShareGrant | undefined;
   /** Where the links this connection makes point (the server's public address). */
-  baseUrl = '';
+  readonly baseUrl: string;
   readonly limiter: ConnectionRateLimiter;
   readonly #outbound: BackpressureSender;
+  /** The signed-in user (INTERTHOUGHT_AUTH `jwt` or `proxy`); an `auth.refresh` renews it, never for another user. */
+  #user: Identity | undefined;
+  /** Sessions this connection created (counted against its cap; a refused creation gives its count back). */
+  #sessionsCreated = 0;
   #closing = false;
   /** Settles when the requests carried out or waiting have all been; undefined while none is. */
   #turn: Promise<void> | undefined;
@@ -44,15 +58,58 @@ export class Connection implements Peer {
    * An `auth.refresh` is being verified: an expiry due meanwhile waits for its outcome (the
    * refresh re-arms the deadline either way), so a token renewed just in time is not cut off.
    */
-  refreshing = false;
+  #refreshing = false;
 
   constructor(
     readonly socket: WebSocket,
-    rate: { ratePerSec: number; burst: number },
-    backpressure: BackpressureOptions = { caps: DEFAULT_BUFFER_CAPS },
+    options: ConnectionOptions,
   ) {
-    this.limiter = new ConnectionRateLimiter(rate);
-    this.#outbound = new BackpressureSender(socket, backpressure.caps, backpressure.onSlowConsumer);
+    const { caps, onSlowConsumer } = options.backpressure ?? { caps: DEFAULT_BUFFER_CAPS };
+    this.limiter = new ConnectionRateLimiter(options.rate);
+    this.#outbound = new BackpressureSender(socket, caps, onSlowConsumer && ((bufferedBytes) => onSlowConsumer(this.id, bufferedBytes)));
+    this.quota = options.quota;
+    this.baseUrl = options.baseUrl;
+    this.share = options.share;
+    this.#user = options.user;
+    // A WebSocket does not outlive its share link, nor its token unless the client sends a newer one (auth.refresh).
+    if (options.share?.expiresAt !== undefined) this.#expireShareAt(Date.parse(options.share.expiresAt));
+    if (options.user !== undefined) this.expireAt(options.user.expiresAt);
+  }
+
+  /** The signed-in user (INTERTHOUGHT_AUTH `jwt` or `proxy`), from the upgrade or its latest `auth.refresh`; undefined with `none` or `token`. */
+  get user(): Identity | undefined {
+    return this.#user;
+  }
+
+  /** Sessions this connection created (counted against its cap). */
+  get sessionsCreated(): number {
+    return this.#sessionsCreated;
+  }
+
+  /** A session is being created from this connection: it counts against the cap from now on. */
+  countCreatedSession(): void {
+    this.#sessionsCreated += 1;
+  }
+
+  /** The creation counted was refused: it does not use up the cap. */
+  uncountCreatedSession(): void {
+    this.#sessionsCreated -= 1;
+  }
+
+  /** Verify a refreshed token with `verify`; an expiry that falls due meanwhile waits for the outcome. */
+  async duringRefresh<T>(verify: () => Promise<T>): Promise<T> {
+    this.#refreshing = true;
+    try {
+      return await verify();
+    } finally {
+      this.#refreshing = false;
+    }
+  }
+
+  /** The same user signed in again (`auth.refresh`): the connection now lasts until the newer token expires. */
+  signedInAgain(user: Identity): void {
+    this.#user = user;
+    this.expireAt(user.expiresAt);
   }
 
   /**
@@ -87,13 +144,10 @@ export class Connection implements Peer {
   }
 
   /**
-   * Open with a share link: the connection lasts as long as the link. Expiry is kept here (at
-   * `expiresAt`); a revocation is seen by `ShareRevocations`, which closes the connection.
+   * The connection lasts as long as its share link: expiry is kept here (at `expiresAt`, ms since
+   * the epoch); a revocation is seen by `ShareRevocations`, which closes the connection.
    */
-  openedWithShare(grant: ShareGrant): void {
-    this.share = grant;
-    if (grant.expiresAt === undefined) return;
-    const expiresAt = Date.parse(grant.expiresAt);
+  #expireShareAt(expiresAt: number): void {
     const onDue = (): void => {
       if (Date.now() < expiresAt) {
         this.#shareExpiry = setTimeout(onDue, Math.min(expiresAt - Date.now(), MAX_TIMER_MS));
@@ -139,7 +193,7 @@ export class Connection implements Peer {
     const onDue = (): void => {
       this.#expiry = undefined;
       if (Date.now() < expiresAt) return this.expireAt(expiresAt);
-      if (!this.refreshing) this.closeInTurn(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
+      if (!this.#refreshing) this.closeInTurn(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
     };
     this.#expiry = setTimeout(onDue, Math.min(Math.max(delay, 0), MAX_TIMER_MS));
     this.#expiry.unref();

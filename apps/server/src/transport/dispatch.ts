@@ -47,11 +47,11 @@ async function createFollowed(connection: Connection, sessions: SessionService, 
     );
   }
   ensureRoomForSubscription(connection, sessions, undefined, caps);
-  connection.sessionsCreated += 1;
+  connection.countCreatedSession();
   try {
     await create();
   } catch (error) {
-    connection.sessionsCreated -= 1;
+    connection.uncountCreatedSession();
     throw error;
   }
 }

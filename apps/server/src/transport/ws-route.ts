@@ -1,8 +1,8 @@
 import { CAPABILITIES, FIELD_LIMITS, PROTOCOL_VERSION, type Hello, type ServerLimits } from '@interthought/protocol';
 import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SERVER_VERSION, type Config } from '../config.js';
-import { Connection } from './connection.js';
+import { SERVER_VERSION, type Config } from '../config/index.js';
+import { Connection, type BackpressureOptions } from './connection.js';
 import { handleFrame, type FrameContext } from './frame-handler.js';
 import type { TransportMetrics } from '../metrics/server-metrics.js';
 import { Heartbeat } from './heartbeat.js';
@@ -95,7 +95,13 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
 
   // One object each for every connection, not one per connection.
   const rate = { ratePerSec: config.ratePerSec, burst: config.rateBurst };
-  const caps = { softBytes: config.softBufferBytes, hardBytes: config.hardBufferBytes, burstBytes: config.burstBudgetBytes };
+  const backpressure: BackpressureOptions = {
+    caps: { softBytes: config.softBufferBytes, hardBytes: config.hardBufferBytes, burstBytes: config.burstBudgetBytes },
+    onSlowConsumer: (connectionId, bufferedBytes) => {
+      metrics.slowConsumerClosed();
+      warnings.warn('slow-consumer', { connectionId, bufferedBytes }, 'closed a slow consumer (4008): it will resume with afterSeq');
+    },
+  };
   // Takes over from @fastify/websocket's per-socket listener (which holds the request): as the app's errorHandler does.
   // One listener for every socket (no closure per connection): the upgrade's own listener, which holds the request, is replaced by it.
   function onSocketError(this: WebSocket, error: Error): void {
@@ -109,29 +115,15 @@ export async function wsRoute(app: FastifyInstance, options: { config: Config; w
       socket.close(TOO_MANY_CONNECTIONS_CLOSE.code, TOO_MANY_CONNECTIONS_CLOSE.reason);
       return;
     }
-    const connection: Connection = new Connection(
-      socket,
+    const connection = new Connection(socket, {
       rate,
-      {
-        caps,
-        // Never called while the connection is being built, so `log` (just below) exists by then.
-        onSlowConsumer: (bufferedBytes) => {
-          metrics.slowConsumerClosed();
-          warnings.warn('slow-consumer', { connectionId: connection.id, bufferedBytes }, 'closed a slow consumer (4008): it will resume with afterSeq');
-        },
-      },
-    );
-    connection.quota = quotaOf(request.user, owner);
-    connection.baseUrl = baseUrlOf(config.publicUrl, request);
-    if (request.share !== undefined) {
-      connection.openedWithShare(request.share);
-      revocations.add(connection);
-    }
-    if (request.user !== undefined) {
-      connection.user = request.user;
-      // A WebSocket does not outlive its token, unless the client sends a newer one (auth.refresh).
-      connection.expireAt(request.user.expiresAt);
-    }
+      backpressure,
+      quota: quotaOf(request.user, owner),
+      user: request.user,
+      share: request.share,
+      baseUrl: baseUrlOf(config.publicUrl, request),
+    });
+    if (request.share !== undefined) revocations.add(connection);
     releaseUpgradeLeftovers(socket, onSocketError);
     // Attached before anything else so no frame can arrive unheard.
     socket.on('message', (data, isBinary) => handleFrame(connection, data, isBinary, context));

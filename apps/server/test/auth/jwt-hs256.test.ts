@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JwtConfig } from '../../src/config.js';
+import type { JwtConfig } from '../../src/config/index.js';
 import { TEST_JWT_SECRET, signHs256, unsignedToken } from '../support/jwt.js';
 import { logSink } from '../support/log-sink.js';
 import { recordPeers } from '../support/peer-users.js';

@@ -1,6 +1,6 @@
 import { TOKEN_EXPIRED_CLOSE } from '@interthought/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JwtConfig } from '../../src/config.js';
+import type { JwtConfig } from '../../src/config/index.js';
 import { newSigningKey, signHs256, signWith, startJwksServer, type JwksServer, type SigningKey } from '../support/jwt.js';
 import { recordPeers } from '../support/peer-users.js';
 import { startServer, type RunningServer } from '../support/server.js';

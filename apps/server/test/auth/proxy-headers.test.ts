@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProxyConfig } from '../../src/config.js';
+import type { ProxyConfig } from '../../src/config/index.js';
 import { recordPeers } from '../support/peer-users.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { TestClient } from '../support/ws-client.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signInSummary } from '../../src/auth/sign-in-summary.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 
 const SECRET = 'a-shared-secret-of-more-than-32-characters';
 

@@ -1,7 +1,7 @@
 import { InterthoughtClient, TOKEN_EXPIRED_CLOSE, type ConnectionState } from '@interthought/protocol';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JwtConfig } from '../../src/config.js';
+import type { JwtConfig } from '../../src/config/index.js';
 import { TEST_JWT_SECRET, signHs256 } from '../support/jwt.js';
 import { recordPeers } from '../support/peer-users.js';
 import { startServer, type RunningServer } from '../support/server.js';

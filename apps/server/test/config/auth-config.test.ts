@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { problemsOf } from './support/problems.js';
 
 const SECRET = 'a-shared-secret-of-more-than-32-characters';

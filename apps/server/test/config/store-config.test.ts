@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_DB, REPO_ROOT, loadConfig } from '../../src/config.js';
+import { ConfigError, DEFAULT_DB, REPO_ROOT, loadConfig } from '../../src/config/index.js';
 import { StoreOpenError } from '../../src/store/sqlite-event-store.js';
-import { openConfiguredStore, storeLocation, storeRefusal } from '../../src/store-from-config.js';
+import { openConfiguredStore, storeLocation, storeRefusal } from '../../src/config/store-from-config.js';
 
 function problemOf(env: Record<string, string>): { variable: string; problem: string } | undefined {
   try {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_VERSION } from '../../src/config.js';
+import { SERVER_VERSION } from '../../src/config/index.js';
 import { protocolSchemaRoutes } from '../../src/http/protocol-schema-routes.js';
 import { restErrorHandler } from '../../src/http/rest-error.js';
 import { buildTestApp } from '../support/server.js';

@@ -1,6 +1,6 @@
 import { chainSteps, createSessionState, type SessionEvent, type SessionSnapshotData } from '@interthought/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openConfiguredStore } from '../../src/store-from-config.js';
+import { openConfiguredStore } from '../../src/config/store-from-config.js';
 import type { SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { testConfig } from '../support/config.js';

@@ -1,6 +1,6 @@
 import type { Me } from '@interthought/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ProxyConfig } from '../../src/config.js';
+import type { ProxyConfig } from '../../src/config/index.js';
 import { signHs256 } from '../support/jwt.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { TestClient } from '../support/ws-client.js';

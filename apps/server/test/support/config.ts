@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config } from '../../src/config/index.js';
 
 /** A folder that holds no web build, so tests see the "not built" page unless they pass their own. */
 const NO_WEB_BUILD = join(mkdtempSync(join(tmpdir(), 'interthought-noweb-')), 'build');

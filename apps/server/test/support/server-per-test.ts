@@ -1,6 +1,6 @@
 import { afterEach } from 'vitest';
 import type { AppOverrides } from '../../src/app.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/index.js';
 import { startServer, type RunningServer } from './server.js';
 import { TestClient } from './ws-client.js';
 

@@ -15,7 +15,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import type { AgentRunContext } from '../../src/agents/agent.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/index.js';
 import { SLOW_CONSUMER_CLOSE } from '../../src/transport/backpressure-sender.js';
 import { TestAgent } from '../core/support/test-agents.js';
 import { startServer, type RunningServer } from '../support/server.js';

@@ -12,7 +12,7 @@ import {
 } from '@interthought/protocol';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/config/index.js';
 import { RATE_ABUSE_CLOSE } from '../../src/transport/frame-handler.js';
 import { hostileFrame, MISSING_SESSION, oversizeFrame, type HostileFrame } from '../support/hostile-frames.js';
 import { startServer, type RunningServer } from '../support/server.js';

@@ -1,7 +1,7 @@
 import { FIELD_LIMITS, PROTOCOL_VERSION, toSnapshot, type SessionEvent } from '@interthought/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_VERSION } from '../../src/config.js';
+import { SERVER_VERSION } from '../../src/config/index.js';
 import { buildTestApp, startServer, type RunningServer } from '../support/server.js';
 import { expectCompleteStream, foldEvents } from '../support/session-stream.js';
 import { isSessionEvent, TestClient } from '../support/ws-client.js';

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import { SERVER_VERSION } from '../../config.js';
+import { SERVER_VERSION } from '../../config/mcp-config.js';
 import { traceMeta } from '../../tracing/mcp-trace-meta.js';
 import { ToolError } from '../tool.js';
 import { callFailure, isServerAnswer, isTimeout, startFailure } from './failure-reasons.js';

@@ -1,5 +1,5 @@
 import type { Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
-import type { McpConfig } from '../../config.js';
+import type { McpConfig } from '../../config/mcp-config.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { messageOf } from './failure-reasons.js';
 import { McpConnection, McpStartError, type McpLog } from './mcp-connection.js';

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../../src/config.js';
+import { ConfigError, loadConfig } from '../../../src/config/index.js';
 
 /** What `loadConfig` refuses in `env`: one problem per variable (fails the test if it accepts the environment). */
 export function problemsOf(env: Record<string, string>): { variable: string; problem: string }[] {

@@ -7,7 +7,7 @@ import { startClusterNode, type ClusterNode } from '../../../src/cluster/cluster
 import { connectRedis, quitRedis } from '../../../src/cluster/redis-connection.js';
 import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import type { SessionService } from '../../../src/core/session-service.js';
-import { startSessionManager, type SessionManagerDeps } from '../../../src/core/sessions/session-manager.js';
+import { startSessionManager, type SessionManagerDeps } from '../../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { openSqliteEventStore } from '../../../src/store/sqlite-event-store.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';

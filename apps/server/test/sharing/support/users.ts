@@ -1,6 +1,6 @@
 import type { ServerMessage, SessionInfo, SessionShared, ShareRole } from '@interthought/protocol';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import type { Config, JwtConfig } from '../../../src/config.js';
+import type { Config, JwtConfig } from '../../../src/config/index.js';
 import type { AppOverrides } from '../../../src/app.js';
 import { TEST_JWT_SECRET, newSigningKey, signHs256, signWith, startJwksServer, type SigningKey, type TokenOptions } from '../../support/jwt.js';
 import { startServer, type RunningServer } from '../../support/server.js';

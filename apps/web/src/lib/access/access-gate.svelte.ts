@@ -1,4 +1,4 @@
-import type { InterthoughtClient, Me, User } from '@interthought/protocol';
+import { SHARE_ENDED_CLOSE, TOKEN_EXPIRED_CLOSE, type InterthoughtClient, type Me, type User } from '@interthought/protocol';
 import type { AccessAnswer } from '$lib/api/rest-api.js';
 import type { TokenStore } from './token-store.js';
 
@@ -22,6 +22,10 @@ export interface AccessGateDeps {
   presentedShare?: () => string | undefined;
   /** Forget the share link presented now (it ended and the user moves on). */
   forgetShare?: () => void;
+  /** The app's sockets, whose close codes say a share link ended (4403) or a sign-in expired (4401). */
+  socketCloses?: { onClose(listener: (code: number) => void): () => void };
+  /** The REST API, whose 401 answers say the token was refused. */
+  refusals?: { onUnauthorized(listener: (token: string | undefined) => void): () => void };
 }
 
 /**
@@ -43,7 +47,15 @@ export class AccessGate {
   #recheckTimer: ReturnType<typeof setTimeout> | undefined;
   #stopListening: (() => void) | null = null;
 
-  constructor(private readonly deps: AccessGateDeps) {}
+  constructor(private readonly deps: AccessGateDeps) {
+    // Heard from the start, not only once `start` runs: a page may call the API before the layout starts the app.
+    deps.socketCloses?.onClose((code) => {
+      // A revoked or expired link, or an expired sign-in: the server will refuse it from now on, so the page says so instead of retrying.
+      if (code === SHARE_ENDED_CLOSE.code) this.shareEnded();
+      else if (code === TOKEN_EXPIRED_CLOSE.code) this.tokenExpired();
+    });
+    deps.refusals?.onUnauthorized((token) => this.refused(token));
+  }
 
   get problem(): AccessProblem | null {
     return this.#problem;

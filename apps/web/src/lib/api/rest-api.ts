@@ -74,8 +74,6 @@ export interface RestApiOptions {
   token?: () => string | undefined;
   /** The share link token the page presents, if any; asked for at each call. */
   share?: () => string | undefined;
-  /** The server answered 401 to a call made with `token` (undefined: made without one). */
-  onUnauthorized?: (token: string | undefined) => void;
 }
 
 /** The REST side of the server (`/api`) the app needs: the agents to pick from, pages of older sessions, export and import. Live data comes over the WebSocket. */
@@ -84,14 +82,19 @@ export class RestApi {
   readonly #base: string;
   readonly #token: () => string | undefined;
   readonly #share: () => string | undefined;
-  readonly #onUnauthorized: (token: string | undefined) => void;
+  readonly #unauthorizedListeners = new Set<(token: string | undefined) => void>();
 
   constructor(options: RestApiOptions = {}) {
     this.#fetch = options.fetch ?? ((...args) => fetch(...args));
     this.#base = options.baseUrl ?? '';
     this.#token = options.token ?? (() => undefined);
     this.#share = options.share ?? (() => undefined);
-    this.#onUnauthorized = options.onUnauthorized ?? (() => undefined);
+  }
+
+  /** Hear each 401 the server answers to a call, with the token it was made with (undefined: without one). Returns the function that stops it. */
+  onUnauthorized(listener: (token: string | undefined) => void): () => void {
+    this.#unauthorizedListeners.add(listener);
+    return () => this.#unauthorizedListeners.delete(listener);
   }
 
   agents(signal?: AbortSignal): Promise<AgentListing[]> {
@@ -174,7 +177,7 @@ export class RestApi {
       throw new ApiError('NETWORK', 'The server could not be reached.', 0);
     }
     if (!response.ok) {
-      if (response.status === 401) this.#onUnauthorized(token);
+      if (response.status === 401) for (const listener of this.#unauthorizedListeners) listener(token);
       const body: unknown = await response.json().catch(() => undefined);
       const record = (body ?? {}) as { code?: unknown; message?: unknown; line?: unknown };
       const code = typeof record.code === 'string' ? record.code : `HTTP_${response.status}`;

@@ -1,4 +1,4 @@
-import { InterthoughtClient, SHARE_ENDED_CLOSE, TOKEN_EXPIRED_CLOSE } from '@interthought/protocol';
+import { InterthoughtClient } from '@interthought/protocol';
 import { AccessGate } from '$lib/access/access-gate.svelte.js';
 import { TokenStore, tabStorage } from '$lib/access/token-store.js';
 import { RestApi } from '$lib/api/rest-api.js';
@@ -37,26 +37,23 @@ export interface CreateAppOptions {
 /** Build the app's services for this browser tab. Nothing connects until `startApp`. */
 export function createApp(i18n: I18n, options: CreateAppOptions = {}): AppContext {
   const storage = browserStorage();
+  // Built in the order they depend on each other. What flows back (a page change to the socket, a
+  // close code or a 401 to the access gate) the later object hears by subscribing to the earlier one.
   // The token hooks.client took from the address (or a reload kept); the socket and REST read it at each use.
   const tokens = new TokenStore(tabStorage());
   // The share link hooks.client took from a session's address: presented while that session's page is open.
-  const shares = new ShareScope(new ShareTokens(tabStorage()), () => window.location.pathname, () => line.sync());
-  const line = new SocketLine({
-    share: () => shares.token(),
-    // A revoked or expired link, or an expired sign-in: the server will refuse it from now on, so the page says so instead of retrying.
-    onClose: (code) => {
-      if (code === SHARE_ENDED_CLOSE.code) access.shareEnded();
-      else if (code === TOKEN_EXPIRED_CLOSE.code) access.tokenExpired();
-    },
-  });
+  const shares = new ShareScope(new ShareTokens(tabStorage()), () => window.location.pathname);
+  const line = new SocketLine({ shares });
   const client = new InterthoughtClient({ url: socketUrl(window.location), token: () => tokens.token, WebSocket: line.WebSocket });
-  const api = new RestApi({ token: () => tokens.token, share: () => shares.token(), onUnauthorized: (token) => access.refused(token) });
+  const api = new RestApi({ token: () => tokens.token, share: () => shares.token() });
   const access = new AccessGate({
     tokens,
     client,
     check: () => api.checkAccess(),
     presentedShare: () => shares.token(),
     forgetShare: () => shares.forgetPresented(),
+    socketCloses: line,
+    refusals: api,
   });
   const sessionList = new SessionList(client, api);
   const toaster = new Toaster();

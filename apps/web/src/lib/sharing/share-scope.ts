@@ -13,12 +13,12 @@ export interface PresentedShare {
  * REST call read it at each use, and `routeChanged` reopens the socket when the answer changes.
  */
 export class ShareScope {
+  readonly #changeListeners = new Set<() => void>();
+
   constructor(
     private readonly tokens: Pick<ShareTokens, 'tokenFor' | 'forget'>,
     /** The path of the page open now (`location.pathname`). */
     private readonly path: () => string,
-    /** The page moved to or away from a shared session: the socket must present the other link (or none). */
-    private readonly onChange: () => void = () => undefined,
   ) {}
 
   /** The link presented on this page, if the tab holds one for the session open. */
@@ -44,8 +44,14 @@ export class ShareScope {
     if (presented) this.tokens.forget(presented.sessionId);
   }
 
+  /** Hear each page change (the socket then presents the other link, or none). Returns the function that stops it. */
+  onChange(listener: () => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
+  }
+
   /** The page changed: reopen the socket if it should present another link, or none. */
   routeChanged(): void {
-    this.onChange();
+    for (const listener of this.#changeListeners) listener();
   }
 }

@@ -1,4 +1,5 @@
 import type { WebSocketConstructor, WebSocketLike } from '@interthought/protocol';
+import type { ShareScope } from './share-scope.js';
 
 /** What the line needs of the browser's WebSocket beyond what the client uses: the close event's code. */
 export interface ObservableSocket extends WebSocketLike {
@@ -8,10 +9,11 @@ export interface ObservableSocket extends WebSocketLike {
 export type ObservableSocketConstructor = new (url: string) => ObservableSocket;
 
 export interface SocketLineOptions {
-  /** The share link token to present on the next socket (`?share=`), if any. */
-  share: () => string | undefined;
-  /** A socket closed, with the server's code and reason (4403: the share link ended). */
-  onClose: (code: number, reason: string) => void;
+  /**
+   * The share link to present on the next socket (`?share=`), if any, and the page changes after
+   * which it may be another: the line then `sync`s.
+   */
+  shares: Pick<ShareScope, 'token' | 'onChange'>;
   /** The WebSocket to build on (the browser's by default). */
   WebSocket?: ObservableSocketConstructor;
 }
@@ -32,10 +34,12 @@ export class SocketLine {
   /** Pass this as the client's `WebSocket` option. */
   readonly WebSocket: WebSocketConstructor;
   #current: { socket: ObservableSocket; share: string | undefined } | undefined;
-  readonly #options: SocketLineOptions;
+  readonly #shares: SocketLineOptions['shares'];
+  readonly #closeListeners = new Set<(code: number, reason: string) => void>();
 
   constructor(options: SocketLineOptions) {
-    this.#options = options;
+    this.#shares = options.shares;
+    options.shares.onChange(() => this.sync());
     const Base = options.WebSocket ?? (globalThis as unknown as { WebSocket: ObservableSocketConstructor }).WebSocket;
     const line = this;
     this.WebSocket = class {
@@ -46,21 +50,27 @@ export class SocketLine {
   }
 
   #open(Base: ObservableSocketConstructor, url: string): ObservableSocket {
-    const share = this.#options.share();
+    const share = this.#shares.token();
     const socket = new Base(withShare(url, share));
     this.#current = { socket, share };
     // Registered before the client sets `onclose`, so this listener hears a close first.
     socket.addEventListener('close', (event) => {
       if (this.#current?.socket === socket) this.#current = undefined;
-      this.#options.onClose(event.code, event.reason);
+      for (const listener of this.#closeListeners) listener(event.code, event.reason);
     });
     return socket;
+  }
+
+  /** Hear each socket's close, with the server's code and reason (4403: the share link ended). Returns the function that stops it. */
+  onClose(listener: (code: number, reason: string) => void): () => void {
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
   }
 
   /** The page now presents another share link (or none): drop the socket opened with the old one. */
   sync(): void {
     const current = this.#current;
-    if (!current || current.share === this.#options.share()) return;
+    if (!current || current.share === this.#shares.token()) return;
     this.#current = undefined;
     try {
       current.socket.close(1000, 'share link changed');

@@ -47,6 +47,8 @@ class GuardedServer {
       this.upgrades.push(request.url ?? '');
       const presented = new URL(request.url ?? '/', 'http://x').searchParams.get('token') ?? undefined;
       if (this.secret !== undefined && presented !== this.secret) {
+        // The client may drop the socket as soon as it reads the 401, resetting it under our write.
+        socket.on('error', () => undefined);
         socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
         return;
       }
@@ -83,8 +85,8 @@ async function setUp(secret: string | undefined, token?: string) {
     backoff: { initialDelayMs: 5, maxDelayMs: 20 },
     requestTimeoutMs: 2_000,
   });
-  const api = new RestApi({ baseUrl: `http://127.0.0.1:${server.port}`, token: () => tokens.token, onUnauthorized: (used) => gate.refused(used) });
-  const gate: AccessGate = new AccessGate({ tokens, client, check: () => api.checkAccess(), recheckMs: 30 });
+  const api = new RestApi({ baseUrl: `http://127.0.0.1:${server.port}`, token: () => tokens.token });
+  const gate = new AccessGate({ tokens, client, check: () => api.checkAccess(), refusals: api, recheckMs: 30 });
   gate.start();
   running.push({ server, client, gate });
   return { server, client, gate, api, tokens };

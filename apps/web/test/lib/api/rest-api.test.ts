@@ -80,7 +80,8 @@ describe('RestApi', () => {
     const unauthorized = json({ code: 'UNAUTHORIZED', message: 'Send the server token.' }, 401);
     const { fetchImpl } = fetchFrom([unauthorized, unauthorized, json({ code: 'NOT_FOUND', message: 'gone' }, 404)]);
     let token: string | undefined;
-    const api = new RestApi({ fetch: fetchImpl, token: () => token, onUnauthorized: (used) => refused.push(used) });
+    const api = new RestApi({ fetch: fetchImpl, token: () => token });
+    api.onUnauthorized((used) => refused.push(used));
     await expect(api.agents()).rejects.toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
     token = 'wrong-token';
     await expect(api.agents()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });

@@ -61,7 +61,8 @@ describe('ShareScope', () => {
     tokens.set('s1', 'tok-1');
     let path = '/sessions/s1';
     let changes = 0;
-    const scope = new ShareScope(tokens, () => path, () => changes++);
+    const scope = new ShareScope(tokens, () => path);
+    scope.onChange(() => changes++);
     expect(scope.presented).toEqual({ sessionId: 's1', token: 'tok-1' });
     expect(scope.holds('s1')).toBe(true);
 

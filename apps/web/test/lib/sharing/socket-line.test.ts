@@ -1,6 +1,6 @@
 // @vitest-environment node
 import type { AddressInfo } from 'node:net';
-import { InterthoughtClient, SHARE_ENDED_CLOSE } from '@interthought/protocol';
+import { InterthoughtClient, SHARE_ENDED_CLOSE, TOKEN_EXPIRED_CLOSE } from '@interthought/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { AccessGate, TokenStore } from '$lib/access/index.js';
@@ -34,17 +34,14 @@ async function setUp(initialShare: string | undefined) {
   let share = initialShare;
   const closes: number[] = [];
   const line = new SocketLine({
-    share: () => share,
-    onClose: (code) => {
-      closes.push(code);
-      if (code === SHARE_ENDED_CLOSE.code) gate.shareEnded();
-    },
+    shares: { token: () => share, onChange: () => () => undefined },
     WebSocket: WebSocket as unknown as ObservableSocketConstructor,
   });
+  line.onClose((code) => closes.push(code));
   const tokens = new TokenStore(null);
   tokens.set('jwt-1');
   const client = new InterthoughtClient({ url: server.url, WebSocket: line.WebSocket, token: () => tokens.token, backoff: { initialDelayMs: 5, maxDelayMs: 20 } });
-  const gate: AccessGate = new AccessGate({ tokens, client, check: async () => ({ access: 'granted' }), presentedShare: () => share });
+  const gate = new AccessGate({ tokens, client, check: async () => ({ access: 'granted' }), presentedShare: () => share, socketCloses: line });
   gate.start();
   cleanups.push(() => server.stop(), () => client.close(), () => gate.stop());
   return { server, line, client, gate, closes, setShare: (next: string | undefined) => (share = next) };
@@ -71,6 +68,15 @@ describe('SocketLine', () => {
     expect(client.state).toBe('closed');
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.upgrades).toHaveLength(1);
+  });
+
+  it('stops with the sign-in expired on 4401, rather than reconnect with the old token', async () => {
+    const { server, client, gate } = await setUp(undefined);
+    await client.connect();
+    server.closeAll(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
+    await vi.waitFor(() => expect(gate.expired).toBe(true));
+    expect(gate.problem).toBe('refused');
+    expect(client.state).toBe('closed');
   });
 
   it('treats any other close as a drop the client recovers from', async () => {

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
-import type { McpConfig } from '../../../../src/config.js';
+import type { McpConfig } from '../../../../src/config/index.js';
 import type { McpLog } from '../../../../src/tools/mcp/mcp-connection.js';
 import type { McpServerConfig } from '../../../../src/tools/mcp/mcp-config-file.js';
 import type { McpTools } from '../../../../src/tools/mcp/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readTraceConfig, TraceConfigError } from '../../src/tracing/trace-config.js';
+import { readTraceConfig, TraceConfigError } from '../../src/config/tracing-config.js';
 
 function problemOf(env: Record<string, string>): string {
   try {

@@ -1,11 +1,11 @@
-import { MEMORY_DB, type Config } from './config.js';
-import { openSqliteEventStore, StoreOpenError, type SqliteEventStore } from './store/sqlite-event-store.js';
+import { MEMORY_DB, type ServerConfig } from './server-config.js';
+import { openSqliteEventStore, StoreOpenError, type SqliteEventStore } from '../store/sqlite-event-store.js';
 
 /**
  * Open the SQLite event store the configuration names (INTERTHOUGHT_DB, INTERTHOUGHT_RETAIN_EVENTS).
  * Throws `StoreOpenError` when the file cannot be used; `storeRefusal` words it for the operator.
  */
-export function openConfiguredStore(config: Pick<Config, 'db' | 'retainEventsPerSession'>): SqliteEventStore {
+export function openConfiguredStore(config: Pick<ServerConfig, 'db' | 'retainEventsPerSession'>): SqliteEventStore {
   const keep = config.retainEventsPerSession;
   return openSqliteEventStore(config.db, keep === undefined ? {} : { retainEventsPerSession: keep });
 }

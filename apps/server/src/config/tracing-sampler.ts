@@ -1,5 +1,5 @@
 import { AlwaysOffSampler, AlwaysOnSampler, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler } from '@opentelemetry/sdk-trace';
-import { TraceConfigError } from './trace-config-error.js';
+import { TraceConfigError } from './tracing-config-error.js';
 
 type Env = Record<string, string | undefined>;
 

@@ -1,7 +1,7 @@
 import type { Sampler } from '@opentelemetry/sdk-trace';
-import { ATTR_SERVICE_NAME } from './attributes.js';
-import { TraceConfigError } from './trace-config-error.js';
-import { readSampler } from './trace-sampler.js';
+import { ATTR_SERVICE_NAME } from '../tracing/attributes.js';
+import { TraceConfigError } from './tracing-config-error.js';
+import { readSampler } from './tracing-sampler.js';
 
 export { TraceConfigError };
 

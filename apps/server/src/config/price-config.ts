@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ModelPrice, PriceTable } from './core/run/model-prices.js';
+import type { ModelPrice, PriceTable } from '../core/run/model-prices.js';
 
 /** What INTERTHOUGHT_PRICES looks like, for its error messages. */
 const EXAMPLE = '{"gpt-4o-mini":{"input":0.15,"output":0.6,"cached":0.075}}';
