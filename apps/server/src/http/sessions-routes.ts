@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SessionPage } from '../core/persistence/event-store.js';
-import { sendRestError } from './rest-error.js';
+import { sendRestError } from '../rest-error-reply.js';
 
 export const SESSIONS_PAGE_DEFAULT = 20;
 export const SESSIONS_PAGE_MAX = 100;
