@@ -25,7 +25,7 @@ import { listInScope } from '../core/fanout/session-list-scope.js';
 import type { SessionPage } from '../core/persistence/event-store.js';
 import { readSessionExport, type SessionExport } from '../core/transfer/session-export.js';
 import type { ParsedImport } from '../core/transfer/session-import.js';
-import { EventStoreError } from '../store/store-errors.js';
+import { EventStoreError } from '../core/persistence/event-store.js';
 import { encodeBatchMessage } from './batch-message.js';
 import { RoutedCommandError, type NodeBus, type RoutedCommand } from './node-bus.js';
 import type { OwnedAppends } from './owned-appends.js';
