@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { AgentRegistry } from '../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import type { AgentRunContext } from '@interthought/agent';
 import type { Config } from '../../src/config.js';
 import { SLOW_CONSUMER_CLOSE } from '../../src/transport/backpressure-sender.js';

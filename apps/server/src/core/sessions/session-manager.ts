@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import { allowsMessage, decisionRefusal, toSnapshot, type ApprovalDecision, type ApprovalPolicy, type CorrectionAccepted, type MessageAccepted, type SessionCreated, type SessionDeletedEvent, type SessionInfo, type SessionsWatching, type SessionSnapshotData, type ShareRecord, type Step } from '@interthought/protocol';
 import type { Agent, ModelCallReport } from '@interthought/agent';
-import type { AgentRegistry } from '../../agents/agent-registry.js';
+import type { AgentRegistry } from '@interthought/agent';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import { AgentRun, type RunDeps } from '../run/agent-run.js';
 import { ApprovalDeadlines } from '../run/approval-deadlines.js';

@@ -1,6 +1,6 @@
 import { onTestFinished } from 'vitest';
 import { applyEvent, createSessionState, type SessionEvent, type SessionState } from '@interthought/protocol';
-import { AgentRegistry } from '../../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import type { Agent } from '@interthought/agent';
 import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';

@@ -1,5 +1,5 @@
 import type { AgentListing } from '@interthought/protocol';
-import type { Agent, AgentAvailability } from '@interthought/agent';
+import type { Agent, AgentAvailability } from './agent.js';
 
 /** Agents by name; `session.create` picks one (the default when none is named). */
 export class AgentRegistry {
