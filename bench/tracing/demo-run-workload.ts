@@ -1,4 +1,4 @@
-import { AgentRegistry } from '../../apps/server/src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createDemoAgent } from '../../apps/server/src/agents/demo/index.js';
 import type { Peer } from '../../apps/server/src/core/fanout/peer.js';
 import { SessionManager } from '../../apps/server/src/core/session-manager.js';

@@ -1,7 +1,7 @@
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { AgentRegistry } from './agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createDemoAgent } from './agents/demo/index.js';
 import { createFirehoseAgent } from './agents/firehose/firehose-agent.js';
 import { createOpenAIAgent } from './agents/openai/index.js';
@@ -12,7 +12,7 @@ import { startSessionManager } from './core/session-manager.js';
 import { startClusterNode } from './cluster/cluster-node.js';
 import type { SessionService } from './core/session-service.js';
 import { authenticationPlugin } from './auth/authentication.js';
-import { accessPolicy, accessPolicyOf } from './http/access-policy.js';
+import { accessPolicy, accessPolicyOf } from './access/access-policy.js';
 import { apiRoutes } from './http/api-routes.js';
 import { securityHeaders } from './http/security-headers.js';
 import { staticUi } from './http/static-ui.js';
@@ -21,7 +21,7 @@ import { createDefaultTools } from './tools/index.js';
 import { addMcpTools } from './tools/mcp/index.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
 import { BriefWarnings } from './transport/brief-warnings.js';
-import { redactUrl } from './transport/origin-and-auth.js';
+import { redactUrl } from './access/presented-token.js';
 import { closeAllSockets, socketErrorHandler } from './transport/shutdown.js';
 import { wsRoute } from './transport/ws-route.js';
 

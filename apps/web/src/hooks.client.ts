@@ -2,7 +2,7 @@ import type { ClientInit } from '@sveltejs/kit';
 import { TokenStore, tabStorage } from '$lib/access/token-store.js';
 import { takeTokenFromAddress } from '$lib/access/token-intake.js';
 import { takeShareFromAddress } from '$lib/sharing/share-intake.js';
-import { ShareTokens } from '$lib/sharing/share-tokens.js';
+import { ShareTokenStore } from '$lib/sharing/share-token-store.js';
 
 /**
  * Before the router reads the address: keep `?token=` and a share link's `?share=` for the tab and
@@ -12,5 +12,5 @@ import { ShareTokens } from '$lib/sharing/share-tokens.js';
  */
 export const init: ClientInit = () => {
   takeTokenFromAddress(window.location, window.history, new TokenStore(tabStorage()));
-  takeShareFromAddress(window.location, window.history, new ShareTokens(tabStorage()));
+  takeShareFromAddress(window.location, window.history, new ShareTokenStore(tabStorage()));
 };

@@ -1,5 +1,5 @@
 import type { StepKind } from '@interthought/protocol';
-import type { StepSink, StepWriter } from './agent.js';
+import type { StepSink, StepWriter } from '@interthought/agent';
 
 /**
  * Split text into the pieces a model would stream: a word with its trailing space, or a single

@@ -1,4 +1,4 @@
-import type { AgentRunContext } from './agent.js';
+import type { AgentRunContext } from '@interthought/agent';
 import { streamStep } from './stream-text.js';
 import { ToolError, type ToolResult } from '../tools/tool.js';
 import { traceToolCall } from '../tracing/tool-call-span.js';

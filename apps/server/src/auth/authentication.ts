@@ -5,7 +5,7 @@ import type { Config } from '../config/index.js';
 import type { SessionService } from '../core/session-service.js';
 import { SessionGate } from '../sharing/session-gate.js';
 import { ShareLinks, presentedShareToken } from '../sharing/share-links.js';
-import { presentedToken, tokenMatches } from '../transport/origin-and-auth.js';
+import { presentedToken, tokenMatches } from '../access/presented-token.js';
 import { AuthenticationError, type CredentialSource, type Identity } from './identity.js';
 import { createJwtAuthenticator } from './jwt-authenticator.js';
 import { createProxyAuthenticator } from './proxy-authenticator.js';

@@ -1,5 +1,5 @@
 import { SessionError } from '../core/session-error.js';
-import { EventStoreError } from '../store/store-errors.js';
+import { EventStoreError } from '../core/persistence/event-store.js';
 import type { ClusterHealth } from '../core/session-service.js';
 import type { Placement, RoutedCommand, ServeRouted, SessionPlacement } from '../core/ports/session-placement.js';
 import type { NodeBus } from './node-bus.js';

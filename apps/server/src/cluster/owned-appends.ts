@@ -1,7 +1,7 @@
 import type { SessionInfo, SessionSnapshotData, SessionStatus, SessionEvent } from '@interthought/protocol';
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/persistence/event-store.js';
 import type { SessionsLost } from '../core/persistence/outbox.js';
-import { EventStoreError } from '../store/store-errors.js';
+import { EventStoreError } from '../core/persistence/event-store.js';
 import type { Ownership } from './ownership.js';
 import type { RedisEventStore } from './redis-event-store.js';
 

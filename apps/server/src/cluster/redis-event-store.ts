@@ -3,7 +3,7 @@ import type { SessionEvent, SessionInfo, SessionOptions, SessionSnapshotData, Se
 import type { Redis } from 'ioredis';
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/persistence/event-store.js';
 import { SessionError } from '../core/session-error.js';
-import { EventStoreError } from '../store/store-errors.js';
+import { EventStoreError } from '../core/persistence/event-store.js';
 import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';
 import { ACTIVE_KEY, BY_STATUS_KEY, SESSIONS_KEY, SHARING_KEY, listEntry, ownerSessionsKey, sessionIdOfEntry, sessionKeys, statusRange } from './redis-keys.js';
 import { DEFAULT_RETAINED_EVENTS, RedisRetention, type StreamEntries } from './redis-retention.js';

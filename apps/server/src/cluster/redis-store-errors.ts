@@ -1,6 +1,6 @@
-import { EventStoreError, type EventStoreErrorCode } from '../store/store-errors.js';
+import { EventStoreError, type EventStoreErrorCode } from '../core/persistence/event-store.js';
 
-export { EventStoreError } from '../store/store-errors.js';
+export { EventStoreError } from '../core/persistence/event-store.js';
 
 /** The codes the cluster scripts refuse with, as the first word of their error reply. */
 const SCRIPT_CODES: ReadonlySet<EventStoreErrorCode> = new Set(['SESSION_NOT_FOUND', 'SESSION_EXISTS', 'SEQ_NOT_CONTIGUOUS', 'FENCED']);

@@ -1,6 +1,6 @@
 import type { SessionInfo } from '@interthought/protocol';
 import type { AppendBatch } from '../core/persistence/event-store.js';
-import { EventStoreError } from '../store/store-errors.js';
+import { EventStoreError } from '../core/persistence/event-store.js';
 import { isSingleLine } from './batch-message.js';
 
 /** The part of a batch that belongs to one session: one append script call. */

@@ -5,7 +5,7 @@ import { meRoute } from './me-route.js';
 import { healthRoute } from './health-route.js';
 import { metricsRoute } from './metrics-route.js';
 import { protocolSchemaRoutes } from './protocol-schema-routes.js';
-import { restErrorHandler } from './rest-error.js';
+import { restErrorHandler } from './rest-error-handler.js';
 import { sessionsRoutes } from './sessions-routes.js';
 import { shareRoutes } from './share-routes.js';
 import { toolsRoute } from './tools-route.js';

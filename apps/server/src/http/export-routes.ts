@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { exportFileName, exportNdjson, foldExport } from '../core/transfer/session-export.js';
 import { ImportError, parseImport, type ParsedImport } from '../core/transfer/session-import.js';
 import { sessionTranscript } from '../core/transfer/session-transcript.js';
-import { sendRestError } from './rest-error.js';
+import { sendRestError } from '../rest-error-reply.js';
 
 /** The largest export `POST /api/sessions/import` reads. */
 export const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { sendRestError } from './rest-error.js';
+import { sendRestError } from '../rest-error-reply.js';
 
 /** The protocol package's folder, found through the package's own exports (works from source and from a build). */
 function protocolPackageDir(): string {

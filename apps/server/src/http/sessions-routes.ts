@@ -1,7 +1,7 @@
 import { SESSION_LIST_LIMITS } from '@interthought/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionPage } from '../core/persistence/event-store.js';
-import { sendRestError } from './rest-error.js';
+import { sendRestError } from '../rest-error-reply.js';
 
 interface ListQuery {
   limit: number;

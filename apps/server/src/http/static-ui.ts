@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendRestError } from './rest-error.js';
+import { sendRestError } from '../rest-error-reply.js';
 
 /** adapter-static writes its SPA fallback under the name it was given; either is served. */
 export const FALLBACK_PAGES = ['200.html', 'index.html'] as const;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
-import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/persistence/event-store.js';
+import { EventStoreError, type AppendBatch, type EventStore, type SessionPage, type SessionRecord } from '../core/persistence/event-store.js';
 import { schemaVersion } from './sqlite/migrations.js';
 import { openDatabase, type OpenedDatabase, type SynchronousMode } from './sqlite/open-database.js';
 import type { ProcessLock } from './sqlite/process-lock.js';
@@ -9,15 +9,11 @@ import { Retention } from './sqlite/retention.js';
 import { decodeCursor, encodeCursor, infoToUpdate, recordToInsert, rowToInfo, rowToRecord, type SessionRow } from './sqlite/session-rows.js';
 import { prepareStatements, type Statements } from './sqlite/statements.js';
 import { StoreOpenError } from './sqlite/open-errors.js';
-import { EventStoreError } from './store-errors.js';
-
 
 /** The `secrets` row of the key share links are signed with. */
 const SHARING_KEY = 'sharing-key';
 export { StoreOpenError } from './sqlite/open-errors.js';
-export { EventStoreError } from './store-errors.js';
 export type { StoreOpenErrorCode } from './sqlite/open-errors.js';
-export type { EventStoreErrorCode } from './store-errors.js';
 export type { SynchronousMode } from './sqlite/open-database.js';
 
 export interface SqliteEventStoreOptions {

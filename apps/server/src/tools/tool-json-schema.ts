@@ -5,7 +5,7 @@ import type { Tool } from './tool.js';
  * A tool's input as JSON Schema (draft-07, without `$schema`), for an LLM's function parameters and
  * `GET /api/tools`: the schema the tool came with, or its zod `inputSchema` converted.
  */
-export function toolJsonSchema(tool: Tool): Record<string, unknown> {
+export function toolJsonSchema(tool: Pick<Tool, 'inputSchema' | 'jsonSchema'>): Record<string, unknown> {
   if (tool.jsonSchema !== undefined) {
     const { $schema: _dialect, ...schema } = tool.jsonSchema;
     return schema;

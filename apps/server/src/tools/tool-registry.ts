@@ -1,9 +1,8 @@
-import { issuesToDetails, type ErrorDetail } from '@interthought/protocol';
+import type { ToolInputCheck } from '@interthought/agent';
+import { issuesToDetails } from '@interthought/protocol';
 import type { Tool } from './tool.js';
 
-export type ToolInputCheck = { ok: true; input: unknown } | { ok: false; message: string; details: ErrorDetail[] };
-
-/** The tools shared by every agent, by name. */
+/** The tools shared by every agent, by name; agents see it as their `AgentToolbox`. */
 export class ToolRegistry {
   readonly #tools = new Map<string, Tool>();
 

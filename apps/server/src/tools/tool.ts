@@ -1,13 +1,10 @@
+import type { ToolResult } from '@interthought/agent';
 import type { z } from 'zod';
+
+export type { ToolResult };
 
 /** Whether a tool only reads or changes something (see `Tool.effect`). */
 export type ToolEffect = 'read' | 'change';
-
-/** What a tool returns: structured output (JSON) and the text an observation shows. */
-export interface ToolResult {
-  output: unknown;
-  text: string;
-}
 
 /**
  * A tool an agent may call. `inputSchema` is the single definition of valid input: it checks

@@ -20,7 +20,7 @@ import { endWithFailure, tracer } from './tracer.js';
  * runs so an MCP call carries it to its server. A tool's error (a `ToolError` the observation
  * shows, or any other) sets status ERROR with its message; an abort of `signal` is no error.
  */
-export function traceToolCall<T>(tool: Tool, signal: AbortSignal, execute: () => Promise<T>): Promise<T> {
+export function traceToolCall<T>(tool: Pick<Tool, 'name' | 'description'>, signal: AbortSignal, execute: () => Promise<T>): Promise<T> {
   const parent = context.active();
   const span = tracer().startSpan(
     `${GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL} ${tool.name}`,

@@ -7,7 +7,7 @@ import { handleFrame, type FrameContext } from './frame-handler.js';
 import type { TransportMetrics } from '../metrics/server-metrics.js';
 import { Heartbeat } from './heartbeat.js';
 import { releaseUpgradeLeftovers } from './upgrade-leftovers.js';
-import { sendRestError } from '../http/rest-error.js';
+import { sendRestError } from '../rest-error-reply.js';
 import { ConnectionsPerAddress, RunStartBudget, addressKey } from './address-quotas.js';
 import type { Identity } from '../auth/identity.js';
 import type { Quota } from '../core/commands/quota.js';

@@ -1,6 +1,6 @@
 import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { AgentRegistry } from '../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createFirehoseAgent } from '../../src/agents/firehose/firehose-agent.js';
 import { BACKLOG_MARK_DELIVERIES, Outbox, type OutboxTarget } from '../../src/core/persistence/outbox.js';
 import type { Peer } from '../../src/core/fanout/peer.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApprovalPolicy, SessionEvent, SessionOptions, Step } from '@interthought/protocol';
-import { AgentRegistry } from '../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { SessionManager, type SessionManagerDeps } from '../../src/core/session-manager.js';
 import type { EventStore } from '../../src/core/persistence/event-store.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alternativesOf, type SessionEvent, type Step } from '@interthought/protocol';
-import type { AgentRunContext } from '../../src/agents/agent.js';
+import type { AgentRunContext } from '@interthought/agent';
 import { streamStep } from '../../src/agents/stream-text.js';
 import { createHarness, fold, storedEvents, turns, until, untilStatus, type Harness } from './support/harness.js';
 import { RecordingPeer } from './support/recording-peer.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentRegistry } from '../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { SessionManager } from '../../src/core/session-manager.js';

@@ -1,6 +1,6 @@
 import type { SessionStatus } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRunContext } from '../../src/agents/agent.js';
+import type { AgentRunContext } from '@interthought/agent';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { streamStep } from '../../src/agents/stream-text.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from './support/test-agents.js';

@@ -1,6 +1,6 @@
 import { createSessionState, applyEvents, type SessionSnapshot } from '@interthought/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AgentRunContext } from '../../src/agents/agent.js';
+import type { AgentRunContext } from '@interthought/agent';
 import { streamStep } from '../../src/agents/stream-text.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from './support/test-agents.js';
 import { createHarness, storedEvents, turns, until, untilStatus, type Harness } from './support/harness.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRunContext } from '../../src/agents/agent.js';
+import type { AgentRunContext } from '@interthought/agent';
 import { TestAgent } from './support/test-agents.js';
 import { createHarness, turns, until, type Harness } from './support/harness.js';
 import { refusal } from './support/refusal.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentRunContext } from '../../src/agents/agent.js';
+import type { AgentRunContext } from '@interthought/agent';
 import { streamStep } from '../../src/agents/stream-text.js';
 import { openSqliteEventStore, type SqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from './support/test-agents.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionSnapshotData, Step } from '@interthought/protocol';
-import { AgentRegistry } from '../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { createOpenAIAgent } from '../../src/agents/openai/index.js';
 import type { ModelPrice } from '../../src/core/run/model-prices.js';

@@ -1,6 +1,6 @@
 import type { SessionEvent, SessionSnapshotData } from '@interthought/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AgentRegistry } from '../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { SessionManager } from '../../src/core/session-manager.js';
 import type { Peer } from '../../src/core/fanout/peer.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentRunContext } from '../../src/agents/agent.js';
+import type { AgentRunContext } from '@interthought/agent';
 import { streamStep } from '../../src/agents/stream-text.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { createHarness, storedEvents, turns, until, untilStatus, type Harness, type HarnessOptions } from '../core/support/harness.js';

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_VERSION } from '../../src/config/index.js';
 import { protocolSchemaRoutes } from '../../src/http/protocol-schema-routes.js';
-import { restErrorHandler } from '../../src/http/rest-error.js';
+import { restErrorHandler } from '../../src/http/rest-error-handler.js';
 import { buildTestApp } from '../support/server.js';
 import { expectCompleteStream } from '../support/session-stream.js';
 import { TestClient } from '../support/ws-client.js';

@@ -1,4 +1,4 @@
-import { AgentRegistry } from '../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createDemoAgent } from '../../src/agents/demo/index.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { SessionManager } from '../../src/core/session-manager.js';

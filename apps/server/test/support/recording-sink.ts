@@ -1,5 +1,5 @@
 import type { StepKind } from '@interthought/protocol';
-import type { ModelCallReport, StepSink, StepWriter } from '../../src/agents/agent.js';
+import type { ModelCallReport, StepSink, StepWriter } from '@interthought/agent';
 
 /**
  * One call the agent made on the sink, in call order. A call the sink refused (after an abort,

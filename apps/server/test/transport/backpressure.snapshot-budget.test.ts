@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { AgentRegistry } from '../../src/agents/agent-registry.js';
-import type { AgentRunContext } from '../../src/agents/agent.js';
+import { AgentRegistry } from '@interthought/agent';
+import type { AgentRunContext } from '@interthought/agent';
 import type { Config } from '../../src/config/index.js';
 import { SLOW_CONSUMER_CLOSE } from '../../src/transport/backpressure-sender.js';
 import { TestAgent } from '../core/support/test-agents.js';

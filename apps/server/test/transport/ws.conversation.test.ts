@@ -1,6 +1,6 @@
 import { applyEvents, createSessionState, type SessionEvent } from '@interthought/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentRegistry } from '../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { streamStep } from '../../src/agents/stream-text.js';
 import { startServer, type RunningServer } from '../support/server.js';
 import { TestClient } from '../support/ws-client.js';

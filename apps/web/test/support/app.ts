@@ -15,7 +15,7 @@ import { I18n, provideI18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/session-list/session-deletion.svelte.js';
 import { SessionList } from '$lib/session-list/session-list.svelte.js';
 import { ShareScope } from '$lib/sharing/share-scope.js';
-import { ShareTokens } from '$lib/sharing/share-tokens.js';
+import { ShareTokenStore } from '$lib/sharing/share-token-store.js';
 import { Clock, provideClock } from '$lib/time/clock.svelte.js';
 import { mountProvided, type Mounted } from './mount-provided.js';
 
@@ -98,7 +98,7 @@ export function createTestApp(locale: 'en' | 'zh' = 'en', options: TestAppOption
   test.app = {
     client,
     access: new AccessGate({ tokens: test.tokens, client, check: async () => ({ access: 'granted' }) }),
-    shares: new ShareScope(new ShareTokens(null), () => '/'),
+    shares: new ShareScope(new ShareTokenStore(null), () => '/'),
     connection: new ConnectionStatus(client),
     api,
     sessionList,

@@ -48,8 +48,8 @@ interface Listener {
   cursor: number | null;
 }
 
-/** The events of a session this client created, kept until a listener attaches (created sessions are subscribed at once). */
-class Backlog implements Listener {
+/** The updates of a session this client created, held until a listener attaches (created sessions are subscribed at once). */
+class HeldUpdates implements Listener {
   readonly onError = undefined;
   cursor: number | null = 0;
   updates: SessionUpdate[];
@@ -67,7 +67,7 @@ class Backlog implements Listener {
 interface Feed {
   readonly sessionId: string;
   readonly listeners: Set<Listener>;
-  backlog: Backlog | undefined;
+  held: HeldUpdates | undefined;
   /** A whole-feed `session.subscribe` is in flight: gaps seen meanwhile are covered by its replay. */
   resyncing: boolean;
 }
@@ -75,7 +75,7 @@ interface Feed {
 /** How long to wait before subscribing again after a passing refusal (`RATE_LIMITED`, `INTERNAL`). */
 export const SUBSCRIBE_RETRY_MS = 500;
 
-/** A created session's backlog is dropped beyond this many updates (the session is then unsubscribed). */
+/** A created session's held updates are dropped beyond this many (the session is then unsubscribed). */
 export const CREATED_BACKLOG_LIMIT = 5_000;
 
 /**
@@ -97,24 +97,24 @@ export class SessionFeeds {
   track(created: SessionCreated): void {
     const { session } = created;
     if (this.feeds.has(session.sessionId)) return;
-    const backlog = new Backlog({ type: 'session.snapshot', session, steps: [], chain: [], seq: 0 });
-    this.feeds.set(session.sessionId, { sessionId: session.sessionId, listeners: new Set([backlog]), backlog, resyncing: false });
+    const held = new HeldUpdates({ type: 'session.snapshot', session, steps: [], chain: [], seq: 0 });
+    this.feeds.set(session.sessionId, { sessionId: session.sessionId, listeners: new Set([held]), held, resyncing: false });
   }
 
   /** Add a listener; returns the function that removes it. */
   attach(sessionId: string, deliver: SessionUpdateListener, options: SubscribeOptions = {}): () => void {
     const listener: Listener = { deliver, onError: options.onError, cursor: options.afterSeq ?? null };
     const existing = this.feeds.get(sessionId);
-    const feed = existing ?? { sessionId, listeners: new Set<Listener>(), backlog: undefined, resyncing: false };
+    const feed = existing ?? { sessionId, listeners: new Set<Listener>(), held: undefined, resyncing: false };
     if (!existing) this.feeds.set(sessionId, feed);
-    const backlog = feed.backlog;
-    if (backlog) {
+    const held = feed.held;
+    if (held) {
       // The first listener of a session this client created gets everything since its creation.
-      feed.listeners.delete(backlog);
-      feed.backlog = undefined;
-      listener.cursor = backlog.cursor;
+      feed.listeners.delete(held);
+      feed.held = undefined;
+      listener.cursor = held.cursor;
       feed.listeners.add(listener);
-      for (const update of backlog.updates) if (feed.listeners.has(listener)) this.call(listener, update);
+      for (const update of held.updates) if (feed.listeners.has(listener)) this.call(listener, update);
     } else {
       feed.listeners.add(listener);
       if (this.link.isOpen()) this.requestSubscribe(feed, options.afterSeq, listener);
@@ -186,7 +186,7 @@ export class SessionFeeds {
         behind = true;
       }
     }
-    this.trimBacklog(feed);
+    this.trimHeldUpdates(feed);
     if (behind) this.resync(feed);
   }
 
@@ -289,11 +289,11 @@ export class SessionFeeds {
   }
 
   /** Bound the memory a created-but-never-watched session takes: past the limit, stop following it. */
-  private trimBacklog(feed: Feed): void {
-    const backlog = feed.backlog;
-    if (!backlog || backlog.updates.length <= CREATED_BACKLOG_LIMIT) return;
-    feed.backlog = undefined;
-    this.detach(feed, backlog);
+  private trimHeldUpdates(feed: Feed): void {
+    const held = feed.held;
+    if (!held || held.updates.length <= CREATED_BACKLOG_LIMIT) return;
+    feed.held = undefined;
+    this.detach(feed, held);
   }
 
   private call(listener: Listener, update: SessionUpdate): void {

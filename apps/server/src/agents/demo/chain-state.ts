@@ -1,5 +1,5 @@
 import { isRefusalResult, type Step, type StepKind } from '@interthought/protocol';
-import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { AgentToolbox } from '@interthought/agent';
 import { arithmeticAnswer, expressionPlan } from './recognize-arithmetic.js';
 import { conversionAnswer, conversionPlan } from './recognize-conversion.js';
 import type { Question } from './follow-up-question.js';
@@ -154,7 +154,7 @@ function readObservationOnly(step: Step): { value: StepValue } | { error: string
   };
 }
 
-function recordToolCall(state: ChainState, step: Step, tools: ToolRegistry): void {
+function recordToolCall(state: ChainState, step: Step, tools: AgentToolbox): void {
   const tool = step.tool ?? '';
   const checked = tools.checkInput(tool, step.content);
   if (!checked.ok) {
@@ -236,7 +236,7 @@ function startTurn(state: ChainState, step: Step, previous: ChainState['last']):
  * Read the chain from its root: the plan from the task, revised by corrected thoughts and actions,
  * the results so far, and a new turn at each user message.
  */
-export function readChain(task: string, chain: readonly Step[], tools: ToolRegistry): ChainState {
+export function readChain(task: string, chain: readonly Step[], tools: AgentToolbox): ChainState {
   const lang = languageOf(task);
   const state: ChainState = {
     task,

@@ -1,5 +1,5 @@
 import type { StepKind } from '@interthought/protocol';
-import type { Agent, AgentRunContext } from '../agent.js';
+import type { Agent, AgentRunContext } from '@interthought/agent';
 import { streamStep } from '../stream-text.js';
 import { observeTool } from '../tool-steps.js';
 import { readChain, type ChainState } from './chain-state.js';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Agent, AgentRunContext, StepWriter } from '../agent.js';
+import type { Agent, AgentRunContext, StepWriter } from '@interthought/agent';
 import { DeltaPacer } from './delta-pacer.js';
 import { parseFirehoseTask } from './firehose-params.js';
 import { planFirehoseRun } from './firehose-plan.js';

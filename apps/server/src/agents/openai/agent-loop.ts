@@ -1,6 +1,6 @@
 import type { OpenAI } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { AgentRunContext } from '../agent.js';
+import type { AgentRunContext } from '@interthought/agent';
 import { streamStep } from '../stream-text.js';
 import { observeTool } from '../tool-steps.js';
 import { ChainRecorder, type ChainStep } from './chain-recorder.js';

@@ -1,5 +1,5 @@
 import type { Step, StepKind } from '@interthought/protocol';
-import type { ModelCallReport, StepSink, StepWriter } from '../agent.js';
+import type { ModelCallReport, StepSink, StepWriter } from '@interthought/agent';
 
 /** What the agent needs to know of a step on the chain to rebuild the model's message history. */
 export type ChainStep = Pick<Step, 'stepId' | 'kind' | 'content' | 'status' | 'tool' | 'correctionOf' | 'correction'>;

@@ -1,9 +1,9 @@
 import { APIError, type OpenAI } from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import type { StepSink } from '../agent.js';
+import type { StepSink } from '@interthought/agent';
 import type { RetryConfig } from './config.js';
 import { describeEndpointFailure, isRetryableStatus, silentEndpoint, type EndpointFacts } from './endpoint-errors.js';
-import { abortableSleep } from '../../core/abortable-sleep.js';
+import { abortableSleep } from '@interthought/agent';
 import { formatDelay, retryDelayMs } from './retry.js';
 
 export interface ChatStreamOptions {

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { ReportedTokens } from '../agent.js';
+import type { ReportedTokens } from '@interthought/agent';
 
 /** The fields OpenAI-compatible endpoints put in `usage`; DeepSeek names its cache hits its own way. */
 interface WireUsage {

@@ -1,4 +1,4 @@
-import type { AgentAvailability } from '../agent.js';
+import type { AgentAvailability } from '@interthought/agent';
 
 /** How a thought step is replayed to the model when the history is rebuilt from the chain. */
 export type ThoughtReplay = 'think-tags' | 'reasoning-content';

@@ -1,5 +1,5 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { ModelCallReport, ReportedTokens } from '../agent.js';
+import type { ModelCallReport, ReportedTokens } from '@interthought/agent';
 import { carriesAnswer, usageOfChunk } from './chunk-usage.js';
 
 /**

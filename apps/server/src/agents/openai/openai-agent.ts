@@ -1,5 +1,5 @@
 import { OpenAI } from 'openai';
-import type { Agent, AgentAvailability, AgentRunContext } from '../agent.js';
+import type { Agent, AgentAvailability, AgentRunContext } from '@interthought/agent';
 import { runAgentLoop } from './agent-loop.js';
 import {
   OPENAI_DEFAULT_BASE_URL,

@@ -1,6 +1,6 @@
 import type { StepKind } from '@interthought/protocol';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { StepSink, StepWriter } from '../agent.js';
+import type { StepSink, StepWriter } from '@interthought/agent';
 import { OpenAIEndpointError } from './endpoint-errors.js';
 import { ThinkTagSplitter, type ContentSegment } from './think-tags.js';
 

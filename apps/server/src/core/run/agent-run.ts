@@ -1,5 +1,5 @@
 import type { Step } from '@interthought/protocol';
-import type { Agent, ModelCallReport } from '../../agents/agent.js';
+import type { Agent, ModelCallReport } from '@interthought/agent';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';

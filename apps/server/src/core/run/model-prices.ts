@@ -1,5 +1,5 @@
 import type { Usage } from '@interthought/protocol';
-import type { ReportedTokens } from '../../agents/agent.js';
+import type { ReportedTokens } from '@interthought/agent';
 
 /** A model's price in US dollars per million tokens; `cached` prices prompt tokens read from the provider's cache. */
 export interface ModelPrice {

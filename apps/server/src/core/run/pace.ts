@@ -1,4 +1,4 @@
-import { abortableSleep } from '../abortable-sleep.js';
+import { abortableSleep } from '@interthought/agent';
 
 /** The end of the current event-loop turn for each run (keyed by its signal) that asked during it. */
 const turnEnds = new WeakMap<AbortSignal, Promise<void>>();

@@ -1,5 +1,5 @@
 import { StepKindSchema, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
-import type { ModelCallReport, StepSink, StepWriter } from '../../agents/agent.js';
+import type { ModelCallReport, StepSink, StepWriter } from '@interthought/agent';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
 import { pace } from './pace.js';

@@ -1,5 +1,5 @@
 import type { SessionEvent, Usage } from '@interthought/protocol';
-import type { ModelCallReport } from '../../agents/agent.js';
+import type { ModelCallReport } from '@interthought/agent';
 import type { LiveSession } from '../sessions/live-session.js';
 import { priced, type PriceTable } from './model-prices.js';
 

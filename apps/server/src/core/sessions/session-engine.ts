@@ -1,7 +1,6 @@
 import { nanoid } from 'nanoid';
 import { toSnapshot, type ApprovalPolicy, type SessionInfo, type SessionSnapshotData, type Step } from '@interthought/protocol';
-import type { Agent, ModelCallReport } from '../../agents/agent.js';
-import type { AgentRegistry } from '../../agents/agent-registry.js';
+import type { Agent, AgentRegistry, ModelCallReport } from '@interthought/agent';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import { AgentRun, type RunDeps } from '../run/agent-run.js';
 import { ApprovalDeadlines } from '../run/approval-deadlines.js';

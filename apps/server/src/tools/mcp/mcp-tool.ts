@@ -11,7 +11,7 @@ export interface McpTool extends Tool<McpArguments> {
   jsonSchema: JsonSchemaObject;
 }
 
-export function isMcpTool(tool: Tool): tool is McpTool {
+export function isMcpTool(tool: Pick<Tool, 'name'>): tool is McpTool {
   return 'mcp' in tool && typeof tool.mcp === 'object' && tool.mcp !== null;
 }
 

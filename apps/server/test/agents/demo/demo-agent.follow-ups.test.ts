@@ -1,6 +1,6 @@
 import type { Step } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentRegistry } from '../../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createDemoAgent } from '../../../src/agents/demo/index.js';
 import { SessionManager } from '../../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';

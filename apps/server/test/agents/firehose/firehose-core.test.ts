@@ -1,6 +1,6 @@
 import { applyEvent, createSessionState, type SessionEvent } from '@interthought/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AgentRegistry } from '../../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createFirehoseAgent } from '../../../src/agents/firehose/firehose-agent.js';
 import { readDeltaStamp } from '../../../src/agents/firehose/firehose-text.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';

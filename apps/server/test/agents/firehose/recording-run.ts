@@ -1,5 +1,5 @@
 import type { Step, StepKind } from '@interthought/protocol';
-import type { AgentRunContext } from '../../../src/agents/agent.js';
+import type { AgentRunContext } from '@interthought/agent';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { RecordingSink } from '../../support/recording-sink.js';
 

@@ -1,6 +1,5 @@
 import type { Step } from '@interthought/protocol';
-import type { Agent, AgentRunContext } from '../../../src/agents/agent.js';
-import { AgentRegistry } from '../../../src/agents/agent-registry.js';
+import { AgentRegistry, type Agent, type AgentRunContext } from '@interthought/agent';
 import { createDemoAgent } from '../../../src/agents/demo/index.js';
 import { streamStep } from '../../../src/agents/stream-text.js';
 import { createDefaultTools } from '../../../src/tools/index.js';

@@ -1,7 +1,7 @@
 import { onTestFinished } from 'vitest';
 import { applyEvent, createSessionState, type SessionEvent, type SessionState } from '@interthought/protocol';
-import { AgentRegistry } from '../../../src/agents/agent-registry.js';
-import type { Agent } from '../../../src/agents/agent.js';
+import { AgentRegistry } from '@interthought/agent';
+import type { Agent } from '@interthought/agent';
 import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { SessionManager, type SessionManagerDeps } from '../../../src/core/session-manager.js';

@@ -1,5 +1,5 @@
 import type { Step, StepKind } from '@interthought/protocol';
-import type { Agent, AgentAvailability, AgentRunContext } from '../../../src/agents/agent.js';
+import type { Agent, AgentAvailability, AgentRunContext } from '@interthought/agent';
 import { streamStep } from '../../../src/agents/stream-text.js';
 import { observeTool } from '../../../src/agents/tool-steps.js';
 

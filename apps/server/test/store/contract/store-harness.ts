@@ -1,7 +1,7 @@
 import type { SessionInfo } from '@interthought/protocol';
 import { expect } from 'vitest';
 import type { EventStore } from '../../../src/core/persistence/event-store.js';
-import { EventStoreError } from '../../../src/store/store-errors.js';
+import { EventStoreError } from '../../../src/core/persistence/event-store.js';
 
 /**
  * A refusal the contract provokes, with what the store must say about it. Each store words it

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionEvent, Step } from '@interthought/protocol';
-import { AgentRegistry } from '../../../src/agents/agent-registry.js';
+import { AgentRegistry } from '@interthought/agent';
 import { createOpenAIAgent } from '../../../src/agents/openai/index.js';
 import { SessionManager } from '../../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';

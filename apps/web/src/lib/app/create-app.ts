@@ -6,13 +6,13 @@ import type { I18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/session-list/session-deletion.svelte.js';
 import { SessionList } from '$lib/session-list/session-list.svelte.js';
 import { ShareScope } from '$lib/sharing/share-scope.js';
-import { ShareTokens } from '$lib/sharing/share-tokens.js';
-import { SocketLine } from '$lib/sharing/socket-line.js';
+import { ShareTokenStore } from '$lib/sharing/share-token-store.js';
 import { Announcer } from './announcer.svelte.js';
 import type { AppContext } from './app-context.js';
 import { ConnectionStatus } from './connection-status.svelte.js';
 import { KeyboardHub } from './keyboard-hub.svelte.js';
 import { OwnConnections } from './own-connections.js';
+import { SocketLine } from './socket-line.js';
 import { RailToggle } from './rail-state.svelte.js';
 import { Toaster } from './toaster.svelte.js';
 
@@ -42,7 +42,7 @@ export function createApp(i18n: I18n, options: CreateAppOptions = {}): AppContex
   // The token hooks.client took from the address (or a reload kept); the socket and REST read it at each use.
   const tokens = new TokenStore(tabStorage());
   // The share link hooks.client took from a session's address: presented while that session's page is open.
-  const shares = new ShareScope(new ShareTokens(tabStorage()), () => window.location.pathname);
+  const shares = new ShareScope(new ShareTokenStore(tabStorage()), () => window.location.pathname);
   const line = new SocketLine({ shares });
   const client = new InterthoughtClient({ url: socketUrl(window.location), token: () => tokens.token, WebSocket: line.WebSocket });
   const api = new RestApi({ token: () => tokens.token, share: () => shares.token() });

@@ -5,6 +5,7 @@ export { Announcer } from './announcer.svelte.js';
 export { ConnectionStatus, type ConnectionDisplay } from './connection-status.svelte.js';
 export { KeyboardHub, type ShortcutHandler } from './keyboard-hub.svelte.js';
 export { OwnConnections } from './own-connections.js';
+export { SocketLine, withShare, type ObservableSocket, type ObservableSocketConstructor, type SocketLineOptions } from './socket-line.js';
 export { RailToggle } from './rail-state.svelte.js';
 export { Toaster, type Toast } from './toaster.svelte.js';
 export { describeError, errorCodeAndMessage, type ErrorText } from './error-text.js';

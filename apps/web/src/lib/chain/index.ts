@@ -1,6 +1,7 @@
 // The chain view: state classes (.svelte.ts), pure layout, and one component per file.
 export { SessionView, type SessionPhase, type SessionViewOptions } from './session-view.svelte.js';
 export { StepView } from './step-view.svelte.js';
+export { OutgoingMessages, type OutgoingMessage } from './outgoing-messages.svelte.js';
 export { CorrectionDraft, formatToolInput, type DraftCheck } from './correction-draft.svelte.js';
 export { ApprovalDecision, type DecisionKind } from './approval-decision.svelte.js';
 export { describeDecision, describeRefusal, type DecisionText } from './approval-text.js';

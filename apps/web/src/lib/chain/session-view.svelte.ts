@@ -16,7 +16,7 @@ import {
 } from '@interthought/protocol';
 import { layoutChain, relayoutFrom, type ChainLayout, type ChainRow } from './chain-rows.js';
 import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
-import { Outbox } from './outbox.svelte.js';
+import { OutgoingMessages } from './outgoing-messages.svelte.js';
 import { rowBlocks } from './row-blocks.js';
 import { StepView } from './step-view.svelte.js';
 
@@ -100,7 +100,7 @@ export class SessionView {
   /** The session's share links that were not revoked (`state.shares`), copied when they change. */
   #shares = $state.raw<readonly ShareRecord[]>([]);
   /** Messages sent from this page that the state does not hold yet. */
-  readonly outbox = new Outbox();
+  readonly outgoing = new OutgoingMessages();
 
   /**
    * Bumped whenever steps may leave the live chain (a snapshot, a correction, an invalidation),
@@ -302,10 +302,10 @@ export class SessionView {
     }
   }
 
-  /** Copy the reducer's queue (it changes rarely: a message sent or arrived) and let the outbox drop what arrived. */
+  /** Copy the reducer's queue (it changes rarely: a message sent or arrived) and let the outgoing messages drop what arrived. */
   #syncQueued(): void {
     this.#queued = this.#state.queued.map((message) => ({ ...message }));
-    this.outbox.settle((stepId) => this.holdsMessage(stepId));
+    this.outgoing.settle((stepId) => this.holdsMessage(stepId));
   }
 
   #relayout(): void {

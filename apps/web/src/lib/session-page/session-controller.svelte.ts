@@ -162,13 +162,13 @@ export class SessionController implements ChainActions {
     const status = this.view.info?.status;
     // The mode only means something while the agent runs; otherwise the message starts a turn.
     const mode = isActive(status) ? draft.mode : undefined;
-    const outgoing = this.view.outbox.add(text, mode ?? 'steer');
+    const outgoing = this.view.outgoing.add(text, mode ?? 'steer');
     try {
       const accepted = await this.deps.client.request({ type: 'session.message', sessionId: this.sessionId, text, ...(mode ? { mode } : {}) });
-      this.view.outbox.accepted(outgoing.localId, accepted.stepId, (stepId) => this.view.holdsMessage(stepId));
+      this.view.outgoing.accepted(outgoing.localId, accepted.stepId, (stepId) => this.view.holdsMessage(stepId));
       this.deps.announcer.announce(this.deps.i18n.t(accepted.queued ? 'announce.messageQueued' : 'announce.messageSent'));
     } catch (error) {
-      this.view.outbox.remove(outgoing.localId);
+      this.view.outgoing.remove(outgoing.localId);
       draft.refused(text, error);
     }
   }

@@ -4,8 +4,7 @@ export { SHARE_EXPIRIES, expiresInSec, type ShareExpiry } from './share-expiry.j
 export { ShareDialogState, type CreatedLink, type ShareDialogDeps } from './share-dialog.svelte.js';
 export { sessionIdOfPath, takeShareFromAddress } from './share-intake.js';
 export { ShareScope, type PresentedShare } from './share-scope.js';
-export { SHARE_STORAGE_KEY, ShareTokens } from './share-tokens.js';
-export { SocketLine, withShare, type ObservableSocket, type ObservableSocketConstructor, type SocketLineOptions } from './socket-line.js';
+export { SHARE_STORAGE_KEY, ShareTokenStore } from './share-token-store.js';
 export { default as ShareDialog } from './ShareDialog.svelte';
 export { default as SharedBanner } from './SharedBanner.svelte';
 export { default as ShareEndedPanel } from './ShareEndedPanel.svelte';

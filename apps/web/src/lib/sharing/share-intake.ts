@@ -1,5 +1,5 @@
 import { splitParam } from '$lib/access/token-intake.js';
-import type { ShareTokens } from './share-tokens.js';
+import type { ShareTokenStore } from './share-token-store.js';
 
 /** The session id of a session page's path (`/sessions/<id>`), or undefined for any other page. */
 export function sessionIdOfPath(pathname: string): string | undefined {
@@ -20,7 +20,7 @@ export function sessionIdOfPath(pathname: string): string | undefined {
 export function takeShareFromAddress(
   location: Pick<Location, 'href'>,
   history: Pick<History, 'state' | 'replaceState'>,
-  store: Pick<ShareTokens, 'set'>,
+  store: Pick<ShareTokenStore, 'set'>,
 ): void {
   const split = splitParam(location.href, 'share');
   if (!split) return;

@@ -1,5 +1,5 @@
 import { sessionIdOfPath } from './share-intake.js';
-import type { ShareTokens } from './share-tokens.js';
+import type { ShareTokenStore } from './share-token-store.js';
 
 /** A share link the page presents: the session it opens and its token. */
 export interface PresentedShare {
@@ -16,7 +16,7 @@ export class ShareScope {
   readonly #changeListeners = new Set<() => void>();
 
   constructor(
-    private readonly tokens: Pick<ShareTokens, 'tokenFor' | 'forget'>,
+    private readonly tokens: Pick<ShareTokenStore, 'tokenFor' | 'forget'>,
     /** The path of the page open now (`location.pathname`). */
     private readonly path: () => string,
   ) {}

@@ -38,21 +38,21 @@ describe('SessionView conversations', () => {
   it('drops an accepted outgoing message once the state holds it, on the chain or queued', () => {
     const log = new EventLog();
     const { view, deliver } = viewOf(log);
-    const direct = view.outbox.add('Add 10 to that.', 'steer');
-    const waiting = view.outbox.add('Then halve it.', 'queue');
-    const refused = view.outbox.add('Nope.', 'steer');
-    view.outbox.accepted(direct.localId, 'm1', (stepId) => view.holdsMessage(stepId));
-    view.outbox.accepted(waiting.localId, 'm2', (stepId) => view.holdsMessage(stepId));
-    view.outbox.remove(refused.localId);
-    expect(view.outbox.messages.map((message) => message.text)).toEqual(['Add 10 to that.', 'Then halve it.']);
+    const direct = view.outgoing.add('Add 10 to that.', 'steer');
+    const waiting = view.outgoing.add('Then halve it.', 'queue');
+    const refused = view.outgoing.add('Nope.', 'steer');
+    view.outgoing.accepted(direct.localId, 'm1', (stepId) => view.holdsMessage(stepId));
+    view.outgoing.accepted(waiting.localId, 'm2', (stepId) => view.holdsMessage(stepId));
+    view.outgoing.remove(refused.localId);
+    expect(view.outgoing.messages.map((message) => message.text)).toEqual(['Add 10 to that.', 'Then halve it.']);
 
     log.userMessage('Add 10 to that.', 'm1');
     deliver();
-    expect(view.outbox.messages.map((message) => message.stepId)).toEqual(['m2']);
+    expect(view.outgoing.messages.map((message) => message.stepId)).toEqual(['m2']);
     // The queue event names the step id the acceptance gave: from then on the queue shows it.
     log.events.push({ type: 'message.queued', sessionId: log.sessionId, seq: log.events.length + 1, at: '2025-01-01T11:00:00.000Z', stepId: 'm2', text: 'Then halve it.', mode: 'queue' });
     deliver();
-    expect(view.outbox.messages).toEqual([]);
+    expect(view.outgoing.messages).toEqual([]);
     expect(view.queued.map((message) => message.stepId)).toEqual(['m2']);
   });
 

@@ -59,7 +59,7 @@ describe('SessionController conversations', () => {
     draft.setText(' Add 10 to that. ');
     const sending = controller.sendMessage(draft);
     expect(draft.text).toBe('');
-    expect(controller.view.outbox.messages.map((message) => message.text)).toEqual(['Add 10 to that.']);
+    expect(controller.view.outgoing.messages.map((message) => message.text)).toEqual(['Add 10 to that.']);
 
     const frame = await server.next('session.message');
     expect(frame).toMatchObject({ sessionId: log.sessionId, text: 'Add 10 to that.' });
@@ -67,7 +67,7 @@ describe('SessionController conversations', () => {
     accept();
     await sending;
     // Accepted, but not folded in yet: it stays until its step arrives.
-    expect(controller.view.outbox.messages.map((message) => message.stepId)).toEqual(['m1']);
+    expect(controller.view.outgoing.messages.map((message) => message.stepId)).toEqual(['m1']);
     controller.dispose();
   });
 
@@ -98,7 +98,7 @@ describe('SessionController conversations', () => {
     await controller.sendMessage(draft);
     expect(draft.text).toBe('Add 10 to that.');
     expect(draft.error).toEqual({ code: 'RATE_LIMITED', message: 'Too many runs started.' });
-    expect(controller.view.outbox.messages).toEqual([]);
+    expect(controller.view.outgoing.messages).toEqual([]);
     controller.dispose();
   });
 

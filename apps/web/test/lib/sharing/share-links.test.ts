@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SHARE_STORAGE_KEY, ShareScope, ShareTokens, sessionIdOfPath, takeShareFromAddress } from '$lib/sharing/index.js';
+import { SHARE_STORAGE_KEY, ShareScope, ShareTokenStore, sessionIdOfPath, takeShareFromAddress } from '$lib/sharing/index.js';
 import { MemoryStorage } from '../../support/memory-storage.js';
 
 function recordingHistory() {
@@ -21,43 +21,43 @@ describe('takeShareFromAddress', () => {
   it('keeps a session page’s ?share= for the tab under that session and drops it from the address', () => {
     const storage = new MemoryStorage();
     const history = recordingHistory();
-    takeShareFromAddress({ href: 'http://h/sessions/s1?share=tok.en-1&lang=zh#step-3' }, history, new ShareTokens(storage));
+    takeShareFromAddress({ href: 'http://h/sessions/s1?share=tok.en-1&lang=zh#step-3' }, history, new ShareTokenStore(storage));
     expect(history.urls).toEqual(['/sessions/s1?lang=zh#step-3']);
-    expect(new ShareTokens(storage).tokenFor('s1')).toBe('tok.en-1');
+    expect(new ShareTokenStore(storage).tokenFor('s1')).toBe('tok.en-1');
     expect(JSON.parse(storage.getItem(SHARE_STORAGE_KEY)!)).toEqual({ s1: 'tok.en-1' });
   });
 
   it('leaves an address without a share alone, and drops a share from any other page without keeping it', () => {
     const storage = new MemoryStorage();
     const history = recordingHistory();
-    takeShareFromAddress({ href: 'http://h/sessions/s1?lang=zh' }, history, new ShareTokens(storage));
+    takeShareFromAddress({ href: 'http://h/sessions/s1?lang=zh' }, history, new ShareTokenStore(storage));
     expect(history.urls).toEqual([]);
-    takeShareFromAddress({ href: 'http://h/?share=stray' }, history, new ShareTokens(storage));
+    takeShareFromAddress({ href: 'http://h/?share=stray' }, history, new ShareTokenStore(storage));
     expect(history.urls).toEqual(['/']);
     expect(storage.getItem(SHARE_STORAGE_KEY)).toBeNull();
   });
 });
 
-describe('ShareTokens', () => {
+describe('ShareTokenStore', () => {
   it('survives a reload through session storage, forgets one link at a time, and ignores what it cannot read', () => {
     const storage = new MemoryStorage();
-    const tokens = new ShareTokens(storage);
+    const tokens = new ShareTokenStore(storage);
     tokens.set('s1', 'one');
     tokens.set('s2', 'two');
     tokens.forget('s1');
-    const reloaded = new ShareTokens(storage);
+    const reloaded = new ShareTokenStore(storage);
     expect(reloaded.tokenFor('s1')).toBeUndefined();
     expect(reloaded.tokenFor('s2')).toBe('two');
 
     storage.setItem(SHARE_STORAGE_KEY, 'not json');
-    expect(new ShareTokens(storage).tokenFor('s2')).toBeUndefined();
-    expect(new ShareTokens(null).tokenFor('s2')).toBeUndefined();
+    expect(new ShareTokenStore(storage).tokenFor('s2')).toBeUndefined();
+    expect(new ShareTokenStore(null).tokenFor('s2')).toBeUndefined();
   });
 });
 
 describe('ShareScope', () => {
   it('presents a link on its session’s page only, and tells when the page changes', () => {
-    const tokens = new ShareTokens(new MemoryStorage());
+    const tokens = new ShareTokenStore(new MemoryStorage());
     tokens.set('s1', 'tok-1');
     let path = '/sessions/s1';
     let changes = 0;

@@ -4,7 +4,7 @@ import { InterthoughtClient, SHARE_ENDED_CLOSE, TOKEN_EXPIRED_CLOSE } from '@int
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { AccessGate, TokenStore } from '$lib/access/index.js';
-import { SocketLine, withShare, type ObservableSocketConstructor } from '$lib/sharing/socket-line.js';
+import { SocketLine, withShare, type ObservableSocketConstructor } from '$lib/app/socket-line.js';
 import { testHello } from '../../support/app.js';
 
 /** A WebSocket server that says hello, records every upgrade's URL, and can close all its sockets with a code. */

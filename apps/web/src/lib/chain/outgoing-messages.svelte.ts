@@ -15,7 +15,7 @@ export interface OutgoingMessage {
  * "sending", so the page answers the key press before the server does. An accepted message
  * leaves when its step (on the chain, or in the queue) is folded in; a refused one is taken back.
  */
-export class Outbox {
+export class OutgoingMessages {
   #messages = $state.raw<readonly OutgoingMessage[]>([]);
   #nextId = 1;
 

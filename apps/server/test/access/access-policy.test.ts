@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostnameOf, isHostAllowed } from '../../src/http/access-policy.js';
+import { hostnameOf, isHostAllowed } from '../../src/access/access-policy.js';
 import { buildTestApp, startServer, type RunningServer } from '../support/server.js';
 import { TestClient } from '../support/ws-client.js';
 

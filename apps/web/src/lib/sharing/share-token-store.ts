@@ -10,7 +10,7 @@ type ShareStorage = Pick<Storage, 'getItem' | 'setItem'>;
  * in session storage: a reload keeps working, a new tab needs the link again, and nothing is left
  * on disk for whatever page gets this origin later.
  */
-export class ShareTokens {
+export class ShareTokenStore {
   #tokens: Map<string, string>;
 
   constructor(private readonly storage: ShareStorage | null) {

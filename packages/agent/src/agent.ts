@@ -1,5 +1,5 @@
 import type { SessionOptions, Step, StepKind } from '@interthought/protocol';
-import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { AgentToolbox } from './agent-tools.js';
 
 /** Whether an agent can run now (an LLM agent without endpoint configuration cannot). */
 export type AgentAvailability = { available: true } | { available: false; reason: string };
@@ -73,7 +73,7 @@ export interface AgentRunContext {
    */
   chain: readonly Step[];
   options: SessionOptions;
-  tools: ToolRegistry;
+  tools: AgentToolbox;
   sink: StepSink;
   /** Aborted on a correction, cancel, or shutdown. The agent stops promptly and passes it to tools and HTTP. */
   signal: AbortSignal;

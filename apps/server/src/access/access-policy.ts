@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config/index.js';
-import { isLoopbackHost, isOriginAllowed, isRebindProof } from '../transport/origin-and-auth.js';
-import { sendRestError } from './rest-error.js';
+import { isLoopbackHost, isOriginAllowed, isRebindProof } from './host-and-origin.js';
+import { sendRestError } from '../rest-error-reply.js';
 
 /** What decides which `Host` and `Origin` headers a request may carry. */
 export interface AccessPolicy {
