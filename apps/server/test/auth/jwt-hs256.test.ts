@@ -10,6 +10,7 @@ const ISSUER = 'https://id.example';
 const AUDIENCE = 'interthought';
 const JWT: JwtConfig = { secret: TEST_JWT_SECRET, jwksUrl: undefined, issuer: ISSUER, audience: AUDIENCE, adminClaim: { claim: 'roles', value: 'admin' } };
 const valid = { issuer: ISSUER, audience: AUDIENCE };
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 describe('INTERTHOUGHT_AUTH=jwt with an HS256 secret, on a real server', () => {
   let server: RunningServer;
@@ -83,6 +84,18 @@ describe('INTERTHOUGHT_AUTH=jwt with an HS256 secret, on a real server', () => {
 
   it('refuses a forged signature', async () => {
     await expectRefused(await token({ sub: 'mallory' }, valid, 'another-secret-of-more-than-32-characters-xyz'), /signature/);
+  });
+
+  it('refuses a valid token whose signature is respelled, though it decodes to the same bytes', async () => {
+    const signed = await token({ sub: 'u-ada' });
+    expect((await fetch(`${server.baseUrl}/api/sessions`, { headers: { authorization: `Bearer ${signed}` } })).status).toBe(200);
+    const signature = signed.slice(signed.lastIndexOf('.') + 1);
+    // 32 bytes in 43 characters: the last one's low 2 bits are padding, which a lenient decoder ignores.
+    const last = BASE64URL.indexOf(signature.at(-1)!);
+    const twin = `${signed.slice(0, -1)}${BASE64URL[last ^ 1]}`;
+    expect(Buffer.from(twin.slice(twin.lastIndexOf('.') + 1), 'base64url')).toEqual(Buffer.from(signature, 'base64url'));
+    tokensSent.push(twin);
+    await expectRefused(twin, /signature/);
   });
 
   it('refuses alg none and an algorithm it was not configured for', async () => {
