@@ -5,28 +5,10 @@ import type { JwtConfig } from '../../src/config.js';
 import { TEST_JWT_SECRET, signHs256 } from '../support/jwt.js';
 import { recordPeers } from '../support/peer-users.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { untilReally, useTokenClock } from '../support/token-clock.js';
 import { TestClient } from '../support/ws-client.js';
 
 const JWT: JwtConfig = { secret: TEST_JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined, adminClaim: { claim: 'roles', value: 'admin' } };
-
-/**
- * The clock of the server's expiry timers, of jose and of the tokens signed here, made fake so a
- * token's seconds pass at once; sockets stay real. Started on a whole second, so a token signed
- * with `expiresInS: 2` (its `exp` counts whole seconds) expires exactly 2 s later.
- */
-function useTokenClock(): void {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-  vi.setSystemTime(Math.ceil(Date.now() / 1_000) * 1_000);
-}
-
-/** Wait on real time (setImmediate is not faked) until `condition`, for what the sockets carry. */
-async function untilReally(condition: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 5_000;
-  while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 describe('a WebSocket does not outlive its token (INTERTHOUGHT_AUTH=jwt)', () => {
   let server: RunningServer;
