@@ -13,6 +13,8 @@ export const JWT_CLOCK_TOLERANCE_S = 5;
 /** Longest token read: far above any real JWT, far below the frame cap. */
 const MAX_TOKEN_CHARS = 8_192;
 
+const NOT_VALID = 'The token is not valid: its signature or format was refused.';
+
 /** The client's reason for a refusal, from jose's error: short, and never the token. */
 function refusal(error: unknown): AuthenticationError {
   if (error instanceof errors.JWTExpired) return new AuthenticationError('UNAUTHORIZED', 'The token has expired: sign in again.');
@@ -28,7 +30,16 @@ function refusal(error: unknown): AuthenticationError {
     // fetch() failing to reach the JWKS URL.
     return new AuthenticationError('INTERNAL', 'The server could not load its identity provider\'s keys; try again shortly.');
   }
-  return new AuthenticationError('UNAUTHORIZED', 'The token is not valid: its signature or format was refused.');
+  return new AuthenticationError('UNAUTHORIZED', NOT_VALID);
+}
+
+/**
+ * Whether the token's signature is spelled as base64url writes it. jose decodes leniently (the
+ * last character's padding bits are ignored), so one signature would have several spellings.
+ */
+function hasCanonicalSignature(token: string): boolean {
+  const signature = token.slice(token.lastIndexOf('.') + 1);
+  return Buffer.from(signature, 'base64url').toString('base64url') === signature;
 }
 
 function displayName(payload: JWTPayload, id: string): string {
@@ -68,6 +79,7 @@ export function createJwtAuthenticator(config: JwtConfig): Authenticator {
 
   async function verifyToken(token: string): Promise<Identity> {
     if (token.length > MAX_TOKEN_CHARS) throw new AuthenticationError('UNAUTHORIZED', 'The token is too long.');
+    if (!hasCanonicalSignature(token)) throw new AuthenticationError('UNAUTHORIZED', NOT_VALID);
     let payload: JWTPayload;
     try {
       // Two call shapes of one function: a key, or a key resolver.

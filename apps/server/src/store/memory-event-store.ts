@@ -82,7 +82,8 @@ export class MemoryEventStore implements EventStore {
   async listSessions(options: { limit: number; before?: string; ownerId?: string }): Promise<SessionPage> {
     const limit = Math.max(1, Math.floor(options.limit));
     const before = options.before === undefined ? Number.POSITIVE_INFINITY : Number(options.before);
-    if (!Number.isInteger(before) && before !== Number.POSITIVE_INFINITY) {
+    // Only the spelling nextCursor writes ("7", not "07", " 7" or "7.0"): one position, one cursor.
+    if (options.before !== undefined && !(Number.isSafeInteger(before) && String(before) === options.before)) {
       throw new SessionError('BAD_CURSOR', `"${options.before}" is not a sessions cursor; pass the nextCursor of a previous page.`);
     }
     const { ownerId } = options;

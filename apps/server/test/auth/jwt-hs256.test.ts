@@ -10,6 +10,7 @@ const ISSUER = 'https://id.example';
 const AUDIENCE = 'interthought';
 const JWT: JwtConfig = { secret: TEST_JWT_SECRET, jwksUrl: undefined, issuer: ISSUER, audience: AUDIENCE, adminClaim: { claim: 'roles', value: 'admin' } };
 const valid = { issuer: ISSUER, audience: AUDIENCE };
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 describe('INTERTHOUGHT_AUTH=jwt with an HS256 secret, on a real server', () => {
   let server: RunningServer;
@@ -85,6 +86,18 @@ describe('INTERTHOUGHT_AUTH=jwt with an HS256 secret, on a real server', () => {
     await expectRefused(await token({ sub: 'mallory' }, valid, 'another-secret-of-more-than-32-characters-xyz'), /signature/);
   });
 
+  it('refuses a valid token whose signature is respelled, though it decodes to the same bytes', async () => {
+    const signed = await token({ sub: 'u-ada' });
+    expect((await fetch(`${server.baseUrl}/api/sessions`, { headers: { authorization: `Bearer ${signed}` } })).status).toBe(200);
+    const signature = signed.slice(signed.lastIndexOf('.') + 1);
+    // 32 bytes in 43 characters: the last one's low 2 bits are padding, which a lenient decoder ignores.
+    const last = BASE64URL.indexOf(signature.at(-1)!);
+    const twin = `${signed.slice(0, -1)}${BASE64URL[last ^ 1]}`;
+    expect(Buffer.from(twin.slice(twin.lastIndexOf('.') + 1), 'base64url')).toEqual(Buffer.from(signature, 'base64url'));
+    tokensSent.push(twin);
+    await expectRefused(twin, /signature/);
+  });
+
   it('refuses alg none and an algorithm it was not configured for', async () => {
     const none = unsignedToken({ sub: 'mallory', iss: ISSUER, aud: AUDIENCE });
     tokensSent.push(none);
@@ -115,7 +128,22 @@ describe('INTERTHOUGHT_AUTH=jwt with an HS256 secret, on a real server', () => {
     await expectRefused(await token({ name: 'nobody' }), /"sub"/);
   });
 
-  it('never writes a token to the log', () => {
+  it('never writes a token to the log', async () => {
+    // Traffic of its own, so it holds alone and in any order; what the other tests sent is checked too.
+    const signedIn = await token({ sub: 'u-log' });
+    const client = await TestClient.connect(`${server.wsUrl}?token=${signedIn}`);
+    await client.waitForType('hello');
+    await client.close();
+    expect((await fetch(`${server.baseUrl}/api/sessions?token=${signedIn}`)).status).toBe(200);
+    expect((await fetch(`${server.baseUrl}/api/sessions`, { headers: { authorization: `Bearer ${signedIn}` } })).status).toBe(200);
+    const refused = [
+      await token({ sub: 'u-log' }, { ...valid, expiresInS: -60 }),
+      await token({ name: 'nobody' }),
+      await token({ sub: 'u-log' }, { issuer: 'https://elsewhere.example', audience: AUDIENCE }),
+      ...(await Promise.all(['m1', 'm2', 'm3', 'm4', 'm5', 'm6', 'm7', 'm8'].map((sub) => token({ sub }, valid, 'another-secret-of-more-than-32-characters-xyz')))),
+    ];
+    for (const bearer of refused) await expectRefused(bearer, /./);
+
     const text = logs.text();
     expect(text).toContain('[redacted]');
     expect(text).toContain('refused a sign-in');

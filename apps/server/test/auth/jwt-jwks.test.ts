@@ -1,9 +1,10 @@
 import { TOKEN_EXPIRED_CLOSE } from '@interthought/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JwtConfig } from '../../src/config/index.js';
 import { newSigningKey, signHs256, signWith, startJwksServer, type JwksServer, type SigningKey } from '../support/jwt.js';
 import { recordPeers } from '../support/peer-users.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { untilReally, useTokenClock } from '../support/token-clock.js';
 import { TestClient } from '../support/ws-client.js';
 
 describe('INTERTHOUGHT_AUTH=jwt with keys from a JWKS URL', () => {
@@ -18,13 +19,16 @@ describe('INTERTHOUGHT_AUTH=jwt with keys from a JWKS URL', () => {
 
   beforeAll(async () => {
     first = await newSigningKey('key-2026-01');
+  });
+  // A key set and a server of each test's own: what a test publishes and fetches is its alone.
+  beforeEach(async () => {
     jwks = await startJwksServer([first]);
     // No cooldown, so the rotation below need not wait jose's 30 s between fetches.
     const jwt: JwtConfig = { secret: undefined, jwksUrl: jwks.url, issuer: undefined, audience: undefined, adminClaim: { claim: 'is_admin', value: 'admin' }, jwksCooldownMs: 0 };
     server = await startServer({ identity: { mode: 'jwt', jwt } });
     userOf = recordPeers(server.app);
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await server.close();
     await jwks.close();
   });
@@ -64,25 +68,34 @@ describe('INTERTHOUGHT_AUTH=jwt with keys from a JWKS URL', () => {
 });
 
 describe('a refresh whose keys arrive after the old token expired', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('keeps the connection: the expiry waits for the refresh being verified', async () => {
     const first = await newSigningKey('key-a');
     const jwks = await startJwksServer([first]);
     const jwt: JwtConfig = { secret: undefined, jwksUrl: jwks.url, issuer: undefined, audience: undefined, adminClaim: undefined, jwksCooldownMs: 0 };
     const server = await startServer({ identity: { mode: 'jwt', jwt } });
-    // Keys and tokens are made before connecting (key generation can take a while on a busy machine):
-    // the refresh must be sent while the first token (exp in 1–2 s) still lives.
+    // Keys and tokens are made before the clock is faked and the connection opened: the refresh must
+    // be sent while the first token (exp in 2 s of that clock) still lives.
     const rotated = await newSigningKey('key-b');
     const refreshed = await signWith(rotated, { sub: 'u-ada' }, { expiresInS: 60 });
+    useTokenClock();
     const client = await TestClient.connect(`${server.wsUrl}?token=${await signWith(first, { sub: 'u-ada' }, { expiresInS: 2 })}`);
     await client.waitForType('hello');
     // A token of a new key: verifying it fetches the key set, which now takes longer than the old token has left.
     jwks.publish([first, rotated]);
     jwks.delayMs = 2_500;
+    const fetchesBefore = jwks.fetches;
     const id = client.send({ type: 'auth.refresh', token: refreshed });
+    await untilReally(() => jwks.fetches > fetchesBefore, 'the key set to be fetched for the refresh');
+    await vi.advanceTimersByTimeAsync(2_500);
     expect(await client.answerTo(id)).toMatchObject({ type: 'auth.refreshed' });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await vi.advanceTimersByTimeAsync(300);
+    // A round trip after the old expiry: a close sent at it would have arrived first.
+    await Promise.race([client.closed, client.answerTo(client.send({ type: 'sessions.watch' }))]);
     expect(client.closeInfo).toBeUndefined();
     await client.close();
+    vi.useRealTimers();
     await server.close();
     await jwks.close();
   });
@@ -94,12 +107,19 @@ describe('a refresh whose keys arrive after the old token expired', () => {
     const server = await startServer({ identity: { mode: 'jwt', jwt } });
     const stranger = await newSigningKey('key-unknown');
     const forged = await signWith(stranger, { sub: 'u-ada' }, { expiresInS: 60 });
+    useTokenClock();
     const client = await TestClient.connect(`${server.wsUrl}?token=${await signWith(first, { sub: 'u-ada' }, { expiresInS: 2 })}`);
     await client.waitForType('hello');
     jwks.delayMs = 2_500;
+    const fetchesBefore = jwks.fetches;
     const id = client.send({ type: 'auth.refresh', token: forged });
+    await untilReally(() => jwks.fetches > fetchesBefore, 'the key set to be fetched for the refresh');
+    await vi.advanceTimersByTimeAsync(2_500);
     expect(await client.answerTo(id)).toMatchObject({ type: 'error', code: 'UNAUTHORIZED' });
+    // Past its expiry, the old sign-in closes at once (on the next millisecond's timers).
+    await vi.advanceTimersByTimeAsync(1);
     expect((await client.closed).code).toBe(TOKEN_EXPIRED_CLOSE.code);
+    vi.useRealTimers();
     await server.close();
     await jwks.close();
   });

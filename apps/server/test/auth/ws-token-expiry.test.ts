@@ -1,10 +1,11 @@
 import { InterthoughtClient, TOKEN_EXPIRED_CLOSE, type ConnectionState } from '@interthought/protocol';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JwtConfig } from '../../src/config/index.js';
 import { TEST_JWT_SECRET, signHs256 } from '../support/jwt.js';
 import { recordPeers } from '../support/peer-users.js';
 import { startServer, type RunningServer } from '../support/server.js';
+import { untilReally, useTokenClock } from '../support/token-clock.js';
 import { TestClient } from '../support/ws-client.js';
 
 const JWT: JwtConfig = { secret: TEST_JWT_SECRET, jwksUrl: undefined, issuer: undefined, audience: undefined, adminClaim: { claim: 'roles', value: 'admin' } };
@@ -18,8 +19,10 @@ describe('a WebSocket does not outlive its token (INTERTHOUGHT_AUTH=jwt)', () =>
     userOf = recordPeers(server.app);
   });
   afterAll(() => server.close());
+  beforeEach(useTokenClock);
+  afterEach(() => vi.useRealTimers());
 
-  /** A client whose token expires within two seconds (`exp` counts whole seconds). */
+  /** A client whose token expires in two seconds. */
   async function shortLived(sub = 'u-ada'): Promise<TestClient> {
     const client = await TestClient.connect(`${server.wsUrl}?token=${await signHs256({ sub }, { expiresInS: 2 })}`);
     const hello = await client.waitForType('hello');
@@ -30,6 +33,9 @@ describe('a WebSocket does not outlive its token (INTERTHOUGHT_AUTH=jwt)', () =>
   it('closes the connection with 4401 "token expired" when its token expires', async () => {
     const client = await shortLived();
     const startedAt = Date.now();
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(await Promise.race([client.closed, userOf(client)])).toMatchObject({ id: 'u-ada' });
+    await vi.advanceTimersByTimeAsync(1);
     expect(await client.closed).toEqual({ code: TOKEN_EXPIRED_CLOSE.code, reason: 'token expired' });
     expect(Date.now() - startedAt).toBeLessThan(3_000);
   });
@@ -44,7 +50,9 @@ describe('a WebSocket does not outlive its token (INTERTHOUGHT_AUTH=jwt)', () =>
     expect(expiresAt).toBeGreaterThan(Date.now() + 100_000);
     // The refreshed claims are the connection's user from now on.
     expect(await userOf(client)).toMatchObject({ id: 'u-ada', name: 'Ada', admin: true });
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await vi.advanceTimersByTimeAsync(2_500);
+    // A round trip after the old expiry: a close sent at it would have arrived first.
+    await Promise.race([client.closed, userOf(client)]);
     expect(client.closeInfo).toBeUndefined();
     await client.close();
   });
@@ -54,6 +62,7 @@ describe('a WebSocket does not outlive its token (INTERTHOUGHT_AUTH=jwt)', () =>
     const id = client.send({ type: 'auth.refresh', token: await signHs256({ sub: 'u-mallory' }, { expiresInS: 120 }) });
     expect(await client.answerTo(id)).toMatchObject({ type: 'error', code: 'FORBIDDEN', requestId: id });
     expect(await userOf(client)).toMatchObject({ id: 'u-ada' });
+    await vi.advanceTimersByTimeAsync(2_000);
     expect((await client.closed).code).toBe(TOKEN_EXPIRED_CLOSE.code);
   });
 
@@ -66,13 +75,17 @@ describe('a WebSocket does not outlive its token (INTERTHOUGHT_AUTH=jwt)', () =>
     expect(JSON.stringify(refusal)).not.toContain(forged);
     const expiredId = client.send({ type: 'auth.refresh', token: await signHs256({ sub: 'u-ada' }, { expiresInS: -60 }) });
     expect(await client.answerTo(expiredId)).toMatchObject({ type: 'error', code: 'UNAUTHORIZED', message: expect.stringMatching(/expired/) });
+    await vi.advanceTimersByTimeAsync(2_000);
     expect((await client.closed).code).toBe(TOKEN_EXPIRED_CLOSE.code);
   });
 });
 
 describe('InterthoughtClient against the real server', () => {
+  afterEach(() => vi.useRealTimers());
+
   it('stays on one connection past its first token\'s expiry by refreshing it', async () => {
     const server = await startServer({ identity: { mode: 'jwt', jwt: JWT } });
+    useTokenClock();
     let token = await signHs256({ sub: 'u-ada' }, { expiresInS: 2 });
     const client = new InterthoughtClient({ url: server.wsUrl, WebSocket, token: () => token, tokenRefreshLeadMs: 1_000 });
     const states: ConnectionState[] = [];
@@ -83,10 +96,14 @@ describe('InterthoughtClient against the real server', () => {
     });
     await client.connect();
     token = await signHs256({ sub: 'u-ada' }, { expiresInS: 120 });
-    await new Promise((resolve) => setTimeout(resolve, 2_600));
+    // The refresh is due 1 s before the expiry; the server must have it before the expiry passes.
+    await vi.advanceTimersByTimeAsync(1_000);
+    await untilReally(() => refreshed.length > 0, 'auth.refreshed');
+    await vi.advanceTimersByTimeAsync(1_600);
     expect(refreshed).toHaveLength(1);
     expect(states).toEqual(['connecting', 'open']);
     client.close();
+    vi.useRealTimers();
     await server.close();
   });
 });

@@ -26,6 +26,7 @@ describe('A routed command whose owner answers late (it stalled past the request
     let pause: Promise<{ id: string; answer: ServerMessage }>;
     try {
       pause = requester.request({ type: 'session.pause', sessionId }, 30_000);
+      // Real time on purpose: the stalled owner is another process (SIGSTOP) whose lease lives in a real redis-server.
       await new Promise((resolve) => setTimeout(resolve, STALL_MS));
     } finally {
       owner.signal('SIGCONT');

@@ -69,6 +69,7 @@ describe('SessionLeases', () => {
 
     const longLived = new SessionLeases(a.store.redis, a.store.scripts, { nodeId: 'node-a', ttlMs: 10_000 });
     await longLived.acquire('held');
+    // Real time on purpose: leases expire by the real redis-server's PEXPIRE clock, which no fake timer moves.
     await sleep(150);
     expect(await a.leases.orphans()).toEqual(['expiring']);
     await a.leases.markIdle('expiring');

@@ -18,7 +18,7 @@ describe('REST API', () => {
   beforeAll(async () => {
     app = await buildTestApp();
     client = await TestClient.inject(app);
-    for (const task of ['first task', 'second task', 'third task']) {
+    for (const task of ['first task', 'second task', 'third task', 'fourth task']) {
       const sessionId = await client.createSession(task);
       expectCompleteStream(sessionId, await client.untilFinished(sessionId));
       sessionIds.push(sessionId);
@@ -30,17 +30,24 @@ describe('REST API', () => {
   });
 
   it('reports health with the version, uptime and active sessions', async () => {
-    const idle = await app.inject('/api/health');
-    expect(idle.statusCode).toBe(200);
-    expect(idle.json()).toEqual({ ok: true, version: SERVER_VERSION, uptime: expect.any(Number), sessions: 0 });
-    const sessionId = await client.createSession('kept running', { options: { tokenDelayMs: 5 } });
-    const pause = client.send({ type: 'session.pause', sessionId });
-    await client.answerTo(pause);
-    expect((await app.inject('/api/health')).json()).toMatchObject({ sessions: 1 });
-    const cancel = client.send({ type: 'session.cancel', sessionId });
-    await client.answerTo(cancel);
-    expect((await app.inject('/api/health')).json()).toMatchObject({ sessions: 0 });
-    sessionIds.push(sessionId);
+    // An app of its own: the session it runs must not join the list the other tests page through.
+    const own = await buildTestApp();
+    const ownClient = await TestClient.inject(own);
+    try {
+      const idle = await own.inject('/api/health');
+      expect(idle.statusCode).toBe(200);
+      expect(idle.json()).toEqual({ ok: true, version: SERVER_VERSION, uptime: expect.any(Number), sessions: 0 });
+      const sessionId = await ownClient.createSession('kept running', { options: { tokenDelayMs: 5 } });
+      const pause = ownClient.send({ type: 'session.pause', sessionId });
+      await ownClient.answerTo(pause);
+      expect((await own.inject('/api/health')).json()).toMatchObject({ sessions: 1 });
+      const cancel = ownClient.send({ type: 'session.cancel', sessionId });
+      await ownClient.answerTo(cancel);
+      expect((await own.inject('/api/health')).json()).toMatchObject({ sessions: 0 });
+    } finally {
+      await ownClient.close();
+      await own.close();
+    }
   });
 
   it('lists the agents, the demo agent as the default', async () => {

@@ -139,7 +139,9 @@ describe('share links: making them, and what they open', () => {
     const [payload, signature] = token.split('.') as [string, string];
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
     const promoted = Buffer.from(JSON.stringify({ ...claims, r: 'editor' })).toString('base64url');
-    const flipped = signature.endsWith('A') ? `${signature.slice(0, -1)}B` : `${signature.slice(0, -1)}A`;
+    // A middle character: all 6 of its bits are signature (the last one's low bits are padding).
+    const middle = Math.floor(signature.length / 2);
+    const flipped = `${signature.slice(0, middle)}${signature[middle] === 'A' ? 'B' : 'A'}${signature.slice(middle + 1)}`;
     const forgeries = {
       'the role changed in the payload': `${promoted}.${signature}`,
       'the signature altered': `${payload}.${flipped}`,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteEventStore, StoreOpenError } from '../../src/store/sqlite-event-store.js';
 import { makeTempDir } from './store-fixtures.js';
@@ -105,15 +106,33 @@ describe('SqliteEventStore exclusive use', () => {
     await store.close();
   });
 
-  it('still refuses a held file whose lock file was deleted, because SQLite holds it exclusively', async () => {
+  it('still refuses a held file whose lock file was deleted, because SQLite holds it exclusively, and opens it once the holder closes', async () => {
     const holder = await startChild(temp.file(), 'hold');
     expect(holder.report.opened).toBe(true);
     rmSync(`${temp.file()}.lock`);
     const refused = openError(temp.file());
     expect(refused.code).toBe('IN_USE');
     expect(refused.message).toContain(temp.file());
+    // SQLite's lock refused it, not the lock file: the message says so and knows no pid.
+    expect(refused.message).toBe(`${temp.file()} is in use by another process, which holds a lock on it. Stop it, or use another database file.`);
+    expect(refused.holderPid).toBeUndefined();
+    expect(refused.cause).toBeInstanceOf(Database.SqliteError);
+    expect((refused.cause as InstanceType<typeof Database.SqliteError>).code).toBe('SQLITE_BUSY');
     // The refused opener must not leave its own lock file behind.
     expect(existsSync(`${temp.file()}.lock`)).toBe(false);
+    // Nor can a plain SQLite connection read the file while the holder has it.
+    const plain = new Database(temp.file(), { timeout: 0 });
+    try {
+      expect(() => plain.prepare('SELECT count(*) FROM sessions').get()).toThrow(/database is locked/);
+    } finally {
+      plain.close();
+    }
+
+    holder.process.kill('SIGTERM');
+    await exited(holder.process);
+    const store = openSqliteEventStore(temp.file());
+    expect((await store.getSession(holder.report.sessionId ?? ''))?.lastSeq).toBe(1);
+    await store.close();
   });
 
   it('lets another process open the file after this one closes it', async () => {

@@ -109,8 +109,10 @@ export function decodeCursor(cursor: string): ListCursor {
   } catch {
     parsed = undefined;
   }
+  // Only the spelling encodeCursor writes: a lenient decode (padding bits, skipped characters,
+  // JSON whitespace) would give one position many cursors.
   if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
-    return { createdAt: parsed[0], id: parsed[1] };
+    if (encodeCursor({ created_at: parsed[0], id: parsed[1] }) === cursor) return { createdAt: parsed[0], id: parsed[1] };
   }
   // A SessionError, like the memory store's, so the REST route answers 400 rather than 500.
   throw new SessionError('BAD_CURSOR', `"${cursor.slice(0, 80)}" is not a sessions cursor; pass the nextCursor of a previous page.`);

@@ -27,6 +27,32 @@ async function createAll(store: EventStore, records: readonly SessionRecord[]): 
   return records.map((record) => record.info);
 }
 
+const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * Other spellings of `cursor` that a lenient decoder reads as the same position: for base64url the
+ * padding bits of the last character, padding, whitespace and ignored characters; for a number
+ * leading zeros, signs, fractions and blanks. One position has one cursor, so each is refused.
+ */
+function respellings(cursor: string): string[] {
+  // Only of a base64url cursor (a decimal one's "twins" are other, valid cursors).
+  const isBase64url = !/^\d+$/.test(cursor) && Buffer.from(cursor, 'base64url').toString('base64url') === cursor;
+  const last = BASE64URL.indexOf(cursor.at(-1) ?? '');
+  const paddingTwins = !isBase64url || cursor.length % 4 === 0 ? [] : [1, 2, 3].map((bit) => `${cursor.slice(0, -1)}${BASE64URL[last ^ bit]}`);
+  const middle = Math.floor(cursor.length / 2);
+  return [
+    ...paddingTwins,
+    `${cursor}=`,
+    `${cursor.slice(0, middle)}\n${cursor.slice(middle)}`,
+    `${cursor.slice(0, middle)}!${cursor.slice(middle)}`,
+    ` ${cursor}`,
+    `${cursor} `,
+    `0${cursor}`,
+    `+${cursor}`,
+    `${cursor}.0`,
+  ].filter((respelled) => respelled !== cursor);
+}
+
 /** `listSessions` (newest first, paged by cursor) and `listSessionsByStatus` (oldest first). */
 export function describeSessionListing<S extends EventStore>(name: string, harness: StoreHarness<S>): void {
   const order = harness.differences.sessionOrder;
@@ -82,6 +108,15 @@ export function describeSessionListing<S extends EventStore>(name: string, harne
         await expect(refusal).rejects.toThrow(SessionError);
         await expect(refusal).rejects.toMatchObject({ code: 'BAD_CURSOR' });
       }
+    });
+
+    it('refuses a cursor it handed out but spelled otherwise, though a lenient decoder reads the same position', async () => {
+      const { nextCursor } = await store.listSessions({ limit: 2 });
+      for (const before of respellings(nextCursor!)) {
+        const refusal = store.listSessions({ limit: 2, before });
+        await expect(refusal, JSON.stringify(before)).rejects.toMatchObject({ name: 'SessionError', code: 'BAD_CURSOR' });
+      }
+      expect((await store.listSessions({ limit: 2, before: nextCursor! })).sessions).toHaveLength(2);
     });
 
     if (harness.differences.badLimits === 'refused') {
