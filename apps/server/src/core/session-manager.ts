@@ -1,6 +1,6 @@
 import { toSnapshot, type SessionDeletedEvent, type SessionInfo, type SessionOptions, type SessionSnapshotData, type SessionState, type ShareRecord } from '@interthought/protocol';
 import { SessionEngine, type SessionEngineDeps } from './sessions/session-engine.js';
-import { isActiveStatus } from './sessions/live-session.js';
+import { isActive } from '@interthought/protocol';
 import { createSession, forkSession, importSession } from './commands/create-session.js';
 import { correctStep } from './commands/correct-step.js';
 import { decideCall } from './commands/decide-call.js';
@@ -313,7 +313,7 @@ export class SessionManager implements SessionService {
     }
     this.#listRelay.publish(change);
     // Not from inside the engine's report of the write that stored it: a microtask later.
-    if (!isActiveStatus(info.status)) queueMicrotask(() => void this.#letGo(info.sessionId));
+    if (!isActive(info.status)) queueMicrotask(() => void this.#letGo(info.sessionId));
   }
 
   /** A list change published by any node: this node's watchers are told, and it keeps the deadline of a waiting session too. */
@@ -337,7 +337,7 @@ export class SessionManager implements SessionService {
     const claim = await this.#placement.claim(sessionId, { takeover: true });
     if (!claim.here) return;
     const snapshot = await this.#engine.snapshot(sessionId);
-    if (snapshot === undefined || !isActiveStatus(snapshot.session.status)) await this.#letGo(sessionId);
+    if (snapshot === undefined || !isActive(snapshot.session.status)) await this.#letGo(sessionId);
   }
 
   /** Nothing of the session runs here any more: once what it queued is written, hand it back and drop it from memory. */
@@ -348,7 +348,7 @@ export class SessionManager implements SessionService {
     if (!this.#placement.holds(sessionId)) return;
     // A command may have revived it meanwhile (a correction of a finished session).
     const snapshot = await this.#engine.snapshot(sessionId);
-    if (snapshot !== undefined && isActiveStatus(snapshot.session.status)) return;
+    if (snapshot !== undefined && isActive(snapshot.session.status)) return;
     this.#engine.evict(sessionId, 'the session finished');
     try {
       await this.#placement.release(sessionId);
@@ -443,7 +443,7 @@ export class SessionManager implements SessionService {
     } catch (error) {
       // A refused command may leave this node holding a session it does not run.
       const snapshot = await this.#engine.snapshot(sessionId).catch(() => undefined);
-      if (snapshot === undefined || !isActiveStatus(snapshot.session.status)) await this.#letGo(sessionId);
+      if (snapshot === undefined || !isActive(snapshot.session.status)) await this.#letGo(sessionId);
       throw error;
     }
   }

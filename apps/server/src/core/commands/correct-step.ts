@@ -1,6 +1,6 @@
 import { decisionRefusal } from '@interthought/protocol';
 import type { SessionEngine } from '../sessions/session-engine.js';
-import { isActiveStatus } from '../sessions/live-session.js';
+import { isActive } from '@interthought/protocol';
 import type { ReplyTo } from '../fanout/peer.js';
 import { answerIfAsked } from '../fanout/answer.js';
 import type { CorrectStepInput, CorrectionResult } from '../session-service.js';
@@ -18,7 +18,7 @@ export async function correctStep(engine: SessionEngine, input: CorrectStepInput
     const target = checkCorrection(session, input, engine.tools);
     checkBudget(session.state, session.options, engine.maxTokensPerSession);
     const agent = engine.requireAgent(session.state.session.agent);
-    const reviving = !isActiveStatus(session.status);
+    const reviving = !isActive(session.status);
     if (reviving) engine.checkCapacity(input.quota);
     // A correction of the call that waits for approval is its edit: the decision is recorded first, and the edited call runs.
     const editing = decisionRefusal(session.state, target.stepId) === undefined;

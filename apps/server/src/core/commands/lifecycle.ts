@@ -1,5 +1,5 @@
 import type { SessionEngine } from '../sessions/session-engine.js';
-import { isActiveStatus } from '../sessions/live-session.js';
+import { isActive } from '@interthought/protocol';
 import type { ReplyTo } from '../fanout/peer.js';
 import { applyQueuedMessages } from './conversation.js';
 import { checkStatusRequest } from './status-rules.js';
@@ -35,7 +35,7 @@ export async function resumeSession(engine: SessionEngine, sessionId: string, re
       return;
     }
     const agent = engine.requireAgent(session.state.session.agent);
-    if (!isActiveStatus(session.status)) {
+    if (!isActive(session.status)) {
       engine.checkCapacity(reply?.peer.quota);
       session.countAgainst(reply?.peer.quota?.key);
     }

@@ -1,6 +1,6 @@
 import { allowsMessage } from '@interthought/protocol';
 import type { SessionEngine } from '../sessions/session-engine.js';
-import { isActiveStatus } from '../sessions/live-session.js';
+import { isActive } from '@interthought/protocol';
 import type { ReplyTo } from '../fanout/peer.js';
 import { answerIfAsked } from '../fanout/answer.js';
 import { SessionError } from '../session-error.js';
@@ -35,7 +35,7 @@ export async function sendMessage(engine: SessionEngine, input: MessageInput, re
       return result;
     };
     const run = session.run;
-    if (run === undefined && !isActiveStatus(session.status)) {
+    if (run === undefined && !isActive(session.status)) {
       // A finished session (or a fork): a new turn with the whole chain as context.
       const agent = engine.requireAgent(session.state.session.agent);
       engine.checkCapacity(input.quota);

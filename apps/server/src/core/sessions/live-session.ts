@@ -1,5 +1,7 @@
 import {
+  SESSION_EVENT_TRAITS,
   applyEvent,
+  isActive,
   chainSteps,
   type FailureReason,
   type LoggedSessionEvent,
@@ -27,14 +29,6 @@ export interface SessionRun {
   abort(why: string): void;
   /** Settles once the agent's `run()` has settled (or at once when it never started). */
   readonly settled: Promise<void>;
-}
-
-/** Statuses in which a session counts as active (it has, or may get back, a run). */
-export const ACTIVE_STATUSES: ReadonlySet<SessionStatus> = new Set(['running', 'paused']);
-
-/** Whether a session in `status` has, or may get back, a run. */
-export function isActiveStatus(status: SessionStatus): boolean {
-  return ACTIVE_STATUSES.has(status);
 }
 
 /** Who follows a session in this process: owned by `Subscriptions`, read here and by the outbox. */
@@ -174,33 +168,12 @@ export class LiveSession implements OutboxTarget {
     if (this.#retired) throw new SessionError('INTERNAL', `Session ${this.id} is run elsewhere now; send the request again.`);
     // `session.deleted` cannot reach here (the type excludes it): `SessionManager.delete` sends it, never logs it.
     applyEvent(this.state, event);
-    switch (event.type) {
-      case 'session.status':
-        if (event.status === 'paused') this.gate.close();
-        else this.gate.open();
-        this.#summaryVersion += 1;
-        break;
-      case 'step.corrected':
-      case 'steps.invalidated':
-      // The session's usage totals are part of its summary (PROTOCOL.md §22.4).
-      case 'usage.recorded':
-        this.#summaryVersion += 1;
-        break;
-      case 'step.started':
-      case 'step.delta':
-      case 'step.completed':
-      case 'approval.requested':
-      case 'approval.resolved':
-      case 'message.queued':
-      case 'steps.copied':
-      case 'share.created':
-      case 'share.revoked':
-        break;
-      default: {
-        const unhandled: never = event;
-        void unhandled;
-      }
+    if (event.type === 'session.status') {
+      if (event.status === 'paused') this.gate.close();
+      else this.gate.open();
     }
+    // Which events change the stored summary is the protocol's rule (its usage totals are part of it: §22.4).
+    if (SESSION_EVENT_TRAITS[event.type].changesSummary) this.#summaryVersion += 1;
     this.#enqueue(reply ? { target: this, event, reply } : { target: this, event });
   }
 
@@ -243,6 +216,6 @@ export class LiveSession implements OutboxTarget {
 
   /** Active, running an agent, holding unwritten events or summary, or watched: must stay in memory. */
   get busy(): boolean {
-    return this.#run !== undefined || ACTIVE_STATUSES.has(this.status) || this.unwritten > 0 || this.summaryChanged || this.subscribers.size > 0;
+    return this.#run !== undefined || isActive(this.status) || this.unwritten > 0 || this.summaryChanged || this.subscribers.size > 0;
   }
 }

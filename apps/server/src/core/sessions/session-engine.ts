@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import { toSnapshot, type ApprovalPolicy, type SessionInfo, type SessionSnapshotData, type Step } from '@interthought/protocol';
+import { isActive, isLive, toSnapshot, type ApprovalPolicy, type SessionInfo, type SessionSnapshotData, type Step } from '@interthought/protocol';
 import type { Agent, AgentRegistry, ModelCallReport } from '@interthought/agent';
 import type { ToolRegistry } from '../../tools/tool-registry.js';
 import { AgentRun, type RunDeps } from '../run/agent-run.js';
@@ -7,7 +7,7 @@ import { ApprovalDeadlines } from '../run/approval-deadlines.js';
 import { applyQueuedMessages, atStepBoundary } from '../commands/conversation.js';
 import { appendApprovalRequest, pendingApproval } from '../commands/approvals.js';
 import type { EventStore } from '../persistence/event-store.js';
-import { LiveSession, isActiveStatus } from './live-session.js';
+import { LiveSession } from './live-session.js';
 import { Outbox } from '../persistence/outbox.js';
 import { SessionError, notFound } from '../session-error.js';
 import { loadSession, recoverInterrupted } from '../persistence/session-loader.js';
@@ -61,8 +61,6 @@ export interface EngineHooks {
 /** How long `shutdown` waits for aborted agents to return before it writes and stops anyway. */
 const SHUTDOWN_GRACE_MS = 5_000;
 
-/** Statuses in which a session that reaches its token budget is stopped: those with a run, or a pending call that would start one. */
-const BUDGET_STOPPABLE: ReadonlySet<string> = new Set(['running', 'paused', 'waiting']);
 
 /**
  * The sessions this process runs: each one's state machine in memory, its run, its timers and its
@@ -455,7 +453,7 @@ export class SessionEngine {
     const { session } = run;
     this.#usage.add(appendUsage(session, report, this.#prices));
     const use = budgetReached(session.state, session.options, this.maxTokensPerSession);
-    if (use !== undefined && BUDGET_STOPPABLE.has(session.status)) this.#stopForBudget(session, use);
+    if (use !== undefined && isLive(session.status)) this.#stopForBudget(session, use);
   }
 
   /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */

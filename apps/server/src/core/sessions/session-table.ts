@@ -1,4 +1,5 @@
-import { ACTIVE_STATUSES, type LiveSession } from './live-session.js';
+import { isActive } from '@interthought/protocol';
+import type { LiveSession } from './live-session.js';
 
 /**
  * The sessions held in memory, and the cache that decides which idle ones stay. A session is in
@@ -39,7 +40,7 @@ export class SessionTable {
   activeCount(quotaKey?: string): number {
     let count = 0;
     for (const session of this.#sessions.values()) {
-      if (ACTIVE_STATUSES.has(session.status) && (quotaKey === undefined || session.quotaKey === quotaKey)) count += 1;
+      if (isActive(session.status) && (quotaKey === undefined || session.quotaKey === quotaKey)) count += 1;
     }
     return count;
   }

@@ -15,7 +15,7 @@ import {
 } from '@interthought/protocol';
 import type { z } from 'zod';
 import type { AppendBatch, EventStore, SessionRecord } from '../persistence/event-store.js';
-import { ACTIVE_STATUSES } from '../sessions/live-session.js';
+import { isActive } from '@interthought/protocol';
 import { EXPORT_HEADER_TYPE, EXPORT_VERSION, ExportHeaderSchema, type ExportHeader } from './session-export.js';
 import { SessionError } from '../session-error.js';
 import { checkTask } from '../commands/session-input.js';
@@ -231,7 +231,7 @@ export function importedSession(parsed: ParsedImport, sessionId: string, at: str
   // An import belongs to whoever imported it, never to the owner named in the file (PROTOCOL.md §21.2).
   const { owner: _exportedOwner, ...exported } = parsed.state.session;
   let info: SessionInfo = { ...exported, sessionId, ...(ownedBy === undefined ? {} : { owner: { id: ownedBy.id, name: ownedBy.name } }) };
-  if (ACTIVE_STATUSES.has(info.status)) {
+  if (isActive(info.status)) {
     const mark = interruptedBy({ info, options, lastSeq: events.length }, at);
     events.push(mark.event as LoggedSessionEvent);
     info = mark.summary;
