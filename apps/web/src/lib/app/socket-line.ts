@@ -1,5 +1,5 @@
 import type { WebSocketConstructor, WebSocketLike } from '@interthought/protocol';
-import type { ShareScope } from './share-scope.js';
+import type { ShareScope } from '$lib/sharing/share-scope.js';
 
 /** What the line needs of the browser's WebSocket beyond what the client uses: the close event's code. */
 export interface ObservableSocket extends WebSocketLike {
