@@ -4,6 +4,7 @@ import type { Peer } from '../../apps/server/src/core/fanout/peer.js';
 import { SessionManager } from '../../apps/server/src/core/session-manager.js';
 import { MemoryEventStore } from '../../apps/server/src/store/memory-event-store.js';
 import { createDefaultTools } from '../../apps/server/src/tools/index.js';
+import { startTurnSpan } from '../../apps/server/src/tracing/turn-span.js';
 
 /** Tasks of one and of two tool calls, in turn. */
 const TASKS = ['What is 12 * 7?', 'What is 100 divided by 8 minus 2?'];
@@ -22,7 +23,7 @@ export interface RunFigures {
  * process, so CPU time per run is what a run costs.
  */
 export async function demoRuns(runs: number, concurrency: number): Promise<RunFigures> {
-  const manager = new SessionManager({
+  const manager = new SessionManager({ traceTurn: startTurnSpan,
     store: new MemoryEventStore(),
     agents: new AgentRegistry('demo').register(createDemoAgent()),
     tools: createDefaultTools(),

@@ -9,6 +9,7 @@ import type { Config } from './config/index.js';
 import type { EventStore } from './core/persistence/event-store.js';
 import { MemoryEventStore } from './store/memory-event-store.js';
 import { startSessionManager } from './core/session-manager.js';
+import { startTurnSpan } from './tracing/turn-span.js';
 import { startClusterNode } from './cluster/cluster-node.js';
 import type { SessionService } from './core/session-service.js';
 import { authenticationPlugin } from './auth/authentication.js';
@@ -81,6 +82,8 @@ function coreDeps(app: FastifyInstance) {
     agents: app.agents,
     tools: app.tools,
     defaultTokenDelayMs: app.config.tokenDelayMs,
+    // Each run is an OpenTelemetry span (a no-op while tracing is off).
+    traceTurn: startTurnSpan,
     maxActiveSessions: app.config.maxSessions,
     pausedRunTtlMs: app.config.pausedRunTtlMs,
     ...(app.config.defaultApprove === undefined ? {} : { defaultApprove: app.config.defaultApprove }),

@@ -319,7 +319,7 @@ export class SessionManager implements SessionService {
   /** A list change published by any node: this node's watchers are told, and it keeps the deadline of a waiting session too. */
   #listChanged(change: ListChange, frame: string): void {
     this.#listWatchers.relay(frame);
-    if (change.type === 'sessions.changed') void this.#engine.followDeadline(change.session);
+    if (change.type === 'sessions.changed') void this.#engine.timers.followDeadline(change.session);
   }
 
   async #rejectForTimeout(sessionId: string, stepId: string): Promise<void> {

@@ -1,5 +1,4 @@
 import { ROOT_CONTEXT, SpanKind, context, createContextKey, isSpanContextValid, trace, type Context, type Span } from '@opentelemetry/api';
-import type { SessionState, Step } from '@interthought/protocol';
 import {
   ATTR_AGENT,
   ATTR_CORRECTION,
@@ -10,15 +9,12 @@ import {
   ATTR_SESSION_ID,
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from './attributes.js';
+import type { TracedSession, TurnTrace as TracedTurn } from '../core/ports/turn-tracer.js';
 import { pendingToolCall } from './pending-tool-call.js';
 import { endAborted, endWithError, tracer } from './tracer.js';
 
-/** What a turn's span reads of its session: when the run starts, and when one of its tools runs. */
-export interface TracedSession {
-  readonly id: string;
-  readonly state: Pick<SessionState, 'session' | 'chain' | 'steps'>;
-  head(): Step | undefined;
-}
+/** What a turn's span reads of its session: when the run starts, and when one of its tools runs (the core's port). */
+export type { TracedSession } from '../core/ports/turn-tracer.js';
 
 /** What a tool span learns from the turn it runs in. */
 export interface ActiveTurn {
@@ -34,7 +30,7 @@ export function activeTurn(ctx: Context = context.active()): ActiveTurn | undefi
 }
 
 /** One run of an agent as a span: `invoke_agent <agent>`, with the model and tool calls as its children. */
-export class TurnTrace {
+export class TurnTrace implements TracedTurn {
   constructor(
     private readonly ctx: Context,
     private readonly span: Span | undefined,

@@ -11,6 +11,7 @@ import { answerTurn, content, toolCall, toolTurn } from '../agents/openai/suppor
 import { RecordingLog, eventually, httpServer, mcpConfig } from '../tools/mcp/support/mcp-test-config.js';
 import { RecordedSpans } from './support/recorded-spans.js';
 import { TraceProbeMcpServer } from './support/trace-probe-mcp-server.js';
+import { startTurnSpan } from '../../src/tracing/turn-span.js';
 
 // The openai agent (against the fake endpoint) calls a tool of an MCP server over HTTP.
 let probe: TraceProbeMcpServer;
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   fake = await FakeOpenAIServer.start();
-  manager = new SessionManager({ store: new MemoryEventStore(), agents: new AgentRegistry('openai').register(createOpenAIAgent(testEnv(fake.baseURL))), tools });
+  manager = new SessionManager({ traceTurn: startTurnSpan, store: new MemoryEventStore(), agents: new AgentRegistry('openai').register(createOpenAIAgent(testEnv(fake.baseURL))), tools });
 });
 afterEach(async () => {
   await manager.shutdown();

@@ -11,6 +11,7 @@ import { createTestTools } from '../agents/openai/support/test-tools.js';
 import { answerTurn, content, errorReply, reasoning, toolCall, toolTurn, usage, withUsage } from '../agents/openai/support/wire.js';
 import { until } from '../core/support/harness.js';
 import { RecordedSpans } from './support/recorded-spans.js';
+import { startTurnSpan } from '../../src/tracing/turn-span.js';
 
 // The openai agent in the real session core against the fake chat-completions endpoint (the real
 // SSE format), traced into memory.
@@ -27,7 +28,7 @@ afterAll(async () => {
 beforeEach(async () => {
   fake = await FakeOpenAIServer.start();
   const env = testEnv(fake.baseURL, { INTERTHOUGHT_OPENAI_RETRY_ATTEMPTS: '1' });
-  manager = new SessionManager({ store: new MemoryEventStore(), agents: new AgentRegistry('openai').register(createOpenAIAgent(env)), tools: createTestTools().tools });
+  manager = new SessionManager({ traceTurn: startTurnSpan, store: new MemoryEventStore(), agents: new AgentRegistry('openai').register(createOpenAIAgent(env)), tools: createTestTools().tools });
 });
 afterEach(async () => {
   await manager.shutdown();

@@ -9,6 +9,7 @@ import { until } from '../core/support/harness.js';
 import { runningUrl, spawnServer, testServerEnv, type ServerProcess } from '../support/server-process.js';
 import { TestClient } from '../support/ws-client.js';
 import { attributesOf, OtlpReceiver } from './support/otlp-receiver.js';
+import { startTurnSpan } from '../../src/tracing/turn-span.js';
 
 let receiver: OtlpReceiver;
 beforeEach(async () => {
@@ -26,7 +27,7 @@ describe('traces exported over OTLP/HTTP, configured by OTEL_* variables', () =>
     vi.stubEnv('OTEL_EXPORTER_OTLP_HEADERS', 'x-tenant=chains');
     const tracing = startTracing();
     expect(tracing.summary).toBe(`Traces of every run go to ${receiver.endpoint}/v1/traces (OTLP/HTTP, JSON) as service "interthought-test".`);
-    const manager = new SessionManager({ store: new MemoryEventStore(), agents: new AgentRegistry('demo').register(createDemoAgent()), tools: createDefaultTools() });
+    const manager = new SessionManager({ traceTurn: startTurnSpan, store: new MemoryEventStore(), agents: new AgentRegistry('demo').register(createDemoAgent()), tools: createDefaultTools() });
     try {
       const { sessionId } = await manager.create({ task: 'What is 12 * 7?' });
       await until(async () => (await manager.snapshot(sessionId))?.session.status === 'completed', 'the session to complete');

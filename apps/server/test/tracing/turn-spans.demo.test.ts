@@ -8,6 +8,7 @@ import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import { createDefaultTools } from '../../src/tools/index.js';
 import { until } from '../core/support/harness.js';
 import { RecordedSpans } from './support/recorded-spans.js';
+import { startTurnSpan } from '../../src/tracing/turn-span.js';
 
 // The demo agent in the real session core, with the built-in tools, traced into memory.
 let spans: RecordedSpans;
@@ -25,7 +26,7 @@ afterEach(async () => {
 });
 
 function start(): SessionManager {
-  manager = new SessionManager({ store: new MemoryEventStore(), agents: new AgentRegistry('demo').register(createDemoAgent()), tools: createDefaultTools() });
+  manager = new SessionManager({ traceTurn: startTurnSpan, store: new MemoryEventStore(), agents: new AgentRegistry('demo').register(createDemoAgent()), tools: createDefaultTools() });
   return manager;
 }
 

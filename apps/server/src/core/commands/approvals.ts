@@ -1,5 +1,5 @@
 import { decisionRefusal, type ApprovalDecision, type ApprovalPolicy, type RefusalResult, type SessionEvent, type SessionState, type Step } from '@interthought/protocol';
-import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { ReplyTo } from '../fanout/peer.js';
 import { SessionError } from '../session-error.js';
@@ -23,7 +23,7 @@ export function timeoutRejection(sessionId: string, stepId: string): { sessionId
  * tool's own declaration decides: one that changes something waits, one that only reads does not
  * (an unknown tool cannot run at all, so there is nothing to approve).
  */
-export function needsApproval(policy: ApprovalPolicy | undefined, toolName: string | undefined, tools: ToolRegistry): boolean {
+export function needsApproval(policy: ApprovalPolicy | undefined, toolName: string | undefined, tools: ToolCatalog): boolean {
   if (toolName === undefined) return false;
   if (policy === 'all') return true;
   if (policy === 'none') return false;

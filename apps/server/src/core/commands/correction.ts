@@ -1,5 +1,5 @@
 import { FIELD_LIMITS, isOnChain, type SessionEvent, type Step, type StepApproval } from '@interthought/protocol';
-import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import { SessionError } from '../session-error.js';
 import { checkWellFormed } from './session-input.js';
@@ -10,7 +10,7 @@ import type { CorrectStepInput } from '../session-service.js';
  * (the session was found by the caller), and return the step it replaces. Throws a
  * `SessionError` and changes nothing when refused.
  */
-export function checkCorrection(session: LiveSession, input: CorrectStepInput, tools: ToolRegistry): Step {
+export function checkCorrection(session: LiveSession, input: CorrectStepInput, tools: ToolCatalog): Step {
   const { state } = session;
   if (session.status === 'cancelled') {
     throw new SessionError('SESSION_CANCELLED', `Session ${session.id} is cancelled; its steps can no longer be corrected. Start a new session.`);
@@ -34,7 +34,7 @@ export function checkCorrection(session: LiveSession, input: CorrectStepInput, t
   return step;
 }
 
-function checkContent(step: Step, input: CorrectStepInput, tools: ToolRegistry): void {
+function checkContent(step: Step, input: CorrectStepInput, tools: ToolCatalog): void {
   const { content, note } = input;
   if (typeof content !== 'string' || content.length === 0 || content.length > FIELD_LIMITS.correctionMax) {
     throw new SessionError('BAD_CORRECTION', `A correction's content must be 1 to ${FIELD_LIMITS.correctionMax} characters.`, [

@@ -102,6 +102,6 @@ export async function importSession(engine: SessionEngine, parsed: ParsedImport,
   const stored = importedSession(parsed, engine.newId(), engine.now().toISOString(), ownedBy);
   await writeImport(engine.store, stored);
   engine.hooks.summaryStored(stored.record.info);
-  engine.armDeadlineOf(stored.state, stored.record.options);
+  engine.timers.armDeadlineOf(stored.state, stored.record.options);
   return stored.record.info;
 }

@@ -23,7 +23,7 @@ export async function decideCall(engine: SessionEngine, input: DecideInput, deci
     const agent = engine.requireAgent(session.state.session.agent);
     // A timeout's rejection ends a wait the session already held a slot for: it is not refused for room.
     if (input.by !== TIMEOUT_DECIDER) engine.checkCapacity(input.quota);
-    engine.disarmDeadline(session.id);
+    engine.timers.disarmDeadline(session.id);
     session.countAgainst(input.quota?.key);
     const by = input.by ?? UNKNOWN_DECIDER;
     appendDecision(session, { step: call, decision, by, ...byNameOf(input), ...(input.reason === undefined ? {} : { reason: input.reason }) }, reply);

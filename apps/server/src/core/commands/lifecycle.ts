@@ -18,7 +18,7 @@ export async function pauseSession(engine: SessionEngine, sessionId: string, rep
   inOneTurn(() => {
     checkStatusRequest(sessionId, 'pause', session.status);
     session.setStatus('paused', requester(reply));
-    engine.armPausedRun(session);
+    engine.timers.armPaused(session);
   });
 }
 
@@ -29,7 +29,7 @@ export async function resumeSession(engine: SessionEngine, sessionId: string, re
   inOneTurn(() => {
     checkStatusRequest(sessionId, 'resume', session.status);
     checkBudget(session.state, session.options, engine.maxTokensPerSession);
-    engine.disarmPausedRun(session);
+    engine.timers.disarmPaused(session);
     if (session.run !== undefined) {
       session.setStatus('running', requester(reply));
       return;

@@ -1,17 +1,19 @@
 import type { Step } from '@interthought/protocol';
 import type { Agent, ModelCallReport } from '@interthought/agent';
-import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
 import { needsApproval } from '../commands/approvals.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
-import { startTurnSpan } from '../../tracing/turn-span.js';
+import type { TraceTurn } from '../ports/turn-tracer.js';
 
 export interface RunDeps {
-  tools: ToolRegistry;
+  tools: ToolCatalog;
   newId: () => string;
   defaultTokenDelayMs: number;
+  /** How a run is traced (the server's OpenTelemetry spans; a no-op without). */
+  traceTurn: TraceTurn;
   /** The server's backlog (the outbox): a run's writes wait while it is over its mark. */
   backlog?: Backlog;
   /** A completed tool call of `run` waits for the user: end the run and record the request. */
@@ -118,7 +120,7 @@ export class AgentRun implements SessionRun, RunScope {
     const { session } = this;
     let failure: { error: unknown } | undefined;
     // The turn's span (a no-op with tracing off): the agent's model and tool calls are its children.
-    const turn = startTurnSpan(session, this.#agent.name);
+    const turn = this.#deps.traceTurn(session, this.#agent.name);
     try {
       await turn.within(() =>
         this.#agent.run({

@@ -1,11 +1,11 @@
 import { nanoid } from 'nanoid';
 import { isActive, isLive, toSnapshot, type ApprovalPolicy, type SessionInfo, type SessionSnapshotData, type Step } from '@interthought/protocol';
 import type { Agent, AgentRegistry, ModelCallReport } from '@interthought/agent';
-import type { ToolRegistry } from '../../tools/tool-registry.js';
+import type { ToolCatalog } from '../ports/tool-catalog.js';
+import { UNTRACED, type TraceTurn } from '../ports/turn-tracer.js';
 import { AgentRun, type RunDeps } from '../run/agent-run.js';
-import { ApprovalDeadlines } from '../run/approval-deadlines.js';
+import { SessionTimers } from '../run/session-timers.js';
 import { applyQueuedMessages, atStepBoundary } from '../commands/conversation.js';
-import { appendApprovalRequest, pendingApproval } from '../commands/approvals.js';
 import type { EventStore } from '../persistence/event-store.js';
 import { LiveSession } from './live-session.js';
 import { Outbox } from '../persistence/outbox.js';
@@ -14,19 +14,20 @@ import { loadSession, recoverInterrupted } from '../persistence/session-loader.j
 import type { Quota } from '../commands/quota.js';
 import type { Peer, ReplyTo } from '../fanout/peer.js';
 import type { SessionCoreStats } from '../session-service.js';
-import { PausedRunExpiry } from '../run/paused-run-expiry.js';
 import { SessionTable } from './session-table.js';
 import { Subscriptions } from '../fanout/subscriptions.js';
 import type { PriceTable } from '../run/model-prices.js';
-import { budgetReached, budgetStopMessage, type BudgetUse } from '../commands/token-budget.js';
-import { UsageTotals, appendUsage } from '../run/usage-ledger.js';
+import { UsageTotals } from '../run/usage-ledger.js';
+import { turnHooks } from '../run/turn-hooks.js';
 
 export interface SessionEngineDeps {
   store: EventStore;
   agents: AgentRegistry;
-  tools: ToolRegistry;
+  tools: ToolCatalog;
   /** Pause between streamed tokens when a session sets no `tokenDelayMs` (default 0). */
   defaultTokenDelayMs?: number;
+  /** How runs are traced (default: not at all; the server plugs in its OpenTelemetry spans). */
+  traceTurn?: TraceTurn;
   /** Running or paused sessions allowed at once (default 1000). */
   maxActiveSessions?: number;
   /** A run paused this long is stopped and its session marked interrupted, freeing its slot (default 15 min). */
@@ -72,7 +73,7 @@ export class SessionEngine {
   /** Settles once the sessions a previous process left running are marked interrupted; every command waits for it. */
   readonly ready: Promise<void>;
   readonly store: EventStore;
-  readonly tools: ToolRegistry;
+  readonly tools: ToolCatalog;
   readonly maxTokensPerSession: number | undefined;
   readonly defaultApprove: ApprovalPolicy | undefined;
   readonly now: () => Date;
@@ -82,9 +83,8 @@ export class SessionEngine {
   readonly subscriptions: Subscriptions;
   readonly #agents: AgentRegistry;
   readonly #maxActive: number;
-  readonly #pausedRuns: PausedRunExpiry<LiveSession>;
-  readonly #deadlines: ApprovalDeadlines;
-  readonly #prices: PriceTable | undefined;
+  /** The clocks of paused runs and pending approvals. */
+  readonly timers: SessionTimers;
   readonly #runDeps: RunDeps;
   readonly #outbox: Outbox<LiveSession>;
   readonly #sessions: SessionTable;
@@ -101,15 +101,21 @@ export class SessionEngine {
     this.tools = deps.tools;
     this.hooks = deps.hooks;
     this.#maxActive = deps.maxActiveSessions ?? 1000;
-    this.#pausedRuns = new PausedRunExpiry(deps.pausedRunTtlMs ?? 15 * 60_000, (session) => this.#expirePausedRun(session));
     this.#sessions = new SessionTable(deps.idleSessionCacheSize ?? 100);
     this.now = deps.now ?? (() => new Date());
     this.newId = deps.newId ?? (() => nanoid());
-    this.#prices = deps.prices;
     this.maxTokensPerSession = deps.maxTokensPerSession;
     this.reportError = deps.reportError;
     this.defaultApprove = deps.defaultApprove;
-    this.#deadlines = new ApprovalDeadlines((sessionId, stepId) => this.hooks.approvalTimedOut(sessionId, stepId), this.now);
+    this.timers = new SessionTimers({
+      store: deps.store,
+      now: this.now,
+      ...(deps.pausedRunTtlMs === undefined ? {} : { pausedRunTtlMs: deps.pausedRunTtlMs }),
+      pausedTooLong: (session) => this.#expirePausedRun(session),
+      approvalTimedOut: (sessionId, stepId) => this.hooks.approvalTimedOut(sessionId, stepId),
+      holdsInMemory: (sessionId) => this.#sessions.has(sessionId),
+      reportError: this.reportError,
+    });
     this.subscriptions = new Subscriptions(deps.store);
     this.#outbox = new Outbox<LiveSession>({
       store: deps.store,
@@ -124,16 +130,22 @@ export class SessionEngine {
       tools: deps.tools,
       newId: this.newId,
       defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0,
+      traceTurn: deps.traceTurn ?? UNTRACED,
       backlog: this.#outbox,
-      awaitApproval: (run, step) => this.#awaitApproval(run, step),
-      atStepBoundary: (run) => this.#steerAtBoundary(run),
-      continueAfterTurn: (run) => this.#continueWithQueued(run),
-      recordUsage: (run, report) => this.#recordUsage(run, report),
+      ...turnHooks({
+        agents: this.#agents,
+        timers: this.timers,
+        usage: this.#usage,
+        ...(deps.prices === undefined ? {} : { prices: deps.prices }),
+        ...(deps.maxTokensPerSession === undefined ? {} : { maxTokensPerSession: deps.maxTokensPerSession }),
+        stopRun: (session, why) => this.stopRun(session, why),
+        runAgain: (session, agent) => AgentRun.start(session, agent, this.#runDeps),
+      }),
     };
     const recovering = !deps.recoverInterrupted
       ? Promise.resolve([])
       : recoverInterrupted(deps.store, this.now, (id) => this.#sessions.has(id)).then(async (ids) => {
-          await this.#armStoredDeadlines();
+          await this.timers.armStored();
           return ids;
         });
     this.ready = recovering.then(
@@ -250,51 +262,13 @@ export class SessionEngine {
    */
   stopRun(session: LiveSession, why: string): void {
     session.run?.abort(why);
-    this.#pausedRuns.disarm(session);
-    this.#deadlines.disarm(session.id);
+    this.timers.disarm(session);
   }
 
-  /** The session was paused: its run is stopped if it stays paused for the TTL. */
-  armPausedRun(session: LiveSession): void {
-    this.#pausedRuns.arm(session);
-  }
 
-  /** The session runs on: a paused run's clock stops. */
-  disarmPausedRun(session: LiveSession): void {
-    this.#pausedRuns.disarm(session);
-  }
 
-  /** A decision ends the wait: the deadline stops. */
-  disarmDeadline(sessionId: string): void {
-    this.#deadlines.disarm(sessionId);
-  }
 
-  /** Start the clock of a pending approval, if the state has one and its options a timeout. */
-  armDeadlineOf(state: LiveSession['state'], options: LiveSession['options']): void {
-    const pending = pendingApproval(state);
-    if (pending === undefined || options.approvalTimeoutMs === undefined) return;
-    this.#deadlines.arm(state.session.sessionId, pending.stepId, pending.requestedAt ?? this.now().toISOString(), options.approvalTimeoutMs);
-  }
 
-  /**
-   * A session's summary changed somewhere (cluster mode: on any node). When it waits for a decision
-   * with a timeout, this process keeps the deadline's clock too, read from the stored log: a
-   * waiting session has no owner, so the node that set the clock may die with it. When it no longer
-   * waits, that clock stops. Never throws.
-   */
-  async followDeadline(info: SessionInfo): Promise<void> {
-    if (info.status !== 'waiting') {
-      // A session running here keeps its own clock (it is disarmed as its call is decided).
-      if (this.#sessions.get(info.sessionId) === undefined) this.#deadlines.disarm(info.sessionId);
-      return;
-    }
-    try {
-      const loaded = await loadSession(this.store, info.sessionId);
-      if (loaded !== undefined && loaded.state.session.status === 'waiting') this.armDeadlineOf(loaded.state, loaded.options);
-    } catch (error) {
-      this.reportError(`reading waiting session ${info.sessionId} failed`, error);
-    }
-  }
 
   /**
    * Drop a session from memory, telling nobody: its run is aborted, nothing more is appended to it,
@@ -305,7 +279,7 @@ export class SessionEngine {
     const session = this.#sessions.get(sessionId);
     if (session === undefined) return;
     session.run?.abort(why);
-    this.#pausedRuns.disarm(session);
+    this.timers.disarmPaused(session);
     session.retire();
     this.subscriptions.removeSession(session);
     this.#sessions.remove(session);
@@ -370,8 +344,7 @@ export class SessionEngine {
 
   async #stop(): Promise<void> {
     await this.ready;
-    this.#pausedRuns.stop();
-    this.#deadlines.stop();
+    this.timers.stop();
     const settling: Promise<void>[] = [];
     for (const session of this.#sessions.values()) {
       const run = session.run;
@@ -411,73 +384,9 @@ export class SessionEngine {
     const session = this.#sessions.add(this.#live(loaded.state, loaded.options));
     // Stored as running but run by no one here: a run the startup recovery did not see.
     if (session.status === 'running') session.setStatus('interrupted');
-    this.armDeadlineOf(session.state, session.options);
+    this.timers.armDeadlineOf(session.state, session.options);
     this.#sessions.noteIfIdle(session, { keep: true });
     return session;
-  }
-
-  /** A step of the run ended: steering messages go on the chain now, and a new run takes them into account. */
-  #steerAtBoundary(run: AgentRun): void {
-    const { session } = run;
-    if (!session.state.queued.some((message) => message.mode === 'steer') || !atStepBoundary(session)) return;
-    const agent = this.#agents.get(session.state.session.agent);
-    if (agent === undefined) return;
-    run.abort('the user sent a message');
-    applyQueuedMessages(session, 'steer');
-    AgentRun.start(session, agent, this.#runDeps);
-  }
-
-  /** The agent's turn ended: messages queued meanwhile go on the chain and start the next turn. */
-  #continueWithQueued(run: AgentRun): boolean {
-    const { session } = run;
-    if (session.state.queued.length === 0) return false;
-    const agent = this.#agents.get(session.state.session.agent);
-    if (agent === undefined || !agent.availability().available) return false;
-    session.finishDanglingHead();
-    applyQueuedMessages(session);
-    AgentRun.start(session, agent, this.#runDeps);
-    return true;
-  }
-
-  /** A run completed a tool call the policy makes wait: the run ends before the tool can run, and the session waits. */
-  #awaitApproval(run: AgentRun, call: Step): void {
-    const { session } = run;
-    run.abort('the tool call waits for approval');
-    this.#pausedRuns.disarm(session);
-    appendApprovalRequest(session, call);
-    this.armDeadlineOf(session.state, session.options);
-  }
-
-  /** A model call of `run` used tokens: recorded, and the session stopped when they reach its budget (PROTOCOL.md §22.3 "Budgets"). */
-  #recordUsage(run: AgentRun, report: ModelCallReport): void {
-    const { session } = run;
-    this.#usage.add(appendUsage(session, report, this.#prices));
-    const use = budgetReached(session.state, session.options, this.maxTokensPerSession);
-    if (use !== undefined && isLive(session.status)) this.#stopForBudget(session, use);
-  }
-
-  /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */
-  #stopForBudget(session: LiveSession, use: BudgetUse): void {
-    this.stopRun(session, 'the token budget is spent');
-    session.setStatus('failed', { error: budgetStopMessage(use), failure: 'budget' });
-    if (session.state.queued.length > 0) {
-      session.finishDanglingHead();
-      applyQueuedMessages(session);
-    }
-  }
-
-  /** At start: the deadlines of stored sessions waiting with a timeout run on from their `requestedAt` (read from their logs, not kept in memory). */
-  async #armStoredDeadlines(): Promise<void> {
-    const waiting = await this.store.listSessionsByStatus('waiting');
-    for (const record of waiting) {
-      if (record.options.approvalTimeoutMs === undefined) continue;
-      try {
-        const loaded = await loadSession(this.store, record.info.sessionId);
-        if (loaded !== undefined) this.armDeadlineOf(loaded.state, loaded.options);
-      } catch (error) {
-        this.reportError(`reading waiting session ${record.info.sessionId} failed`, error);
-      }
-    }
   }
 
   /** A batch was written (its sessions noted it themselves): serve the subscriptions waiting for it, tell the list, let idle sessions go. */

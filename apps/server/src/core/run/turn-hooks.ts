@@ -1,0 +1,77 @@
+import { isLive } from '@interthought/protocol';
+import type { Agent, AgentRegistry, ModelCallReport } from '@interthought/agent';
+import type { Step } from '@interthought/protocol';
+import { appendApprovalRequest } from '../commands/approvals.js';
+import { applyQueuedMessages, atStepBoundary } from '../commands/conversation.js';
+import { budgetReached, budgetStopMessage, type BudgetUse } from '../commands/token-budget.js';
+import type { LiveSession } from '../sessions/live-session.js';
+import type { AgentRun, RunDeps } from './agent-run.js';
+import type { PriceTable } from './model-prices.js';
+import type { SessionTimers } from './session-timers.js';
+import { appendUsage, type UsageTotals } from './usage-ledger.js';
+
+export interface TurnHooksContext {
+  agents: AgentRegistry;
+  timers: SessionTimers;
+  /** What every model call run here used (metrics). */
+  usage: UsageTotals;
+  prices?: PriceTable;
+  maxTokensPerSession?: number;
+  stopRun(session: LiveSession, why: string): void;
+  /** Start a new run of `agent` on the session, which replaces the current one. */
+  runAgain(session: LiveSession, agent: Agent): void;
+}
+
+/** What the engine does when a run reaches a step boundary, waits for approval, spends tokens or ends its turn. */
+export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
+  const { agents, timers } = context;
+
+  /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */
+  const stopForBudget = (session: LiveSession, use: BudgetUse): void => {
+    context.stopRun(session, 'the token budget is spent');
+    session.setStatus('failed', { error: budgetStopMessage(use), failure: 'budget' });
+    if (session.state.queued.length > 0) {
+      session.finishDanglingHead();
+      applyQueuedMessages(session);
+    }
+  };
+
+  return {
+    /** A step of the run ended: steering messages go on the chain now, and a new run takes them into account. */
+    atStepBoundary(run: AgentRun): void {
+      const { session } = run;
+      if (!session.state.queued.some((message) => message.mode === 'steer') || !atStepBoundary(session)) return;
+      const agent = agents.get(session.state.session.agent);
+      if (agent === undefined) return;
+      run.abort('the user sent a message');
+      applyQueuedMessages(session, 'steer');
+      context.runAgain(session, agent);
+    },
+    /** The agent's turn ended: messages queued meanwhile go on the chain and start the next turn. */
+    continueAfterTurn(run: AgentRun): boolean {
+      const { session } = run;
+      if (session.state.queued.length === 0) return false;
+      const agent = agents.get(session.state.session.agent);
+      if (agent === undefined || !agent.availability().available) return false;
+      session.finishDanglingHead();
+      applyQueuedMessages(session);
+      context.runAgain(session, agent);
+      return true;
+    },
+    /** A run completed a tool call the policy makes wait: the run ends before the tool can run, and the session waits. */
+    awaitApproval(run: AgentRun, call: Step): void {
+      const { session } = run;
+      run.abort('the tool call waits for approval');
+      timers.disarmPaused(session);
+      appendApprovalRequest(session, call);
+      timers.armDeadlineOf(session.state, session.options);
+    },
+    /** A model call of `run` used tokens: recorded, and the session stopped when they reach its budget (PROTOCOL.md §22.3 "Budgets"). */
+    recordUsage(run: AgentRun, report: ModelCallReport): void {
+      const { session } = run;
+      context.usage.add(appendUsage(session, report, context.prices));
+      const use = budgetReached(session.state, session.options, context.maxTokensPerSession);
+      if (use !== undefined && isLive(session.status)) stopForBudget(session, use);
+    },
+  };
+}
