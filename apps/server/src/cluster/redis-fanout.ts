@@ -1,6 +1,6 @@
 import { toSnapshot, type SessionDeletedEvent, type SessionEvent, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
 import type { Peer, ReplyTo } from '../core/fanout/peer.js';
-import { SessionError, notFound } from '../core/session-error.js';
+import { badCursor, notFound } from '../core/session-error.js';
 import { loadSession } from '../core/persistence/session-loader.js';
 import type { SessionFanout, HeldRequest } from '../core/ports/session-fanout.js';
 import type { LiveSession } from '../core/sessions/live-session.js';
@@ -43,12 +43,6 @@ interface Feed {
 
 const DELETED_PREFIX = '{"type":"session.deleted"';
 
-function cursorError(sessionId: string, lastSeq: number, afterSeq: unknown): SessionError {
-  return new SessionError(
-    'BAD_CURSOR',
-    `afterSeq must be an integer from 0 to ${lastSeq} (the last seq of session ${sessionId}); got ${String(afterSeq)}. Omit it to get a snapshot.`,
-  );
-}
 
 /**
  * How the clients of one cluster node follow sessions, whichever node runs them. Every appended
@@ -250,7 +244,7 @@ export class RedisFanout implements SessionFanout {
     const stored = await this.store.getSession(feed.sessionId);
     if (stored === undefined) throw notFound(feed.sessionId);
     const lastSeq = Math.max(stored.lastSeq, feed.lastSeq);
-    if (typeof afterSeq !== 'number' || !Number.isInteger(afterSeq) || afterSeq < 0 || afterSeq > lastSeq) throw cursorError(feed.sessionId, lastSeq, afterSeq);
+    if (typeof afterSeq !== 'number' || !Number.isInteger(afterSeq) || afterSeq < 0 || afterSeq > lastSeq) throw badCursor(feed.sessionId, lastSeq, afterSeq);
     const firstKept = await this.store.firstKeptSeq(feed.sessionId);
     const kept = afterSeq === lastSeq || (firstKept !== undefined && afterSeq >= firstKept - 1);
     const frames = kept && afterSeq < lastSeq ? await this.store.readEventFrames(feed.sessionId, afterSeq) : [];

@@ -19,3 +19,11 @@ export class SessionError extends Error {
 export function notFound(sessionId: string): SessionError {
   return new SessionError('SESSION_NOT_FOUND', `Session ${String(sessionId)} does not exist. List sessions to find its id.`);
 }
+
+/** The refusal for a subscribe cursor outside the session's log: one wording for every fan-out. */
+export function badCursor(sessionId: string, lastSeq: number, afterSeq: unknown): SessionError {
+  return new SessionError(
+    'BAD_CURSOR',
+    `afterSeq must be an integer from 0 to ${lastSeq} (the last seq of session ${sessionId}); got ${String(afterSeq)}. Omit it to get a snapshot.`,
+  );
+}

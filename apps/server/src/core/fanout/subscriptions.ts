@@ -2,17 +2,14 @@ import { toSnapshot, type SessionSnapshot, type SessionSubscribed } from '@inter
 import type { EventStore } from '../persistence/event-store.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { Peer, ReplyTo } from './peer.js';
-import { SessionError, notFound } from '../session-error.js';
+import { SessionError, badCursor, notFound } from '../session-error.js';
 
 const NO_SUBSCRIBERS: ReadonlyMap<Peer, number> = new Map();
 
 function checkCursor(session: LiveSession, afterSeq: number): void {
   const lastSeq = session.state.seq;
   if (typeof afterSeq === 'number' && Number.isInteger(afterSeq) && afterSeq >= 0 && afterSeq <= lastSeq) return;
-  throw new SessionError(
-    'BAD_CURSOR',
-    `afterSeq must be an integer from 0 to ${lastSeq} (the last seq of session ${session.id}); got ${String(afterSeq)}. Omit it to get a snapshot.`,
-  );
+  throw badCursor(session.id, lastSeq, afterSeq);
 }
 
 /** What a subscriber gets before the live stream, the seq it covers, and who gets it. */
