@@ -50,7 +50,8 @@ function oneRun(manager: SessionManager, task: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const peer: Peer = {
       id: 'bench',
-      send(_frame, event) {
+      send(frame) {
+        const event = frame.event;
         if (event?.type === 'session.status' && (event.status === 'completed' || event.status === 'failed')) resolve();
       },
       sendLive() {},

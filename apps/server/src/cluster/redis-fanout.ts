@@ -1,4 +1,6 @@
-import { toSnapshot, type SessionDeletedEvent, type SessionEvent, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
+import { toSnapshot, type SessionDeletedEvent, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
+import { withRequestId } from '../core/fanout/answer.js';
+import { asAnswer, frameOf, storedFrame, storedLiveEventFrame, type Frame } from '../core/fanout/frame.js';
 import type { Peer, ReplyTo } from '../core/fanout/peer.js';
 import { badCursor, notFound } from '../core/session-error.js';
 import { loadSession } from '../core/persistence/session-loader.js';
@@ -15,17 +17,17 @@ interface Viewer {
   /** The last seq it got (from its answer, a replay or the live stream). */
   cursor: number;
   /** Events held for it while its answer is being made or a request of its is in flight. */
-  queue: Array<{ seq: number; frame: string; event: SessionEvent }>;
+  queue: Array<{ seq: number; frame: Frame }>;
   catchingUp: boolean;
   /** Requests of this viewer on this session still waiting for their answer. */
   holds: number;
   /** The requester's copy (with `requestId`) to send in place of the plain event of that seq. */
-  swaps: Map<number, string>;
+  swaps: Map<number, Frame>;
 }
 
 /** A viewer's request in flight, as the feed holds it: see `RedisFanout.hold`. */
 interface ViewerHold {
-  answer(frame: string): void;
+  answer(frame: Frame): void;
   release(): void;
 }
 
@@ -41,7 +43,10 @@ interface Feed {
   ended: boolean;
 }
 
-const DELETED_PREFIX = '{"type":"session.deleted"';
+/** The seq of a stored event of the live stream (parsing it, once, on this first read). */
+function seqOf(frame: Frame): number {
+  return frame.event?.seq ?? -1;
+}
 
 
 /**
@@ -139,13 +144,14 @@ export class RedisFanout implements SessionFanout {
   hold(sessionId: string, reply: ReplyTo | undefined): HeldRequest {
     if (reply === undefined) return { reply: undefined, answered: () => undefined, release: () => undefined };
     const viewer = this.#holdViewer(sessionId, reply.peer);
-    const answered = (frame: string): void => {
-      viewer.answer(frame);
+    const answered = (frame: Frame): void => {
+      // An answer, even when it is the plain copy of an event (a request without an id).
+      viewer.answer(asAnswer(frame));
       viewer.release();
     };
     // The command answers this peer, which puts the answer in order with the events held for the requester.
     const catcher: Peer = { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }), send: answered, sendLive: answered };
-    return { reply: { peer: catcher, ...(reply.requestId === undefined ? {} : { requestId: reply.requestId }) }, answered, release: () => viewer.release() };
+    return { reply: withRequestId({ peer: catcher }, reply.requestId), answered, release: () => viewer.release() };
   }
 
   #holdViewer(sessionId: string, peer: Peer): ViewerHold {
@@ -169,8 +175,9 @@ export class RedisFanout implements SessionFanout {
    * The direct answer to a request of the viewer: sent at once when it is not an event
    * (`correction.accepted`), else in place of the plain event of its seq (the requester's copy).
    */
-  #answer(feed: Feed, viewer: Viewer, frame: string): void {
-    const seq = (JSON.parse(frame) as { seq?: unknown }).seq;
+  #answer(feed: Feed, viewer: Viewer, frame: Frame): void {
+    const message = frame.message;
+    const seq = 'seq' in message ? message.seq : undefined;
     if (feed.viewers.get(viewer.peer) !== viewer || typeof seq !== 'number' || seq <= viewer.cursor) {
       viewer.peer.send(frame);
       return;
@@ -234,9 +241,8 @@ export class RedisFanout implements SessionFanout {
   async #sendSnapshot(feed: Feed, viewer: Viewer, requestId: string | undefined): Promise<void> {
     const loaded = await loadSession(this.store, feed.sessionId);
     if (loaded === undefined) throw notFound(feed.sessionId);
-    const frame: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(loaded.state) };
-    if (requestId !== undefined) frame.requestId = requestId;
-    viewer.peer.send(JSON.stringify(frame));
+    const snapshot: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(loaded.state) };
+    viewer.peer.send(frameOf(withRequestId(snapshot, requestId)));
     viewer.cursor = loaded.state.seq;
   }
 
@@ -252,9 +258,9 @@ export class RedisFanout implements SessionFanout {
     if (!kept || (afterSeq < lastSeq && frames.length < lastSeq - afterSeq)) return this.#sendSnapshot(feed, viewer, requestId);
     const covered = afterSeq + frames.length;
     const subscribed: SessionSubscribed = { type: 'session.subscribed', sessionId: feed.sessionId, afterSeq, lastSeq: covered };
-    if (requestId !== undefined) subscribed.requestId = requestId;
-    viewer.peer.send(JSON.stringify(subscribed));
-    for (const frame of frames) viewer.peer.send(frame);
+    viewer.peer.send(frameOf(withRequestId(subscribed, requestId)));
+    // A replay goes out as stored, parsed by nobody.
+    for (const frame of frames) viewer.peer.send(storedFrame(frame));
     viewer.cursor = covered;
   }
 
@@ -265,7 +271,7 @@ export class RedisFanout implements SessionFanout {
     for (let index = 0; index < frames.length; index++) {
       const seq = firstSeq + index;
       if (seq <= feed.lastSeq) continue;
-      this.#deliver(feed, seq, frames[index]!);
+      this.#deliver(feed, seq, storedLiveEventFrame(frames[index]!));
     }
   }
 
@@ -277,14 +283,14 @@ export class RedisFanout implements SessionFanout {
   async #fill(feed: Feed, throughSeq: number): Promise<void> {
     while (!feed.ended && feed.lastSeq < throughSeq) {
       const limit = Number.isFinite(throughSeq) ? throughSeq - feed.lastSeq : 1_000;
-      const frames = await this.store.readEventFrames(feed.sessionId, feed.lastSeq, limit);
-      if (frames.length === 0) return;
-      const events = frames.map((frame) => JSON.parse(frame) as SessionEvent);
-      if (events[0]!.seq !== feed.lastSeq + 1) {
+      const texts = await this.store.readEventFrames(feed.sessionId, feed.lastSeq, limit);
+      if (texts.length === 0) return;
+      const frames = texts.map((text) => storedLiveEventFrame(text));
+      if (seqOf(frames[0]!) !== feed.lastSeq + 1) {
         await this.#resnapshot(feed);
         continue;
       }
-      for (let index = 0; index < frames.length; index++) this.#deliver(feed, events[index]!.seq, frames[index]!, events[index]);
+      for (const frame of frames) this.#deliver(feed, seqOf(frame), frame);
     }
   }
 
@@ -300,15 +306,15 @@ export class RedisFanout implements SessionFanout {
   }
 
   /** The session's state as the store holds it now, serialised as a `session.snapshot`; undefined once deleted. */
-  async #currentSnapshot(sessionId: string): Promise<{ seq: number; frame: string } | undefined> {
+  async #currentSnapshot(sessionId: string): Promise<{ seq: number; frame: Frame } | undefined> {
     const loaded = await loadSession(this.store, sessionId);
     if (loaded === undefined) return undefined;
-    const frame: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(loaded.state) };
-    return { seq: loaded.state.seq, frame: JSON.stringify(frame) };
+    const snapshot: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(loaded.state) };
+    return { seq: loaded.state.seq, frame: frameOf(snapshot) };
   }
 
   /** Replace what a viewer missed with a snapshot; a requester's answers it covers still reach it. */
-  #resnapshotViewer(viewer: Viewer, snapshot: { seq: number; frame: string }): void {
+  #resnapshotViewer(viewer: Viewer, snapshot: { seq: number; frame: Frame }): void {
     if (snapshot.seq <= viewer.cursor) return;
     viewer.peer.send(snapshot.frame);
     viewer.cursor = snapshot.seq;
@@ -320,24 +326,24 @@ export class RedisFanout implements SessionFanout {
     }
   }
 
-  #deliver(feed: Feed, seq: number, frame: string, parsed?: SessionEvent): void {
+  /** One event of the live stream, to every viewer past it: the same frame for all of them. */
+  #deliver(feed: Feed, seq: number, frame: Frame): void {
     feed.lastSeq = seq;
-    const event = parsed ?? (JSON.parse(frame) as SessionEvent);
     for (const viewer of feed.viewers.values()) {
       if (seq <= viewer.cursor) continue;
-      if (viewer.catchingUp || viewer.holds > 0) viewer.queue.push({ seq, frame, event });
-      else this.#send(viewer, seq, frame, event);
+      if (viewer.catchingUp || viewer.holds > 0) viewer.queue.push({ seq, frame });
+      else this.#send(viewer, seq, frame);
     }
-    if (frame.startsWith(DELETED_PREFIX)) this.#end(feed);
+    if (frame.message.type === 'session.deleted') this.#end(feed);
   }
 
-  #send(viewer: Viewer, seq: number, frame: string, event: SessionEvent): void {
+  #send(viewer: Viewer, seq: number, frame: Frame): void {
     const swap = viewer.swaps.get(seq);
     if (swap !== undefined) {
       viewer.swaps.delete(seq);
       viewer.peer.send(swap);
     } else {
-      viewer.peer.send(frame, event);
+      viewer.peer.send(frame);
     }
     viewer.cursor = seq;
   }
@@ -351,14 +357,14 @@ export class RedisFanout implements SessionFanout {
     if (first !== undefined && first.seq > viewer.cursor + 1) {
       viewer.catchingUp = true;
       try {
-        const missing = await this.store.readEventFrames(feed.sessionId, viewer.cursor, first.seq - 1 - viewer.cursor);
-        const events = missing.map((frame) => JSON.parse(frame) as SessionEvent);
-        if (events.length === 0 || events[0]!.seq !== viewer.cursor + 1) {
+        const texts = await this.store.readEventFrames(feed.sessionId, viewer.cursor, first.seq - 1 - viewer.cursor);
+        const missing = texts.map((text) => storedLiveEventFrame(text));
+        if (missing.length === 0 || seqOf(missing[0]!) !== viewer.cursor + 1) {
           // Trimmed past the viewer's cursor: the state as it is now stands for what it missed.
           const snapshot = await this.#currentSnapshot(feed.sessionId);
           if (snapshot !== undefined) this.#resnapshotViewer(viewer, snapshot);
         } else {
-          for (let index = 0; index < missing.length; index++) this.#send(viewer, events[index]!.seq, missing[index]!, events[index]!);
+          for (const frame of missing) this.#send(viewer, seqOf(frame), frame);
         }
       } finally {
         viewer.catchingUp = false;
@@ -366,7 +372,7 @@ export class RedisFanout implements SessionFanout {
       queued.push(...viewer.queue);
       viewer.queue = [];
     }
-    for (const entry of queued) if (entry.seq > viewer.cursor) this.#send(viewer, entry.seq, entry.frame, entry.event);
+    for (const entry of queued) if (entry.seq > viewer.cursor) this.#send(viewer, entry.seq, entry.frame);
     if (viewer.queue.length > 0) await this.#drain(feed, viewer);
   }
 

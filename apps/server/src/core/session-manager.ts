@@ -12,7 +12,8 @@ import { timeoutRejection } from './commands/approvals.js';
 import { SessionListWatchers } from './fanout/session-list-watchers.js';
 import { listInScope } from './fanout/session-list-scope.js';
 import { localFanout } from './fanout/local-fanout.js';
-import { answer } from './fanout/answer.js';
+import { answer, withRequestId } from './fanout/answer.js';
+import { storedFrame, type Frame } from './fanout/frame.js';
 import type { Peer, ReplyTo } from './fanout/peer.js';
 import { loadSession } from './persistence/session-loader.js';
 import type { SessionPage } from './persistence/event-store.js';
@@ -318,7 +319,7 @@ export class SessionManager implements SessionService {
 
   /** A list change published by any node: this node's watchers are told, and it keeps the deadline of a waiting session too. */
   #listChanged(change: ListChange, frame: string): void {
-    this.#listWatchers.relay(frame);
+    this.#listWatchers.relay(change, frame);
     if (change.type === 'sessions.changed') void this.#engine.timers.followDeadline(change.session);
   }
 
@@ -376,15 +377,18 @@ export class SessionManager implements SessionService {
       for (;;) {
         const placed = await this.#claim(sessionId);
         if (placed.here) return await this.#runHere(op, sessionId, held.reply, input);
-        const command: RoutedCommand = {
-          op,
-          sessionId,
-          peer: reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }) },
-          ...(input === undefined ? {} : { input }),
-          ...(reply?.requestId === undefined ? {} : { requestId: reply.requestId }),
-        };
+        const command: RoutedCommand = withRequestId(
+          {
+            op,
+            sessionId,
+            peer: reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }) },
+            ...(input === undefined ? {} : { input }),
+          },
+          reply?.requestId,
+        );
         try {
-          return await this.#placement.route(placed.nodeId, command, (frame) => held.answered(frame));
+          // The requester's frames come back over the bus as text: parsed only if something reads them.
+          return await this.#placement.route(placed.nodeId, command, (text) => held.answered(storedFrame(text)));
         } catch (error) {
           if (!(error instanceof RouteError)) throw error;
           // The owner died or let the session go: once its hold is gone, this node takes it. Not
@@ -423,12 +427,12 @@ export class SessionManager implements SessionService {
     // The outcome goes back after the answer: a status change's answer is its event, sent once written.
     let answered: () => void = () => undefined;
     const answeredOnce = new Promise<void>((resolve) => (answered = resolve));
-    const forward = (frame: string): void => {
-      send(frame);
+    const forward = (frame: Frame): void => {
+      send(frame.text);
       answered();
     };
     const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
-    const reply: ReplyTo = { peer, ...(command.requestId === undefined ? {} : { requestId: command.requestId }) };
+    const reply: ReplyTo = withRequestId({ peer }, command.requestId);
     const result = await this.#runHere(command.op, command.sessionId, reply, command.input as CommandInput | undefined);
     // A link made or revoked is answered by its result alone: no frame goes to the peer, so none is waited for.
     if (command.op === 'share' || command.op === 'unshare') return result;

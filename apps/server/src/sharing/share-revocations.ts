@@ -1,4 +1,5 @@
-import { SHARE_ENDED_CLOSE, type SessionEvent } from '@interthought/protocol';
+import { SHARE_ENDED_CLOSE } from '@interthought/protocol';
+import type { Frame } from '../core/fanout/frame.js';
 import type { Peer } from '../core/fanout/peer.js';
 import type { SessionService } from '../core/session-service.js';
 
@@ -54,12 +55,11 @@ export class ShareRevocations {
   }
 
   #follower(sessionId: string): Peer {
-    const read = (frame: string, event?: SessionEvent): void => {
-      // Only two kinds of event matter; the rest is not even parsed.
-      if (event === undefined && !frame.includes('"share.revoked"') && !frame.includes('"session.deleted"')) return;
-      const ended = (event ?? (JSON.parse(frame) as SessionEvent)) as { type: string; shareId?: string };
-      if (ended.type === 'share.revoked') this.#end(sessionId, (holder) => holder.share?.shareId === ended.shareId);
-      else if (ended.type === 'session.deleted') this.#end(sessionId, () => true);
+    // Only two kinds of event matter, read from the typed message.
+    const read = (frame: Frame): void => {
+      const message = frame.message;
+      if (message.type === 'share.revoked') this.#end(sessionId, (holder) => holder.share?.shareId === message.shareId);
+      else if (message.type === 'session.deleted') this.#end(sessionId, () => true);
     };
     return { id: `share-revocations:${sessionId}`, send: read, sendLive: () => undefined };
   }

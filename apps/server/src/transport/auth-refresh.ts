@@ -1,5 +1,6 @@
 import { ERROR_CODES, type AuthRefreshRequest } from '@interthought/protocol';
 import { AuthenticationError, type Identity } from '../auth/identity.js';
+import { answer, withRequestId } from '../core/fanout/answer.js';
 import { SessionError } from '../core/session-error.js';
 import type { Connection } from './connection.js';
 
@@ -35,5 +36,5 @@ export async function refreshSignIn(
     );
   }
   connection.signedInAgain(next);
-  connection.sendMessage({ type: 'auth.refreshed', requestId: message.id, expiresAt: new Date(next.expiresAt ?? Date.now()).toISOString() });
+  answer(withRequestId({ peer: connection }, message.id), { type: 'auth.refreshed', expiresAt: new Date(next.expiresAt ?? Date.now()).toISOString() });
 }

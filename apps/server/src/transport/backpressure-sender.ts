@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
-import type { SessionEvent } from '@interthought/protocol';
 import { WebSocket } from 'ws';
+import type { Frame } from '../core/fanout/frame.js';
 import { CoalescingQueue } from './coalescing-queue.js';
 
 /** Close code and reason for a client that cannot keep up (4000–4999 are the application's). */
@@ -94,11 +94,11 @@ export class BackpressureSender {
   }
 
   /**
-   * Send `frame` (the serialisation of `event`, when given), only to an open socket. Never throws.
-   * A frame without an event is a bounded burst (an answer, a replay) unless `live` says it is one
-   * of a stream that keeps coming (list changes): those count toward the hard cap like events.
+   * Send `frame`'s text, only to an open socket: the one place a frame meets the socket. Never
+   * throws. A frame that is not `live` is a bounded burst (an answer, a replay) unless `live` says
+   * it is one of a stream that keeps coming (list changes): those count toward the hard cap like events.
    */
-  send(frame: string, event?: SessionEvent, live = event !== undefined): void {
+  send(frame: Frame, live = frame.live): void {
     const socket = this.socket;
     if (socket.readyState !== WebSocket.OPEN || this.#peerGone()) return;
     const queue = this.#queue;
@@ -107,7 +107,7 @@ export class BackpressureSender {
     this.#burstAllowance = Math.min(this.#burstAllowance, socket.bufferedAmount + queued);
     if (!live) {
       if (!this.#inBurst && !this.#startBurst()) return;
-      this.#burstAllowance += Buffer.byteLength(frame);
+      this.#burstAllowance += Buffer.byteLength(frame.text);
     }
     // The hot path: nothing waits and the socket keeps up.
     if (queue === undefined && socket.bufferedAmount < this.caps.softBytes) {
@@ -116,11 +116,11 @@ export class BackpressureSender {
       // 8 KiB soft cap), and at fixed rates a socket gets one or two per turn, where it saves nothing.
       if (!live) this.#holdWhileSmall(socket.bufferedAmount);
       else this.#uncork();
-      socket.send(frame);
+      socket.send(frame.text);
       return;
     }
     const waiting = (this.#queue ??= new CoalescingQueue());
-    waiting.push(frame, event);
+    waiting.push(frame);
     const buffered = socket.bufferedAmount + waiting.bytes;
     if (buffered - this.#burstAllowance > this.caps.hardBytes) {
       this.#closeSlowConsumer(buffered);

@@ -1,4 +1,5 @@
-import type { SessionEvent, StepDeltaEvent } from '@interthought/protocol';
+import type { StepDeltaEvent } from '@interthought/protocol';
+import { frameOf, type Frame } from '../core/fanout/frame.js';
 
 /** Consecutive deltas of one step merged into one entry; serialised only when it is sent. */
 interface DeltaRun {
@@ -10,8 +11,8 @@ interface DeltaRun {
 }
 
 interface QueuedFrame {
-  /** The frame as the core serialised it (sent as is unless deltas were merged into it). */
-  readonly frame: string;
+  /** The frame as the core made it (its text sent as is unless deltas were merged into it). */
+  readonly frame: Frame;
   /** What the entry will weigh on the wire, for the hard cap (UTF-8 bytes; merged text counted as it grows). */
   bytes: number;
   readonly sessionId: string | undefined;
@@ -50,12 +51,13 @@ export class CoalescingQueue {
     return this.#bytes;
   }
 
-  /** Queue a frame; `event` is the session event it serialises (see `Peer.send`), if any. */
-  push(frame: string, event?: SessionEvent): void {
+  /** Queue a frame; a live one is read as its session event (see `Peer.send`), any other is opaque. */
+  push(frame: Frame): void {
+    const event = frame.event;
     if (event?.type === 'step.delta' && this.#mergeInto(event)) return;
     const entry: QueuedFrame = {
       frame,
-      bytes: Buffer.byteLength(frame),
+      bytes: Buffer.byteLength(frame.text),
       sessionId: event?.sessionId,
       run: event?.type === 'step.delta' ? { fromSeq: event.seq, last: event, text: event.text, count: 1 } : undefined,
     };
@@ -66,7 +68,7 @@ export class CoalescingQueue {
     this.#bytes += entry.bytes;
   }
 
-  /** Take the next frame to send, serialising a merged run now. */
+  /** Take the next frame's text to send, serialising a merged run now. */
   shift(): string | undefined {
     if (this.isEmpty) return undefined;
     const entry = this.#entries[this.#head]!;
@@ -76,9 +78,9 @@ export class CoalescingQueue {
     if (entry.sessionId !== undefined && this.#openRuns.get(entry.sessionId) === entry) this.#openRuns.delete(entry.sessionId);
     this.#compact();
     const run = entry.run;
-    if (!run || run.count === 1) return entry.frame;
+    if (!run || run.count === 1) return entry.frame.text;
     const coalesced: StepDeltaEvent = { ...run.last, text: run.text, fromSeq: run.fromSeq };
-    return JSON.stringify(coalesced);
+    return frameOf(coalesced).text;
   }
 
   /** Drop everything (the connection is closing). */

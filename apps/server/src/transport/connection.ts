@@ -1,7 +1,8 @@
 import { nanoid } from 'nanoid';
-import { SHARE_ENDED_CLOSE, TOKEN_EXPIRED_CLOSE, type ServerMessage, type SessionEvent, type ShareGrant } from '@interthought/protocol';
+import { SHARE_ENDED_CLOSE, TOKEN_EXPIRED_CLOSE, type ServerMessage, type ShareGrant } from '@interthought/protocol';
 import { WebSocket } from 'ws';
 import type { Identity } from '../auth/identity.js';
+import { frameOf, type Frame } from '../core/fanout/frame.js';
 import type { Peer } from '../core/fanout/peer.js';
 import type { Quota } from '../core/commands/quota.js';
 import { BackpressureSender, DEFAULT_BUFFER_CAPS, type BufferCaps } from './backpressure-sender.js';
@@ -136,11 +137,12 @@ export class Connection implements Peer {
   }
 
   /**
-   * The hot path: the core's pre-serialised frame goes out as is, only to an open socket. A client
-   * that falls behind gets its deltas coalesced, and is closed with 4008 past the hard cap.
+   * The hot path: the core's frame goes out as its text (serialised once for every subscriber),
+   * only to an open socket. A client that falls behind gets its deltas coalesced, and is closed
+   * with 4008 past the hard cap.
    */
-  send(frame: string, event?: SessionEvent): void {
-    this.#outbound.send(frame, event);
+  send(frame: Frame): void {
+    this.#outbound.send(frame);
   }
 
   /**
@@ -161,8 +163,8 @@ export class Connection implements Peer {
   }
 
   /** A list change: live like an event (it counts toward the hard cap), but never coalesced. */
-  sendLive(frame: string): void {
-    this.#outbound.send(frame, undefined, true);
+  sendLive(frame: Frame): void {
+    this.#outbound.send(frame, true);
   }
 
   /** True once the connection is to be closed: no later frame is carried out. */
@@ -176,9 +178,9 @@ export class Connection implements Peer {
     this.inTurn(() => this.socket.close(code, reason));
   }
 
-  /** Serialise and send a frame this transport builds itself (answers, errors, hello). */
+  /** Send a frame this transport builds itself (errors, hello). */
   sendMessage(message: ServerMessage): void {
-    this.send(JSON.stringify(message));
+    this.send(frameOf(message));
   }
 
   /**

@@ -1,4 +1,6 @@
 import { ERROR_CODES, SESSION_LIST_LIMITS, type ClientMessage } from '@interthought/protocol';
+import { answer, withRequestId } from '../core/fanout/answer.js';
+import type { ReplyTo } from '../core/fanout/peer.js';
 import { SessionError } from '../core/session-error.js';
 import type { SessionService } from '../core/session-service.js';
 import { actorOf, makeShare } from '../sharing/make-share.js';
@@ -70,8 +72,7 @@ export async function dispatch(
 ): Promise<void> {
   const { sessions, caps, gate } = context;
   const quota = connection.quota;
-  const requestId = message.id;
-  const reply = { peer: connection, requestId };
+  const reply: ReplyTo = withRequestId({ peer: connection }, message.id);
   // How the log names this requester: the user, else the connection.
   const actor = actorOf(connection, connection.id);
   const named = actor.byName === undefined ? { by: actor.by } : { by: actor.by, byName: actor.byName };
@@ -96,7 +97,7 @@ export async function dispatch(
     case 'session.unsubscribe':
       await gate.require(connection, message.sessionId, 'see');
       await sessions.unsubscribe(message.sessionId, connection);
-      connection.sendMessage({ type: 'session.unsubscribed', requestId, sessionId: message.sessionId });
+      answer(reply, { type: 'session.unsubscribed', sessionId: message.sessionId });
       return;
     case 'step.correct': {
       const { id: _id, type: _type, ...correction } = message;
@@ -131,7 +132,7 @@ export async function dispatch(
     }
     case 'sessions.unwatch':
       sessions.unwatchList(connection);
-      connection.sendMessage({ type: 'sessions.unwatched', requestId });
+      answer(reply, { type: 'sessions.unwatched' });
       return;
     case 'session.message': {
       await gate.require(connection, message.sessionId, 'steer');
@@ -166,13 +167,13 @@ export async function dispatch(
       await gate.require(connection, message.sessionId, 'own');
       const { sessionId, role, expiresInSec } = message;
       const made = await makeShare(sessions, context.links, { sessionId, role, expiresInSec, baseUrl: connection.baseUrl }, actor);
-      connection.sendMessage({ type: 'session.shared', ...(requestId === undefined ? {} : { requestId }), ...made });
+      answer(reply, { type: 'session.shared', ...made });
       return;
     }
     case 'session.unshare':
       await gate.require(connection, message.sessionId, 'own');
       await sessions.unshare({ sessionId: message.sessionId, shareId: message.shareId, ...named });
-      connection.sendMessage({ type: 'session.unshared', ...(requestId === undefined ? {} : { requestId }), sessionId: message.sessionId, shareId: message.shareId });
+      answer(reply, { type: 'session.unshared', sessionId: message.sessionId, shareId: message.shareId });
       return;
     case 'auth.refresh':
       await refreshSignIn(message, connection, context.verifyToken);

@@ -2,6 +2,7 @@ import { ERROR_CODES, errorFrame, parseClientMessage, usableRequestId, type Clie
 import type { FastifyBaseLogger } from 'fastify';
 import type { Identity } from '../auth/identity.js';
 import type { RawData } from 'ws';
+import { withRequestId } from '../core/fanout/answer.js';
 import { SessionError } from '../core/session-error.js';
 import type { SessionService } from '../core/session-service.js';
 import type { TransportMetrics } from '../metrics/server-metrics.js';
@@ -61,11 +62,11 @@ async function runRequest(message: ClientMessage, connection: Connection, contex
     await dispatch(message, connection, context);
   } catch (error) {
     if (error instanceof SessionError) {
-      refuse(connection, errorFrame(error.code, error.message, message.id, error.details), context);
+      refuse(connection, withRequestId(errorFrame(error.code, error.message, undefined, error.details), message.id), context);
       return;
     }
     context.log.error({ err: error, type: message.type, connectionId: connection.id }, 'a client request failed unexpectedly');
-    refuse(connection, errorFrame(ERROR_CODES.INTERNAL, 'The server failed to carry out this request. It has been logged; try again.', message.id), context);
+    refuse(connection, withRequestId(errorFrame(ERROR_CODES.INTERNAL, 'The server failed to carry out this request. It has been logged; try again.'), message.id), context);
   }
 }
 
@@ -88,7 +89,7 @@ export function handleFrame(connection: Connection, data: RawData, isBinary: boo
   // before a resume is applied first, and a refusal never overtakes an earlier request's answer.
   if (verdict === 'reject') {
     const requestId = isBinary ? undefined : requestIdOf(bytes);
-    const frame = errorFrame(ERROR_CODES.RATE_LIMITED, 'Too many requests: slow down. This request was not carried out.', requestId);
+    const frame = withRequestId(errorFrame(ERROR_CODES.RATE_LIMITED, 'Too many requests: slow down. This request was not carried out.'), requestId);
     connection.inTurn(() => refuse(connection, frame, context));
     return;
   }

@@ -1,18 +1,19 @@
 import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { Outbox } from '../../src/core/persistence/outbox.js';
+import type { Frame } from '../../src/core/fanout/frame.js';
 import type { Peer } from '../../src/core/fanout/peer.js';
 import { RecordingStore } from '../support/recording-store.js';
 
-/** A peer that keeps what `send` got: the frame and the event object handed along with it. */
+/** A peer that keeps what `send` got: the frame's text and the event it carries as live, if any. */
 class EventPeer implements Peer {
   readonly received: Array<{ frame: string; event: SessionEvent | undefined }> = [];
   constructor(readonly id: string) {}
-  send(frame: string, event?: SessionEvent): void {
-    this.received.push({ frame, event });
+  send(frame: Frame): void {
+    this.received.push({ frame: frame.text, event: frame.event });
   }
-  sendLive(frame: string): void {
-    this.received.push({ frame, event: undefined });
+  sendLive(frame: Frame): void {
+    this.received.push({ frame: frame.text, event: undefined });
   }
 }
 

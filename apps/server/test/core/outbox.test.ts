@@ -125,7 +125,7 @@ describe('Outbox: group commit', () => {
       id: 'reacting',
       sendLive: () => undefined,
       send: (frame) => {
-        seen.push((JSON.parse(frame) as { seq: number }).seq);
+        seen.push((JSON.parse(frame.text) as { seq: number }).seq);
         if (reacted) return;
         reacted = true;
         outbox.enqueue({ target: to, event: statusEvent('s', 3) });

@@ -80,15 +80,15 @@ describe('the session core on a real SQLite file', () => {
     // Checked at the moment of sending, synchronously: the store must already hold this exact text.
     const checkingPeer: Peer = {
       id: 'checking-peer',
-      send(frame) {
-        const event = JSON.parse(frame) as SessionEvent;
+      send({ text }) {
+        const event = JSON.parse(text) as SessionEvent;
         // `session.subscribed` carries no seq of its own: only events are checked.
         if (typeof event.seq !== 'number') return;
         const key = eventKey(event);
         if (!store.written.has(key)) problems.push(`${key} sent before its batch committed`);
         storedAtSend.push(
           sqlite.readEventFrames(event.sessionId, event.seq - 1, 1).then((stored) => {
-            if (stored[0] !== frame) problems.push(`${key} differs from the stored text`);
+            if (stored[0] !== text) problems.push(`${key} differs from the stored text`);
             return stored[0];
           }),
         );

@@ -1,6 +1,7 @@
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../../src/core/persistence/event-store.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
+import type { Frame } from '../../src/core/fanout/frame.js';
 import type { Peer } from '../../src/core/fanout/peer.js';
 
 /** One entry of the shared journal: a batch written, a summary stored, or a frame sent to a peer. */
@@ -111,9 +112,9 @@ export class RecordingStore implements EventStore {
   /** A peer that journals what it is sent into this store's journal. */
   peer(id: string): Peer & { frames: string[] } {
     const frames: string[] = [];
-    const send = (frame: string): void => {
-      frames.push(frame);
-      const parsed = JSON.parse(frame) as { sessionId?: unknown; seq?: unknown };
+    const send = ({ text }: Frame): void => {
+      frames.push(text);
+      const parsed = JSON.parse(text) as { sessionId?: unknown; seq?: unknown };
       // Snapshots and answers carry no event of their own; session events carry sessionId and seq.
       const isEvent = parsed.seq !== undefined && parsed.sessionId !== undefined;
       this.journal.push({ op: 'send', peer: id, key: isEvent ? eventKey(parsed) : undefined });

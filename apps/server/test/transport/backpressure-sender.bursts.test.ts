@@ -1,6 +1,7 @@
 import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { liveEventFrame, storedFrame } from '../../src/core/fanout/frame.js';
 import { BackpressureSender, CORK_MAX_BYTES, DEFAULT_BUFFER_CAPS } from '../../src/transport/backpressure-sender.js';
 import { useSocketPairs } from '../support/socket-pair.js';
 
@@ -20,7 +21,7 @@ describe('BackpressureSender: bursts', () => {
     const sender = new BackpressureSender(server, DEFAULT_BUFFER_CAPS);
     const frames = Array.from({ length: 5_000 }, (_, index) => `{"frame":${index},"pad":"${'x'.repeat(100)}"}`);
     expect(frames.join('').length).toBeGreaterThan(4 * CORK_MAX_BYTES);
-    for (const frame of frames) sender.send(frame);
+    for (const frame of frames) sender.send(storedFrame(frame));
     await until(() => received.length === frames.length);
     expect(received).toEqual(frames);
   });
@@ -29,10 +30,10 @@ describe('BackpressureSender: bursts', () => {
     const { server, received } = await socketPair();
     const sender = new BackpressureSender(server, DEFAULT_BUFFER_CAPS);
     const burst = Array.from({ length: 300 }, (_, index) => `{"replayed":${index}}`);
-    for (const frame of burst) sender.send(frame);
+    for (const frame of burst) sender.send(storedFrame(frame));
     const live = delta(301);
-    sender.send(JSON.stringify(live), live);
-    sender.send('{"answer":true}');
+    sender.send(liveEventFrame(live, JSON.stringify(live)));
+    sender.send(storedFrame('{"answer":true}'));
     await until(() => received.length === burst.length + 2);
     expect(received).toEqual([...burst, JSON.stringify(live), '{"answer":true}']);
   });
@@ -40,8 +41,8 @@ describe('BackpressureSender: bursts', () => {
   it('holds nothing back once the code sending the burst has returned', async () => {
     const { server, received } = await socketPair();
     const sender = new BackpressureSender(server, DEFAULT_BUFFER_CAPS);
-    sender.send('{"only":1}');
-    sender.send('{"only":2}');
+    sender.send(storedFrame('{"only":1}'));
+    sender.send(storedFrame('{"only":2}'));
     await Promise.resolve();
     expect(server.bufferedAmount).toBe(0);
     await until(() => received.length === 2);
@@ -60,7 +61,7 @@ describe('BackpressureSender: bursts', () => {
       const sender = new BackpressureSender(server, caps, () => (closed = true));
       // Far more than loopback kernel buffers hold, sent over several turns like real pushes.
       for (let turn = 0; turn < 40 && !closed; turn++) {
-        for (let i = 0; i < 32; i++) sender.send(frame, undefined, live);
+        for (let i = 0; i < 32; i++) sender.send(storedFrame(frame), live);
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
       return closed;
@@ -84,7 +85,7 @@ describe('BackpressureSender: the burst budget', () => {
     let asked = 0;
     // 400 answers (100 MiB) if nothing stopped it: one per turn, like requests arriving.
     while (asked < 400 && closedWith === undefined) {
-      sender.send(answer);
+      sender.send(storedFrame(answer));
       asked += 1;
       peak = Math.max(peak, server.bufferedAmount);
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -93,7 +94,7 @@ describe('BackpressureSender: the burst budget', () => {
     expect(server.readyState).toBe(WebSocket.CLOSING);
     expect(peak).toBeLessThanOrEqual(caps.burstBytes + 2 * answer.length);
     // Nothing more is taken in once it is closing.
-    sender.send(answer);
+    sender.send(storedFrame(answer));
     expect(server.bufferedAmount).toBeLessThanOrEqual(peak);
   });
 
@@ -102,7 +103,7 @@ describe('BackpressureSender: the burst budget', () => {
     let closed = false;
     const sender = new BackpressureSender(server, caps, () => (closed = true));
     for (let asked = 1; asked <= 40; asked++) {
-      sender.send(answer);
+      sender.send(storedFrame(answer));
       await until(() => received.length === asked);
     }
     expect(closed).toBe(false);
@@ -114,10 +115,10 @@ describe('BackpressureSender: the burst budget', () => {
     let closed = false;
     const sender = new BackpressureSender(server, caps, () => (closed = true));
     const replay = Array.from({ length: 40 }, (_, index) => JSON.stringify({ index, padding: 'x'.repeat(128 * 1024) }));
-    for (const frame of replay) sender.send(frame);
+    for (const frame of replay) sender.send(storedFrame(frame));
     // The answer to a request after the replay was read.
     await until(() => received.length === replay.length);
-    sender.send('{"answer":true}');
+    sender.send(storedFrame('{"answer":true}'));
     await until(() => received.length === replay.length + 1);
     expect(closed).toBe(false);
     expect(received).toEqual([...replay, '{"answer":true}']);

@@ -1,5 +1,6 @@
 import type { SessionEvent, StepDeltaEvent } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
+import { liveEventFrame, storedFrame } from '../../src/core/fanout/frame.js';
 import { CoalescingQueue } from '../../src/transport/coalescing-queue.js';
 
 const at = '2025-01-01T00:00:00.000Z';
@@ -15,7 +16,7 @@ function status(seq: number, sessionId = 'sess_1'): SessionEvent {
 /** Queue events the way the outbox hands them over: each with its one serialisation. */
 function queueOf(...events: SessionEvent[]): CoalescingQueue {
   const queue = new CoalescingQueue();
-  for (const event of events) queue.push(JSON.stringify(event), event);
+  for (const event of events) queue.push(liveEventFrame(event, JSON.stringify(event)));
   return queue;
 }
 
@@ -36,7 +37,7 @@ describe('CoalescingQueue', () => {
     const event = delta(7, 'alone');
     const frame = JSON.stringify(event);
     const queue = new CoalescingQueue();
-    queue.push(frame, event);
+    queue.push(liveEventFrame(event, frame));
     expect(queue.shift()).toBe(frame);
   });
 
@@ -57,15 +58,15 @@ describe('CoalescingQueue', () => {
 
   it('merges nothing across a frame without an event (an answer, a snapshot, a replayed event)', () => {
     const queue = queueOf(delta(1, 'a'));
-    queue.push(JSON.stringify({ type: 'session.subscribed', sessionId: 'sess_1', afterSeq: 0, lastSeq: 1 }));
-    queue.push(JSON.stringify(delta(2, 'b')), delta(2, 'b'));
+    queue.push(storedFrame(JSON.stringify({ type: 'session.subscribed', sessionId: 'sess_1', afterSeq: 0, lastSeq: 1 })));
+    queue.push(liveEventFrame(delta(2, 'b'), JSON.stringify(delta(2, 'b'))));
     expect(drain(queue)).toEqual([delta(1, 'a'), { type: 'session.subscribed', sessionId: 'sess_1', afterSeq: 0, lastSeq: 1 }, delta(2, 'b')]);
   });
 
   it('starts a new run once the merged run has been sent', () => {
     const queue = queueOf(delta(1, 'a'), delta(2, 'b'));
     expect(JSON.parse(queue.shift()!)).toEqual({ ...delta(2, 'ab'), fromSeq: 1 });
-    queue.push(JSON.stringify(delta(3, 'c')), delta(3, 'c'));
+    queue.push(liveEventFrame(delta(3, 'c'), JSON.stringify(delta(3, 'c'))));
     expect(drain(queue)).toEqual([delta(3, 'c')]);
   });
 
@@ -73,7 +74,7 @@ describe('CoalescingQueue', () => {
     const first = delta(1, 'ab');
     const queue = queueOf(first);
     expect(queue.bytes).toBe(Buffer.byteLength(JSON.stringify(first)));
-    queue.push(JSON.stringify(delta(2, 'été')), delta(2, 'été'));
+    queue.push(liveEventFrame(delta(2, 'été'), JSON.stringify(delta(2, 'été'))));
     expect(queue.bytes).toBe(Buffer.byteLength(JSON.stringify(first)) + Buffer.byteLength('été'));
     queue.shift();
     expect(queue.bytes).toBe(0);
@@ -84,7 +85,7 @@ describe('CoalescingQueue', () => {
     const queue = new CoalescingQueue();
     const sent: number[] = [];
     for (let seq = 1; seq <= 5_000; seq++) {
-      queue.push(JSON.stringify(status(seq)), status(seq));
+      queue.push(liveEventFrame(status(seq), JSON.stringify(status(seq))));
       if (seq % 3 === 0) sent.push((JSON.parse(queue.shift()!) as SessionEvent).seq);
     }
     for (const frame of drain(queue)) sent.push((frame as SessionEvent).seq);

@@ -1,9 +1,10 @@
-import type { SessionEvent } from '@interthought/protocol';
 import type { Quota } from '../commands/quota.js';
+import type { Frame } from './frame.js';
 
 /**
- * A listener of sessions: in practice one WebSocket connection. The core serialises each event
- * once and hands the same string to every peer subscribed to the session.
+ * A listener of sessions: in practice one WebSocket connection. The core hands the same `Frame` of
+ * each event to every peer subscribed to the session, so it is serialised once, by the first peer
+ * that reads its `text`; a listener inside the server reads its `message` instead.
  */
 export interface Peer {
   /** The connection id (also recorded as `correction.by`). */
@@ -16,17 +17,17 @@ export interface Peer {
   /** The signed-in user, when the server identifies users (INTERTHOUGHT_AUTH `jwt` or `proxy`). */
   readonly user?: { id: string; name: string; admin: boolean };
   /**
-   * Send one serialised frame. Must not throw (a closed socket just drops it). `event`, when
-   * given, is the session event `frame` is exactly the serialisation of: a transport may use it
-   * without parsing (e.g. to coalesce deltas for a slow reader). Frames without it are opaque.
+   * Send one frame. Must not throw (a closed socket just drops it). A `live` frame is a session
+   * event of the live stream (a transport may coalesce deltas for a slow reader, reading
+   * `frame.event`); any other is a bounded burst (an answer, an opening, a replay).
    */
-  send(frame: string, event?: SessionEvent): void;
+  send(frame: Frame): void;
   /**
-   * Send a live frame that is not a session event (a list change). Unlike a frame sent without
-   * `event`, which a transport may treat as a bounded burst (an answer, a replay), these keep
-   * coming, so they count toward the peer's slow-reader limit.
+   * Send a live frame that is not a session event (a list change). Unlike a frame that is not
+   * `live`, which a transport may treat as a bounded burst, these keep coming, so they count
+   * toward the peer's slow-reader limit.
    */
-  sendLive(frame: string): void;
+  sendLive(frame: Frame): void;
 }
 
 /** How a request's direct answer reaches its requester. */

@@ -1,35 +1,37 @@
 import type { SessionEvent } from '@interthought/protocol';
+import { withRequestId } from './answer.js';
+import { frameOf, liveEventFrame, type Frame } from './frame.js';
 import type { Peer, ReplyTo } from './peer.js';
 
 /**
  * Send one event to a session's subscribers and to the requester of the change it records. Every
- * subscriber gets the same string, serialised once; the requester gets its own copy carrying its
+ * subscriber gets the same frame, serialised once; the requester gets its own copy carrying its
  * `requestId` (in place of the plain one when it also subscribes, and even when it does not).
  * A subscriber whose snapshot or replay already covered the event (`servedSeq`) is skipped.
  * `Peer.send` must not throw; one that does is reported and costs the others nothing.
  */
 export function deliverWithReply(
   event: SessionEvent,
-  frame: string | undefined,
+  text: string | undefined,
   subscribers: ReadonlyMap<Peer, number>,
   reply: ReplyTo | undefined,
   reportError: (context: string, error: unknown) => void,
 ): void {
-  let plain: string;
-  let answer: string;
+  // Only the plain copy is live (see `Peer.send`): the requester's copy with `requestId` is an answer.
+  const plain = liveEventFrame(event, text);
+  const answer: Frame = reply?.requestId === undefined ? plain : frameOf(withRequestId(event, reply.requestId));
   try {
-    plain = frame ?? JSON.stringify(event);
-    answer = reply?.requestId === undefined ? plain : JSON.stringify({ ...event, requestId: reply.requestId });
+    // Serialised here, once each, so a frame that cannot be is reported as such, not as each peer's failure.
+    void plain.text;
+    void answer.text;
   } catch (error) {
     reportError(`event ${event.sessionId}#${event.seq} could not be serialised`, error);
     return;
   }
   const requester = reply?.peer;
-  // The event object rides along only with its plain serialisation (see `Peer.send`).
-  const deliver = (peer: Peer, text: string): void => {
+  const deliver = (peer: Peer, frame: Frame): void => {
     try {
-      if (text === plain) peer.send(text, event);
-      else peer.send(text);
+      peer.send(frame);
     } catch (error) {
       reportError(`peer ${peer.id} threw from send`, error);
     }

@@ -1,23 +1,23 @@
-import type { SessionInfo, SessionsChanged, SessionsRemoved } from '@interthought/protocol';
+import type { SessionInfo } from '@interthought/protocol';
+import type { ListChange } from '../ports/list-relay.js';
+import { frameOf, storedFrame, type Frame } from './frame.js';
 import type { Peer } from './peer.js';
 import { inScope } from './session-list-scope.js';
 import type { ListScope } from '../session-service.js';
 
 /** One watcher: the frames held for it while its first page is being read, and what its list holds. */
 interface Watcher {
-  held: string[] | undefined;
+  held: Frame[] | undefined;
   scope: ListScope | undefined;
 }
 
 /**
  * The peers following the list of sessions (`sessions.watch`) and what they are told: every
  * summary in their list's scope once it is stored (a session created, its status or revision
- * changed) and every deletion once it is done. Each frame is serialised once for all of them.
+ * changed) and every deletion once it is done. One frame per change goes to all of them.
  */
 export class SessionListWatchers {
   readonly #peers = new Map<Peer, Watcher>();
-  /** Watchers with a scope: while there are none, a change goes to everyone without being read. */
-  #scoped = 0;
 
   constructor(private readonly reportError: (context: string, error: unknown) => void) {}
 
@@ -25,7 +25,6 @@ export class SessionListWatchers {
   hold(peer: Peer, scope?: ListScope): void {
     this.remove(peer);
     this.#peers.set(peer, { held: [], scope });
-    if (scope !== undefined) this.#scoped += 1;
   }
 
   /** Send what was held, in order, then tell the peer as changes come. */
@@ -41,23 +40,20 @@ export class SessionListWatchers {
   remove(peer: Peer): void {
     const watcher = this.#peers.get(peer);
     if (watcher === undefined) return;
-    if (watcher.scope !== undefined) this.#scoped -= 1;
     this.#peers.delete(peer);
   }
 
   /** A session's summary was stored: created, or changed. */
   changed(session: SessionInfo): void {
     if (this.#peers.size === 0) return;
-    const frame: SessionsChanged = { type: 'sessions.changed', session };
-    this.#tell(JSON.stringify(frame), session);
+    this.#tell(frameOf({ type: 'sessions.changed', session }), session);
   }
 
-  /** A list change told by another process (a cluster node), already serialised. */
-  relay(frame: string): void {
+  /** A list change told by another process (a cluster node), with its text as it came: sent as is, never serialised again. */
+  relay(change: ListChange, text: string): void {
     if (this.#peers.size === 0) return;
-    // Read only when some watcher sees part of the list: the open server's path stays as it was.
-    const session = this.#scoped === 0 ? undefined : (JSON.parse(frame) as { session?: SessionInfo }).session;
-    this.#tell(frame, session);
+    // Scoped watchers read the summary from the typed change; a removal goes to every watcher.
+    this.#tell(storedFrame(text, change), change.type === 'sessions.changed' ? change.session : undefined);
   }
 
   /**
@@ -66,12 +62,11 @@ export class SessionListWatchers {
    */
   removed(sessionId: string): void {
     if (this.#peers.size === 0) return;
-    const frame: SessionsRemoved = { type: 'sessions.removed', sessionId };
-    this.#tell(JSON.stringify(frame), undefined);
+    this.#tell(frameOf({ type: 'sessions.removed', sessionId }), undefined);
   }
 
   /** `session`: the summary the frame carries, for scoped watchers; undefined for a frame every watcher gets. */
-  #tell(frame: string, session: SessionInfo | undefined): void {
+  #tell(frame: Frame, session: SessionInfo | undefined): void {
     for (const [peer, watcher] of this.#peers) {
       if (session !== undefined && !inScope(session, watcher.scope)) continue;
       if (watcher.held === undefined) this.#send(peer, frame);
@@ -79,7 +74,7 @@ export class SessionListWatchers {
     }
   }
 
-  #send(peer: Peer, frame: string): void {
+  #send(peer: Peer, frame: Frame): void {
     try {
       peer.sendLive(frame);
     } catch (error) {

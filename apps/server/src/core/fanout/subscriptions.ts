@@ -1,6 +1,8 @@
 import { toSnapshot, type SessionSnapshot, type SessionSubscribed } from '@interthought/protocol';
 import type { EventStore } from '../persistence/event-store.js';
 import type { LiveSession } from '../sessions/live-session.js';
+import { withRequestId } from './answer.js';
+import { frameNow, frameOf, storedFrame, type Frame } from './frame.js';
 import type { Peer, ReplyTo } from './peer.js';
 import { SessionError, badCursor, notFound } from '../session-error.js';
 
@@ -16,7 +18,7 @@ function checkCursor(session: LiveSession, afterSeq: number): void {
 interface Opening {
   reply: ReplyTo;
   /** The frames to send, in order (a snapshot, or `session.subscribed` and the replayed events). */
-  frames: string[];
+  frames: Frame[];
   /** The last seq they cover: live events after it follow. */
   coveredSeq: number;
   /** Answers the subscribe request: served, or refused (the session was deleted meanwhile). */
@@ -25,16 +27,15 @@ interface Opening {
 
 function snapshotOpening(session: LiveSession, reply: ReplyTo): Omit<Opening, 'settle'> {
   // Serialised now: the state moves on while the opening waits for its events to be written.
-  const frame: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(session.state) };
-  if (reply.requestId !== undefined) frame.requestId = reply.requestId;
-  return { reply, frames: [JSON.stringify(frame)], coveredSeq: session.state.seq };
+  const snapshot: SessionSnapshot = { type: 'session.snapshot', ...toSnapshot(session.state) };
+  return { reply, frames: [frameNow(withRequestId(snapshot, reply.requestId))], coveredSeq: session.state.seq };
 }
 
 function replayOpening(session: LiveSession, reply: ReplyTo, afterSeq: number, events: readonly string[]): Omit<Opening, 'settle'> {
   const coveredSeq = afterSeq + events.length;
   const subscribed: SessionSubscribed = { type: 'session.subscribed', sessionId: session.id, afterSeq, lastSeq: coveredSeq };
-  if (reply.requestId !== undefined) subscribed.requestId = reply.requestId;
-  return { reply, frames: [JSON.stringify(subscribed), ...events], coveredSeq };
+  // The replayed events go out as the store holds them, parsed by nobody.
+  return { reply, frames: [frameOf(withRequestId(subscribed, reply.requestId)), ...events.map((text) => storedFrame(text))], coveredSeq };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { SessionDeletedEvent } from '@interthought/protocol';
+import type { Frame } from '../fanout/frame.js';
 import type { Peer, ReplyTo } from '../fanout/peer.js';
 import type { LiveSession } from '../sessions/live-session.js';
 
@@ -9,7 +10,7 @@ import type { LiveSession } from '../sessions/live-session.js';
  */
 export interface HeldRequest {
   readonly reply: ReplyTo | undefined;
-  answered(frame: string): void;
+  answered(frame: Frame): void;
   release(): void;
 }
 

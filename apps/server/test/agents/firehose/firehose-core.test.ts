@@ -5,6 +5,7 @@ import { createFirehoseAgent } from '../../../src/agents/firehose/firehose-agent
 import { readDeltaStamp } from '../../../src/agents/firehose/firehose-text.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { SessionManager } from '../../../src/core/session-manager.js';
+import type { Frame } from '../../../src/core/fanout/frame.js';
 import type { Peer } from '../../../src/core/fanout/peer.js';
 import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 
@@ -12,10 +13,10 @@ import { ToolRegistry } from '../../../src/tools/tool-registry.js';
 class RecordingPeer implements Peer {
   readonly id = 'peer-1';
   readonly frames: Record<string, unknown>[] = [];
-  send(frame: string): void {
-    this.frames.push(JSON.parse(frame) as Record<string, unknown>);
+  send(frame: Frame): void {
+    this.frames.push(JSON.parse(frame.text) as Record<string, unknown>);
   }
-  sendLive(frame: string): void {
+  sendLive(frame: Frame): void {
     this.send(frame);
   }
   events(): SessionEvent[] {

@@ -1,21 +1,22 @@
 import type { SessionEvent } from '@interthought/protocol';
+import type { Frame } from '../../../src/core/fanout/frame.js';
 import type { Peer } from '../../../src/core/fanout/peer.js';
 
 /** A frame as the peer received it, parsed, with its type. */
 export type ReceivedFrame = { type: string; [field: string]: unknown };
 
-/** A peer that keeps every frame it is sent, as a WebSocket client would receive them. */
+/** A peer that keeps the text of every frame it is sent, as a WebSocket client would receive them. */
 export class RecordingPeer implements Peer {
   readonly frames: string[] = [];
 
   constructor(readonly id: string = 'peer') {}
 
-  send(frame: string): void {
-    this.frames.push(frame);
+  send(frame: Frame): void {
+    this.frames.push(frame.text);
   }
 
-  sendLive(frame: string): void {
-    this.frames.push(frame);
+  sendLive(frame: Frame): void {
+    this.frames.push(frame.text);
   }
 
   /** Every frame, parsed. */
