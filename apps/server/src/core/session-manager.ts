@@ -23,6 +23,7 @@ import { SINGLE_PROCESS, RouteError, type CommandOp, type RoutedCommand, type Se
 import type { HeldRequest, SessionFanout } from './ports/session-fanout.js';
 import type { ListChange, ListRelay } from './ports/list-relay.js';
 import { SessionError, notFound } from './session-error.js';
+import { PlacedCommands } from './placement/placed-commands.js';
 import type {
   Actor,
   CorrectStepInput,
@@ -63,18 +64,10 @@ export interface SessionManagerDeps extends Omit<SessionEngineDeps, 'recoverInte
 /** What a command carries besides its session: a correction, a decision, a message or a share link. */
 type CommandInput = CorrectStepInput | DecideInput | MessageInput | ShareInput | UnshareInput;
 
-/** An answer that never comes (its batch could not be written) stops holding the requester's events after this long. */
-const HOLD_LIMIT_MS = 10_000;
-const RETRY_MS = 100;
-
 function reportToConsole(context: string, error: unknown): void {
   console.error(`[session-core] ${context}:`, error);
 }
 
-function asSessionError(error: RouteError): SessionError {
-  const code = error.code === 'NOT_OWNER' || error.code === 'NO_ANSWER' ? 'INTERNAL' : error.code;
-  return new SessionError(code, error.message);
-}
 
 /**
  * The session core behind `SessionService`: the one implementation, on a single process and on a
@@ -91,6 +84,8 @@ export class SessionManager implements SessionService {
   readonly #listRelay: ListRelay | undefined;
   readonly #listWatchers: SessionListWatchers;
   readonly #report: (context: string, error: unknown) => void;
+  /** Where commands run in a cluster (claimed, routed, handed back); unused by a single process. */
+  readonly #placed: PlacedCommands;
 
   constructor(deps: SessionManagerDeps) {
     const { cluster, recoverInterrupted, reportError, ...engineDeps } = deps;
@@ -108,12 +103,13 @@ export class SessionManager implements SessionService {
       },
     });
     this.#fanout = cluster?.fanout ?? localFanout(this.#engine);
+    this.#placed = new PlacedCommands(this.#placement, this.#fanout, this.#engine, (op, sessionId, reply, input) => this.#apply(op, sessionId, reply, input as CommandInput), this.#report);
     this.ready = this.#engine.ready;
     this.#listRelay?.receive((change, frame) => this.#listChanged(change, frame));
     this.#placement.serve({
-      routed: (command, send) => this.#serveRouted(command, send),
+      routed: (command, send) => this.#placed.serveRouted(command, send),
       lost: (sessionId) => this.#engine.evict(sessionId, 'another node owns the session now'),
-      orphaned: (sessionId) => void this.#takeOver(sessionId).catch((error: unknown) => this.#report(`taking over session ${sessionId} failed`, error)),
+      orphaned: (sessionId) => void this.#placed.takeOver(sessionId).catch((error: unknown) => this.#report(`taking over session ${sessionId} failed`, error)),
     });
   }
 
@@ -186,7 +182,7 @@ export class SessionManager implements SessionService {
     const source = await this.#readSource(input.sessionId);
     if (source === undefined) throw notFound(input.sessionId);
     const info = await forkSession(this.#engine, source, input.stepId, reply, (session, peer) => this.#fanout.attachCreator(session, peer), input.ownedBy);
-    await this.#letGo(info.sessionId);
+    await this.#placed.letGo(info.sessionId);
     return info;
   }
 
@@ -251,7 +247,7 @@ export class SessionManager implements SessionService {
   /** Stored here, then (in a cluster) handed back: nothing runs it. */
   async importSession(parsed: ParsedImport, ownedBy?: Actor): Promise<SessionInfo> {
     const info = await importSession(this.#engine, parsed, ownedBy);
-    await this.#letGo(info.sessionId);
+    await this.#placed.letGo(info.sessionId);
     return info;
   }
 
@@ -314,7 +310,7 @@ export class SessionManager implements SessionService {
     }
     this.#listRelay.publish(change);
     // Not from inside the engine's report of the write that stored it: a microtask later.
-    if (!isActive(info.status)) queueMicrotask(() => void this.#letGo(info.sessionId));
+    if (!isActive(info.status)) queueMicrotask(() => void this.#placed.letGo(info.sessionId));
   }
 
   /** A list change published by any node: this node's watchers are told, and it keeps the deadline of a waiting session too. */
@@ -333,31 +329,6 @@ export class SessionManager implements SessionService {
     }
   }
 
-  /** A session whose owner died: take it over (its log is folded and it is marked interrupted, as after a restart). */
-  async #takeOver(sessionId: string): Promise<void> {
-    const claim = await this.#placement.claim(sessionId, { takeover: true });
-    if (!claim.here) return;
-    const snapshot = await this.#engine.snapshot(sessionId);
-    if (snapshot === undefined || !isActive(snapshot.session.status)) await this.#letGo(sessionId);
-  }
-
-  /** Nothing of the session runs here any more: once what it queued is written, hand it back and drop it from memory. */
-  async #letGo(sessionId: string): Promise<void> {
-    if (!this.#placement.handsBack || !this.#placement.holds(sessionId)) return;
-    // Its last events (a takeover's `interrupted`, a final status) are written while it is held.
-    await this.#engine.flushed();
-    if (!this.#placement.holds(sessionId)) return;
-    // A command may have revived it meanwhile (a correction of a finished session).
-    const snapshot = await this.#engine.snapshot(sessionId);
-    if (snapshot !== undefined && isActive(snapshot.session.status)) return;
-    this.#engine.evict(sessionId, 'the session finished');
-    try {
-      await this.#placement.release(sessionId);
-    } catch (error) {
-      this.#report(`releasing the lease of session ${sessionId} failed`, error);
-    }
-  }
-
   /**
    * Run a command where the session is placed: here when this process may run it (or can take it),
    * else on the node that runs it. The requester's events of the session are held until its
@@ -366,90 +337,7 @@ export class SessionManager implements SessionService {
   #command(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input?: CommandInput): Promise<unknown> {
     // A single process runs every command here, straight away: nothing to claim, route or hold.
     if (!this.#placement.handsBack) return this.#apply(op, sessionId, reply, input);
-    return this.#placed(op, sessionId, reply, input);
-  }
-
-  async #placed(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input?: CommandInput): Promise<unknown> {
-    if (typeof sessionId !== 'string') throw notFound(sessionId);
-    const held = this.#fanout.hold(sessionId, reply);
-    const deadline = Date.now() + this.#placement.takeoverWaitMs;
-    try {
-      for (;;) {
-        const placed = await this.#claim(sessionId);
-        if (placed.here) return await this.#runHere(op, sessionId, held.reply, input);
-        const command: RoutedCommand = withRequestId(
-          {
-            op,
-            sessionId,
-            peer: reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }) },
-            ...(input === undefined ? {} : { input }),
-          },
-          reply?.requestId,
-        );
-        try {
-          // The requester's frames come back over the bus as text: parsed only if something reads them.
-          return await this.#placement.route(placed.nodeId, command, (text) => held.answered(storedFrame(text)));
-        } catch (error) {
-          if (!(error instanceof RouteError)) throw error;
-          // The owner died or let the session go: once its hold is gone, this node takes it. Not
-          // after NO_ANSWER: that owner got the command (it was resent to it) and may have run it.
-          if (error.code === 'NOT_OWNER' && Date.now() < deadline) {
-            await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
-            continue;
-          }
-          throw asSessionError(error);
-        }
-      }
-    } catch (error) {
-      held.release();
-      throw error;
-    } finally {
-      this.#releaseLater(held);
-    }
-  }
-
-  #releaseLater(held: HeldRequest): void {
-    setTimeout(() => held.release(), HOLD_LIMIT_MS).unref();
-  }
-
-  async #claim(sessionId: string) {
-    try {
-      return await this.#placement.claim(sessionId);
-    } catch (error) {
-      if (error instanceof SessionError && error.code === 'SESSION_NOT_FOUND') throw notFound(sessionId);
-      throw error;
-    }
-  }
-
-  /** A command routed here by the node of its requester. */
-  async #serveRouted(command: RoutedCommand, send: (frame: string) => void): Promise<unknown> {
-    if (!this.#placement.holds(command.sessionId)) throw new RouteError('NOT_OWNER', `This node does not own session ${command.sessionId}.`);
-    // The outcome goes back after the answer: a status change's answer is its event, sent once written.
-    let answered: () => void = () => undefined;
-    const answeredOnce = new Promise<void>((resolve) => (answered = resolve));
-    const forward = (frame: Frame): void => {
-      send(frame.text);
-      answered();
-    };
-    const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
-    const reply: ReplyTo = withRequestId({ peer }, command.requestId);
-    const result = await this.#runHere(command.op, command.sessionId, reply, command.input as CommandInput | undefined);
-    // A link made or revoked is answered by its result alone: no frame goes to the peer, so none is waited for.
-    if (command.op === 'share' || command.op === 'unshare') return result;
-    await Promise.race([answeredOnce, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS).unref())]);
-    return result;
-  }
-
-  /** The command, run by this process's engine on a session placed here. */
-  async #runHere(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input: CommandInput | undefined): Promise<unknown> {
-    try {
-      return await this.#apply(op, sessionId, reply, input);
-    } catch (error) {
-      // A refused command may leave this node holding a session it does not run.
-      const snapshot = await this.#engine.snapshot(sessionId).catch(() => undefined);
-      if (snapshot === undefined || !isActive(snapshot.session.status)) await this.#letGo(sessionId);
-      throw error;
-    }
+    return this.#placed.run(op, sessionId, reply, input);
   }
 
   /** The command itself, on the engine (its promise as is: a single process adds no step between the request and its turn). */
@@ -485,7 +373,7 @@ export class SessionManager implements SessionService {
     this.#listDeleted(sessionId);
     if (this.#placement.handsBack) {
       await this.#fanout.deleted(deleted);
-      await this.#letGo(sessionId);
+      await this.#placed.letGo(sessionId);
     }
     return deleted;
   }

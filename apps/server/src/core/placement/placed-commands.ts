@@ -1,0 +1,150 @@
+import { isActive } from '@interthought/protocol';
+import type { SessionEngine } from '../sessions/session-engine.js';
+import type { Peer, ReplyTo } from '../fanout/peer.js';
+import { storedFrame, type Frame } from '../fanout/frame.js';
+import { withRequestId } from '../fanout/answer.js';
+import { SessionError, notFound } from '../session-error.js';
+import { RouteError, type CommandOp, type RoutedCommand, type SessionPlacement } from '../ports/session-placement.js';
+import type { HeldRequest, SessionFanout } from '../ports/session-fanout.js';
+
+/** What a command carries besides its session (a correction, a decision, a message, a share link). */
+export type CommandInput = unknown;
+
+/** Runs a command on this process's engine (`SessionManager`'s one switch over the commands). */
+export type ApplyCommand = (op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input: CommandInput) => Promise<unknown>;
+
+/** An answer that never comes (its batch could not be written) stops holding the requester's events after this long. */
+const HOLD_LIMIT_MS = 10_000;
+const RETRY_MS = 100;
+
+function asSessionError(error: RouteError): SessionError {
+  const code = error.code === 'NOT_OWNER' || error.code === 'NO_ANSWER' ? 'INTERNAL' : error.code;
+  return new SessionError(code, error.message);
+}
+
+/**
+ * Commands where sessions are placed on one of several nodes (a cluster): a command runs here when
+ * this node holds the session (or can take it), else it is routed to the node that does; a
+ * session nothing runs any more is handed back. A single process needs none of this.
+ */
+export class PlacedCommands {
+  constructor(
+    private readonly placement: SessionPlacement,
+    private readonly fanout: SessionFanout,
+    private readonly engine: SessionEngine,
+    private readonly apply: ApplyCommand,
+    private readonly report: (context: string, error: unknown) => void,
+  ) {}
+
+  /** A session whose owner died: take it over (its log is folded and it is marked interrupted, as after a restart). */
+  async takeOver(sessionId: string): Promise<void> {
+    const claim = await this.placement.claim(sessionId, { takeover: true });
+    if (!claim.here) return;
+    const snapshot = await this.engine.snapshot(sessionId);
+    if (snapshot === undefined || !isActive(snapshot.session.status)) await this.letGo(sessionId);
+  }
+
+  /** Nothing of the session runs here any more: once what it queued is written, hand it back and drop it from memory. */
+  async letGo(sessionId: string): Promise<void> {
+    if (!this.placement.handsBack || !this.placement.holds(sessionId)) return;
+    // Its last events (a takeover's `interrupted`, a final status) are written while it is held.
+    await this.engine.flushed();
+    if (!this.placement.holds(sessionId)) return;
+    // A command may have revived it meanwhile (a correction of a finished session).
+    const snapshot = await this.engine.snapshot(sessionId);
+    if (snapshot !== undefined && isActive(snapshot.session.status)) return;
+    this.engine.evict(sessionId, 'the session finished');
+    try {
+      await this.placement.release(sessionId);
+    } catch (error) {
+      this.report(`releasing the lease of session ${sessionId} failed`, error);
+    }
+  }
+
+  /**
+   * Run a command where the session is placed. The requester's events of the session are held until
+   * its answer arrives, which then replaces the plain copy of the event it is (or precedes the events it caused).
+   */
+  async run(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input?: CommandInput): Promise<unknown> {
+    if (typeof sessionId !== 'string') throw notFound(sessionId);
+    const held = this.fanout.hold(sessionId, reply);
+    const deadline = Date.now() + this.placement.takeoverWaitMs;
+    try {
+      for (;;) {
+        const placed = await this.#claim(sessionId);
+        if (placed.here) return await this.#runHere(op, sessionId, held.reply, input);
+        const command: RoutedCommand = withRequestId(
+          {
+            op,
+            sessionId,
+            peer: reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }) },
+            ...(input === undefined ? {} : { input }),
+          },
+          reply?.requestId,
+        );
+        try {
+          // The requester's frames come back over the bus as text: parsed only if something reads them.
+          return await this.placement.route(placed.nodeId, command, (text) => held.answered(storedFrame(text)));
+        } catch (error) {
+          if (!(error instanceof RouteError)) throw error;
+          // The owner died or let the session go: once its hold is gone, this node takes it. Not
+          // after NO_ANSWER: that owner got the command (it was resent to it) and may have run it.
+          if (error.code === 'NOT_OWNER' && Date.now() < deadline) {
+            await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+            continue;
+          }
+          throw asSessionError(error);
+        }
+      }
+    } catch (error) {
+      held.release();
+      throw error;
+    } finally {
+      this.#releaseLater(held);
+    }
+  }
+
+  #releaseLater(held: HeldRequest): void {
+    setTimeout(() => held.release(), HOLD_LIMIT_MS).unref();
+  }
+
+  async #claim(sessionId: string) {
+    try {
+      return await this.placement.claim(sessionId);
+    } catch (error) {
+      if (error instanceof SessionError && error.code === 'SESSION_NOT_FOUND') throw notFound(sessionId);
+      throw error;
+    }
+  }
+
+  /** A command routed here by the node of its requester. */
+  async serveRouted(command: RoutedCommand, send: (frame: string) => void): Promise<unknown> {
+    if (!this.placement.holds(command.sessionId)) throw new RouteError('NOT_OWNER', `This node does not own session ${command.sessionId}.`);
+    // The outcome goes back after the answer: a status change's answer is its event, sent once written.
+    let answered: () => void = () => undefined;
+    const answeredOnce = new Promise<void>((resolve) => (answered = resolve));
+    const forward = (frame: Frame): void => {
+      send(frame.text);
+      answered();
+    };
+    const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
+    const reply: ReplyTo = withRequestId({ peer }, command.requestId);
+    const result = await this.#runHere(command.op, command.sessionId, reply, command.input);
+    // A link made or revoked is answered by its result alone: no frame goes to the peer, so none is waited for.
+    if (command.op === 'share' || command.op === 'unshare') return result;
+    await Promise.race([answeredOnce, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS).unref())]);
+    return result;
+  }
+
+  /** The command, run by this process's engine on a session placed here. */
+  async #runHere(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input: CommandInput): Promise<unknown> {
+    try {
+      return await this.apply(op, sessionId, reply, input);
+    } catch (error) {
+      // A refused command may leave this node holding a session it does not run.
+      const snapshot = await this.engine.snapshot(sessionId).catch(() => undefined);
+      if (snapshot === undefined || !isActive(snapshot.session.status)) await this.letGo(sessionId);
+      throw error;
+    }
+  }
+}
