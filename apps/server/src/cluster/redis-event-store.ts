@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { SessionEvent, SessionInfo, SessionOptions, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 import type { Redis } from 'ioredis';
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/persistence/event-store.js';
-import { SessionError } from '../core/session-error.js';
+import { badListCursor } from '../core/session-error.js';
 import { EventStoreError } from '../core/persistence/event-store.js';
 import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';
 import { ACTIVE_KEY, BY_STATUS_KEY, SESSIONS_KEY, SHARING_KEY, listEntry, ownerSessionsKey, sessionIdOfEntry, sessionKeys, statusRange } from './redis-keys.js';
@@ -34,8 +34,7 @@ function encodeCursor(entry: string): string {
 function decodeCursor(cursor: string): string {
   const entry = Buffer.from(cursor, 'base64url').toString('utf8');
   if (sessionIdOfEntry(entry) === undefined || encodeCursor(entry) !== cursor) {
-    // A SessionError, like the other stores', so the REST route answers 400 rather than 500.
-    throw new SessionError('BAD_CURSOR', `"${cursor.slice(0, 80)}" is not a sessions cursor; pass the nextCursor of a previous page.`);
+    throw badListCursor(cursor);
   }
   return entry;
 }

@@ -27,3 +27,8 @@ export function badCursor(sessionId: string, lastSeq: number, afterSeq: unknown)
     `afterSeq must be an integer from 0 to ${lastSeq} (the last seq of session ${sessionId}); got ${String(afterSeq)}. Omit it to get a snapshot.`,
   );
 }
+
+/** The refusal for a session-list cursor no store handed out (a `SessionError`, so REST answers 400): one wording for every store. */
+export function badListCursor(cursor: string): SessionError {
+  return new SessionError('BAD_CURSOR', `"${cursor.slice(0, 80)}" is not a sessions cursor; pass the nextCursor of a previous page.`);
+}

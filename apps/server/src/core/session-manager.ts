@@ -2,12 +2,8 @@ import { toSnapshot, type SessionDeletedEvent, type SessionInfo, type SessionOpt
 import { SessionEngine, type SessionEngineDeps } from './sessions/session-engine.js';
 import { isActive } from '@interthought/protocol';
 import { createSession, forkSession, importSession } from './commands/create-session.js';
-import { correctStep } from './commands/correct-step.js';
-import { decideCall } from './commands/decide-call.js';
-import { sendMessage } from './commands/send-message.js';
-import { cancelSession, pauseSession, resumeSession } from './commands/lifecycle.js';
 import { deleteSession } from './commands/delete-session.js';
-import { shareSession, unshareSession } from './commands/share-links.js';
+import { COMMANDS, type CommandRun, type CommandTypes } from './commands/command-table.js';
 import { timeoutRejection } from './commands/approvals.js';
 import { SessionListWatchers } from './fanout/session-list-watchers.js';
 import { listInScope } from './fanout/session-list-scope.js';
@@ -61,8 +57,6 @@ export interface SessionManagerDeps extends Omit<SessionEngineDeps, 'recoverInte
   cluster?: ClusterPorts;
 }
 
-/** What a command carries besides its session: a correction, a decision, a message or a share link. */
-type CommandInput = CorrectStepInput | DecideInput | MessageInput | ShareInput | UnshareInput;
 
 function reportToConsole(context: string, error: unknown): void {
   console.error(`[session-core] ${context}:`, error);
@@ -103,7 +97,7 @@ export class SessionManager implements SessionService {
       },
     });
     this.#fanout = cluster?.fanout ?? localFanout(this.#engine);
-    this.#placed = new PlacedCommands(this.#placement, this.#fanout, this.#engine, (op, sessionId, reply, input) => this.#apply(op, sessionId, reply, input as CommandInput), this.#report);
+    this.#placed = new PlacedCommands(this.#placement, this.#fanout, this.#engine, (op, sessionId, reply, input) => this.#apply(op, sessionId, reply, input), this.#report);
     this.ready = this.#engine.ready;
     this.#listRelay?.receive((change, frame) => this.#listChanged(change, frame));
     this.#placement.serve({
@@ -334,37 +328,18 @@ export class SessionManager implements SessionService {
    * else on the node that runs it. The requester's events of the session are held until its
    * answer arrives, which then replaces the plain copy of the event it is (or precedes the events it caused).
    */
-  #command(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input?: CommandInput): Promise<unknown> {
+  #command(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input?: unknown): Promise<unknown> {
     // A single process runs every command here, straight away: nothing to claim, route or hold.
     if (!this.#placement.handsBack) return this.#apply(op, sessionId, reply, input);
     return this.#placed.run(op, sessionId, reply, input);
   }
 
   /** The command itself, on the engine (its promise as is: a single process adds no step between the request and its turn). */
-  #apply(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input: CommandInput | undefined): Promise<unknown> {
-    const engine = this.#engine;
-    switch (op) {
-      case 'correct':
-        return correctStep(engine, { ...(input as CorrectStepInput), sessionId }, reply);
-      case 'approve':
-        return decideCall(engine, { ...(input as DecideInput), sessionId }, 'approved', reply);
-      case 'reject':
-        return decideCall(engine, { ...(input as DecideInput), sessionId }, 'rejected', reply);
-      case 'message':
-        return sendMessage(engine, { ...(input as MessageInput), sessionId }, reply);
-      case 'share':
-        return shareSession(engine, { ...(input as ShareInput), sessionId });
-      case 'unshare':
-        return unshareSession(engine, { ...(input as UnshareInput), sessionId });
-      case 'pause':
-        return pauseSession(engine, sessionId, reply);
-      case 'resume':
-        return resumeSession(engine, sessionId, reply);
-      case 'cancel':
-        return cancelSession(engine, sessionId, reply);
-      case 'delete':
-        return this.#delete(sessionId, reply);
-    }
+  #apply(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input: unknown): Promise<unknown> {
+    if (op === 'delete') return this.#delete(sessionId, reply);
+    // The one untyped edge: a routed command's input arrives as JSON from the node that took the request.
+    const run = COMMANDS[op] as CommandRun<typeof op>;
+    return run(this.#engine, sessionId, reply, input as CommandTypes[typeof op]['input']);
   }
 
   /** The session is deleted here; the list of every process, and its followers elsewhere, are told; it is handed back. */

@@ -10,7 +10,7 @@ import {
   type SessionStatus,
 } from '@interthought/protocol';
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/persistence/event-store.js';
-import { SessionError } from '../core/session-error.js';
+import { badListCursor } from '../core/session-error.js';
 import { stateBeforeFirstEvent } from '../core/persistence/session-loader.js';
 
 export interface MemoryEventStoreOptions {
@@ -84,7 +84,7 @@ export class MemoryEventStore implements EventStore {
     const before = options.before === undefined ? Number.POSITIVE_INFINITY : Number(options.before);
     // Only the spelling nextCursor writes ("7", not "07", " 7" or "7.0"): one position, one cursor.
     if (options.before !== undefined && !(Number.isSafeInteger(before) && String(before) === options.before)) {
-      throw new SessionError('BAD_CURSOR', `"${options.before}" is not a sessions cursor; pass the nextCursor of a previous page.`);
+      throw badListCursor(options.before);
     }
     const { ownerId } = options;
     const older = [...this.#sessions.values()]

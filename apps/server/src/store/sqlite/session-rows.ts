@@ -1,6 +1,6 @@
 import type { FailureReason, Origin, SessionInfo, SessionOptions, SessionStatus, SessionUsage } from '@interthought/protocol';
 import type { SessionRecord } from '../../core/persistence/event-store.js';
-import { SessionError } from '../../core/session-error.js';
+import { badListCursor } from '../../core/session-error.js';
 
 /** A row of the `sessions` table, as better-sqlite3 returns it. */
 export interface SessionRow {
@@ -114,6 +114,5 @@ export function decodeCursor(cursor: string): ListCursor {
   if (Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
     if (encodeCursor({ created_at: parsed[0], id: parsed[1] }) === cursor) return { createdAt: parsed[0], id: parsed[1] };
   }
-  // A SessionError, like the memory store's, so the REST route answers 400 rather than 500.
-  throw new SessionError('BAD_CURSOR', `"${cursor.slice(0, 80)}" is not a sessions cursor; pass the nextCursor of a previous page.`);
+  throw badListCursor(cursor);
 }

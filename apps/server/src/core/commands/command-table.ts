@@ -1,0 +1,40 @@
+import type { SessionDeletedEvent, ShareRecord } from '@interthought/protocol';
+import type { SessionEngine } from '../sessions/session-engine.js';
+import type { ReplyTo } from '../fanout/peer.js';
+import type { CommandOp } from '../ports/session-placement.js';
+import type { CorrectStepInput, CorrectionResult, DecideInput, MessageInput, MessageResult, ShareInput, UnshareInput } from '../session-service.js';
+import { correctStep } from './correct-step.js';
+import { decideCall } from './decide-call.js';
+import { cancelSession, pauseSession, resumeSession } from './lifecycle.js';
+import { sendMessage } from './send-message.js';
+import { shareSession, unshareSession } from './share-links.js';
+
+/** What each command takes besides its session, and what it gives back. */
+export interface CommandTypes {
+  correct: { input: Omit<CorrectStepInput, 'sessionId'>; result: CorrectionResult };
+  approve: { input: Omit<DecideInput, 'sessionId'>; result: void };
+  reject: { input: Omit<DecideInput, 'sessionId'>; result: void };
+  message: { input: Omit<MessageInput, 'sessionId'>; result: MessageResult };
+  share: { input: Omit<ShareInput, 'sessionId'>; result: ShareRecord };
+  unshare: { input: Omit<UnshareInput, 'sessionId'>; result: void };
+  pause: { input: undefined; result: void };
+  resume: { input: undefined; result: void };
+  cancel: { input: undefined; result: void };
+  delete: { input: undefined; result: SessionDeletedEvent };
+}
+
+/** One command of the table: run by the engine of the process the session is placed on. */
+export type CommandRun<K extends CommandOp> = (engine: SessionEngine, sessionId: string, reply: ReplyTo | undefined, input: CommandTypes[K]['input']) => Promise<CommandTypes[K]['result']>;
+
+/** The commands the engine runs on a session placed here (deletion is the service's: it also tells the list and the other nodes). */
+export const COMMANDS: { readonly [K in Exclude<CommandOp, 'delete'>]: CommandRun<K> } = {
+  correct: (engine, sessionId, reply, input) => correctStep(engine, { ...input, sessionId }, reply),
+  approve: (engine, sessionId, reply, input) => decideCall(engine, { ...input, sessionId }, 'approved', reply),
+  reject: (engine, sessionId, reply, input) => decideCall(engine, { ...input, sessionId }, 'rejected', reply),
+  message: (engine, sessionId, reply, input) => sendMessage(engine, { ...input, sessionId }, reply),
+  share: (engine, sessionId, _reply, input) => shareSession(engine, { ...input, sessionId }),
+  unshare: (engine, sessionId, _reply, input) => unshareSession(engine, { ...input, sessionId }),
+  pause: (engine, sessionId, reply) => pauseSession(engine, sessionId, reply),
+  resume: (engine, sessionId, reply) => resumeSession(engine, sessionId, reply),
+  cancel: (engine, sessionId, reply) => cancelSession(engine, sessionId, reply),
+};
