@@ -7,3 +7,4 @@ export * from './run.js';
 export * from './steps.js';
 export * from './tool-run.js';
 export * from './messages.js';
+export * from './parse.js';
