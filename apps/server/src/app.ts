@@ -25,6 +25,7 @@ import { BriefWarnings } from './transport/brief-warnings.js';
 import { redactUrl } from './access/presented-token.js';
 import { closeAllSockets, socketErrorHandler } from './transport/shutdown.js';
 import { wsRoute } from './transport/ws-route.js';
+import { agentWorkersRoute } from './transport/agent-workers/agent-workers-route.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -176,6 +177,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.register(authenticationPlugin, { config });
   app.register(wsRoute, { config, warnings });
+  // Agent workers (PROTOCOL.md Part II): the endpoint exists only while tokens are configured.
+  if (config.agentTokens !== undefined) app.register(agentWorkersRoute, { config, tokens: config.agentTokens, warnings });
   app.register(apiRoutes, {
     prefix: '/api',
     stats: () => app.sessions.stats,

@@ -13,6 +13,11 @@ export class AgentRegistry {
     return this;
   }
 
+  /** Remove an agent (e.g. one served by workers that are gone for good); false when none had the name. */
+  unregister(name: string): boolean {
+    return this.#agents.delete(name);
+  }
+
   get(name: string): Agent | undefined {
     return this.#agents.get(name);
   }

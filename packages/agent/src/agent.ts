@@ -66,6 +66,8 @@ export interface StepSink {
 
 /** Everything an agent gets for one run. A run continues the chain: it ends with the session's final answer. */
 export interface AgentRunContext {
+  /** The session the run belongs to (for logs, and for agents that run elsewhere and must name it). */
+  sessionId?: string;
   task: string;
   /**
    * The current chain, root first: completed and corrected steps (a corrected step has
@@ -85,6 +87,6 @@ export interface Agent {
   /** One line for the agent picker. */
   readonly description: string;
   availability(): AgentAvailability;
-  /** Stream steps until a final answer. Throwing fails the session with the error's message. */
+  /** Stream steps until a final answer. Throwing fails the session with the error's message (a `RunInterruptedError` interrupts it instead). */
   run(context: AgentRunContext): Promise<void>;
 }

@@ -3,3 +3,4 @@ export type { Agent, AgentAvailability, AgentRunContext, ModelCallReport, Report
 export type { AgentTool, AgentToolbox, ToolInputCheck, ToolResult } from './agent-tools.js';
 export { AgentRegistry } from './agent-registry.js';
 export { abortableSleep } from './abortable-sleep.js';
+export { RunInterruptedError, isRunInterrupted } from './run-interrupted.js';

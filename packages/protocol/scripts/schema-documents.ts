@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ANSWER_TYPES, PROTOCOL_VERSION, SESSION_EVENT_TYPES, type ClientMessageType } from '../src/index.js';
 import { CLIENT_MESSAGES, SERVER_MESSAGES, buildSchemaRegistry } from './schema-catalog.js';
+import { buildAgentWireJsonSchema } from './agent-wire-schema.js';
 
 type Json = Record<string, unknown>;
 
@@ -8,6 +9,7 @@ type Json = Record<string, unknown>;
 export const SCHEMA_FILES = {
   jsonSchema: 'schema/interthought.schema.json',
   asyncapi: 'schema/asyncapi.json',
+  agentWireJsonSchema: 'schema/interthought-agent.schema.json',
 } as const;
 
 const ref = (pointer: string): Json => ({ $ref: pointer });
@@ -146,5 +148,6 @@ export function renderSchemaFiles(version: string): Record<string, string> {
   return {
     [SCHEMA_FILES.jsonSchema]: text(buildJsonSchema(version)),
     [SCHEMA_FILES.asyncapi]: text(buildAsyncApi(version)),
+    [SCHEMA_FILES.agentWireJsonSchema]: text(buildAgentWireJsonSchema(version)),
   };
 }

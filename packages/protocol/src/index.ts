@@ -21,3 +21,4 @@ export * from './access.js';
 export * from './session-rules.js';
 export * from './client.js';
 export * from './rest.js';
+export * from './agent-wire/index.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgentsEnvSchema, agentsConfigOf, type AgentsConfig } from './agents-config.js';
+import { AgentWorkersEnvSchema, agentWorkersConfigOf, type AgentWorkersConfig } from './agent-workers-config.js';
 import { AuthEnvSchema, authConfigOf, type AuthConfig } from './auth-config.js';
 import { ClusterEnvSchema, clusterConfigOf, type ClusterConfig } from './cluster-config.js';
 import { parseEnv, type Env } from './env-values.js';
@@ -9,6 +10,7 @@ import { ServerEnvSchema, serverConfigOf, type ServerConfig } from './server-con
 
 export { ConfigError, type ConfigProblem } from './config-error.js';
 export { AgentsConfigError, type AgentsConfig } from './agents-config.js';
+export type { AgentWorkersConfig } from './agent-workers-config.js';
 export { AUTH_MODES, AuthConfigError, type AuthConfig, type AuthMode, type IdentityConfig, type JwtConfig, type ProxyConfig } from './auth-config.js';
 export { ClusterConfigError, type ClusterConfig } from './cluster-config.js';
 export { LimitsConfigError, type LimitsConfig } from './limits-config.js';
@@ -17,7 +19,7 @@ export { DEFAULT_DB, LOG_LEVELS, MEMORY_DB, ServerConfigError, type LogLevel, ty
 export { REPO_ROOT, SERVER_VERSION } from './server-package.js';
 
 /** The server's settings, read once from the environment by `loadConfig`: every concern's, side by side. */
-export interface Config extends ServerConfig, LimitsConfig, AuthConfig, AgentsConfig {
+export interface Config extends ServerConfig, LimitsConfig, AuthConfig, AgentsConfig, AgentWorkersConfig {
   /** Cluster mode (INTERTHOUGHT_REDIS_URL set): this process is one node of a cluster sharing Redis. Undefined: the embedded SQLite server. */
   cluster: ClusterConfig | undefined;
   /** Tools from MCP servers (INTERTHOUGHT_MCP_CONFIG names their file). Undefined: none. */
@@ -30,6 +32,7 @@ const EnvSchema = z.object({
   ...LimitsEnvSchema.shape,
   ...AuthEnvSchema.shape,
   ...AgentsEnvSchema.shape,
+  ...AgentWorkersEnvSchema.shape,
   ...ClusterEnvSchema.shape,
   ...McpEnvSchema.shape,
 });
@@ -46,6 +49,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...limitsConfigOf(vars),
     ...authConfigOf(vars, env),
     ...agentsConfigOf(vars),
+    ...agentWorkersConfigOf(vars),
     cluster: clusterConfigOf(vars),
     mcp: mcpConfigOf(vars),
   };

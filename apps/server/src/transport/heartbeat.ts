@@ -1,12 +1,16 @@
 import type { WebSocket } from 'ws';
-import type { Connection } from './connection.js';
+/** What the heartbeat needs of a connection: a client's `Connection`, or an agent worker's. */
+export interface Beating {
+  readonly socket: WebSocket;
+  readonly open: boolean;
+}
 
 /**
  * Pings every connection each `intervalMs`; one that has not answered the previous ping is
  * terminated (a half-open TCP connection would otherwise hold its subscriptions forever).
  */
 export class Heartbeat {
-  readonly #connections = new Set<Connection>();
+  readonly #connections = new Set<Beating>();
   /** Sockets pinged and not answered yet: a Set the pongs empty, not a flag and a listener per connection. */
   readonly #unanswered = new Set<WebSocket>();
   /** One 'pong' listener for every socket (ws calls it with the socket as `this`). */
@@ -20,13 +24,13 @@ export class Heartbeat {
     };
   }
 
-  add(connection: Connection): void {
+  add(connection: Beating): void {
     connection.socket.on('pong', this.#onPong);
     this.#connections.add(connection);
     this.#timer ??= setInterval(() => this.#beat(), this.intervalMs).unref();
   }
 
-  delete(connection: Connection): void {
+  delete(connection: Beating): void {
     this.#connections.delete(connection);
     this.#unanswered.delete(connection.socket);
     if (this.#connections.size === 0) this.stop();

@@ -54,8 +54,22 @@ function checkContent(step: Step, input: CorrectStepInput, tools: ToolCatalog): 
       { path: ['stepId'], message: 'The tool call names no tool' },
     ]);
   }
+  // A tool the server does not have is a remote worker's own: its input is checked to be JSON, the worker checks the rest.
+  if (tools.get(step.tool) === undefined) {
+    checkJsonInput(step.tool, content);
+    return;
+  }
   const check = tools.checkInput(step.tool, content);
   if (!check.ok) throw new SessionError('BAD_CORRECTION', check.message, check.details);
+}
+
+function checkJsonInput(tool: string, content: string): void {
+  try {
+    JSON.parse(content);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SessionError('BAD_CORRECTION', `The input of ${tool} must be JSON: ${reason}`, [{ path: ['content'], message: reason }]);
+  }
 }
 
 /** Who corrected what, for the events of an accepted correction. */

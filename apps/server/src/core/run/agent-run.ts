@@ -1,5 +1,5 @@
 import type { Step } from '@interthought/protocol';
-import type { Agent, ModelCallReport } from '@interthought/agent';
+import { isRunInterrupted, type Agent, type ModelCallReport } from '@interthought/agent';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
@@ -124,6 +124,7 @@ export class AgentRun implements SessionRun, RunScope {
     try {
       await turn.within(() =>
         this.#agent.run({
+          sessionId: session.id,
           task: session.state.session.task,
           chain: session.chainCopy(),
           options: { ...session.options },
@@ -141,6 +142,11 @@ export class AgentRun implements SessionRun, RunScope {
     this.#ending = true;
     this.sink.closeOpenStep();
     session.releaseRun(this);
+    // Cut off from outside (a remote worker went away): resumable, not a failure of the agent.
+    if (failure !== undefined && isRunInterrupted(failure.error)) {
+      session.setStatus('interrupted', { detail: failure.error.detail });
+      return;
+    }
     // Messages queued for the next turn start it in place of the final status.
     if (this.#deps.continueAfterTurn(this)) return;
     if (failure === undefined) session.setStatus('completed');

@@ -1,0 +1,79 @@
+import { AGENT_FIELD_LIMITS, type WorkerAgent } from '@interthought/protocol';
+import type { AgentAvailability, AgentRegistry } from '@interthought/agent';
+import { RemoteAgent } from './remote-agent.js';
+import { WorkerFrameError } from './worker-frame-error.js';
+import type { WorkerConnection } from './worker-connection.js';
+
+/** Why a remote agent whose workers all left cannot run. */
+export const NO_WORKER_REASON = 'no worker connected';
+
+/**
+ * The connected workers, by the agent names they serve, and the remote agents those names are in
+ * the server's agent registry (PROTOCOL.md Part II §A4, §A10). A run goes to the least busy worker.
+ */
+export class WorkerPool {
+  readonly #registry: AgentRegistry;
+  readonly #workers = new Map<string, Set<WorkerConnection>>();
+  readonly #agents = new Map<string, RemoteAgent>();
+  /** Breaks ties between equally busy workers: the one that got a run longest ago goes first. */
+  #assignments = 0;
+
+  constructor(registry: AgentRegistry) {
+    this.#registry = registry;
+  }
+
+  /** Serve `agents` from `worker` as well; every name is checked before any is taken. */
+  register(worker: WorkerConnection, agents: readonly WorkerAgent[]): void {
+    for (const { name } of agents) {
+      const existing = this.#registry.get(name);
+      if (existing !== undefined && !(existing instanceof RemoteAgent)) {
+        throw new WorkerFrameError('NAME_TAKEN', `Agent "${name}" runs in the server's own process: pick another name (no agent of this frame was registered).`);
+      }
+    }
+    const names = new Set([...worker.served.keys(), ...agents.map(({ name }) => name)]);
+    if (names.size > AGENT_FIELD_LIMITS.agentsPerWorkerMax) {
+      throw new WorkerFrameError('LIMIT_EXCEEDED', `A worker may serve at most ${AGENT_FIELD_LIMITS.agentsPerWorkerMax} agents; this frame would make it ${names.size}.`);
+    }
+    for (const agent of agents) {
+      worker.served.set(agent.name, agent);
+      let serving = this.#workers.get(agent.name);
+      if (serving === undefined) this.#workers.set(agent.name, (serving = new Set()));
+      serving.add(worker);
+      const remote = this.#agents.get(agent.name);
+      if (remote === undefined) {
+        const created = new RemoteAgent(agent.name, agent.description, this);
+        this.#agents.set(agent.name, created);
+        this.#registry.register(created);
+      } else {
+        remote.description = agent.description;
+      }
+    }
+  }
+
+  /** The worker left: its agents stay listed, unavailable once no worker serves them. */
+  remove(worker: WorkerConnection): void {
+    for (const name of worker.served.keys()) this.#workers.get(name)?.delete(worker);
+  }
+
+  availability(name: string): AgentAvailability {
+    return (this.#workers.get(name)?.size ?? 0) > 0 ? { available: true } : { available: false, reason: NO_WORKER_REASON };
+  }
+
+  /** The worker of `name` with the fewest runs, under its cap; the one that waited longest on a tie. */
+  pick(name: string): WorkerConnection | undefined {
+    let best: WorkerConnection | undefined;
+    for (const worker of this.#workers.get(name) ?? []) {
+      if (!worker.hasRoom) continue;
+      if (best === undefined || worker.activeRuns < best.activeRuns || (worker.activeRuns === best.activeRuns && worker.lastAssignment < best.lastAssignment)) {
+        best = worker;
+      }
+    }
+    if (best !== undefined) best.lastAssignment = ++this.#assignments;
+    return best;
+  }
+
+  /** How many workers serve `name` now. */
+  workersOf(name: string): number {
+    return this.#workers.get(name)?.size ?? 0;
+  }
+}
