@@ -2,9 +2,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { AgentRegistry } from '@interthought/agent';
-import { createDemoAgent } from './agents/demo/index.js';
-import { createFirehoseAgent } from './agents/firehose/firehose-agent.js';
-import { createOpenAIAgent } from './agents/openai/index.js';
+import { catalogAgents } from './agents/catalog/index.js';
 import type { Config } from './config/index.js';
 import type { EventStore } from './core/persistence/event-store.js';
 import { MemoryEventStore } from './store/memory-event-store.js';
@@ -48,13 +46,6 @@ export interface AppOverrides {
   logger?: boolean | object;
 }
 
-/** The agents every server offers. */
-function defaultAgents(): AgentRegistry {
-  const agents = new AgentRegistry('demo').register(createDemoAgent()).register(createOpenAIAgent(process.env));
-  // The firehose exists only for `pnpm bench`: it would be a confusing choice in the picker.
-  if (process.env.INTERTHOUGHT_BENCH === '1') agents.register(createFirehoseAgent());
-  return agents;
-}
 
 const configPlugin = fp(
   async (app: FastifyInstance, options: { config: Config }) => {
@@ -72,7 +63,8 @@ const registriesPlugin = fp(
       app.addHook('onClose', () => mcp.close());
     }
     app.decorate('tools', tools);
-    app.decorate('agents', options.agents ?? defaultAgents());
+    // The built-in agents and those of the agents file; keys are read from the variables the file names.
+    app.decorate('agents', options.agents ?? catalogAgents(app.config.agentsCatalog, process.env));
   },
   { name: 'registries', dependencies: ['config'] },
 );

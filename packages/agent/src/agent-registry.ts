@@ -1,5 +1,5 @@
 import type { AgentListing } from '@interthought/protocol';
-import type { Agent, AgentAvailability } from './agent.js';
+import type { Agent, AgentAvailability, AgentModels } from './agent.js';
 
 /** Agents by name; `session.create` picks one (the default when none is named). */
 export class AgentRegistry {
@@ -31,7 +31,12 @@ export class AgentRegistry {
         available: availability.available,
         ...(availability.available ? {} : { reason: availability.reason }),
         default: agent.name === this.defaultName,
+        ...(agent.models === undefined ? {} : modelsListing(agent.models)),
       };
     });
   }
+}
+
+function modelsListing(models: AgentModels): Pick<AgentListing, 'models' | 'defaultModel' | 'anyModel'> {
+  return { models: [...models.offered], defaultModel: models.default, ...(models.any === true ? { anyModel: true } : {}) };
 }

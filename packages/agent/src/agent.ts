@@ -81,11 +81,23 @@ export interface AgentRunContext {
   signal: AbortSignal;
 }
 
+/** The models an agent offers a session (`options.model`, PROTOCOL.md §9.1 "The session's model"). */
+export interface AgentModels {
+  /** The model of a session that names none; one of `offered`. */
+  readonly default: string;
+  /** The models a session may name, the default among them, in the picker's order. */
+  readonly offered: readonly string[];
+  /** Whether a model not offered is taken too (a single endpoint whose models the server does not know). */
+  readonly any?: boolean;
+}
+
 /** An agent kind, registered by name. */
 export interface Agent {
   readonly name: string;
   /** One line for the agent picker. */
   readonly description: string;
+  /** The models a session may pick; absent: the agent takes no model choice and ignores `options.model`. */
+  readonly models?: AgentModels;
   availability(): AgentAvailability;
   /** Stream steps until a final answer. Throwing fails the session with the error's message (a `RunInterruptedError` interrupts it instead). */
   run(context: AgentRunContext): Promise<void>;

@@ -1,5 +1,5 @@
 // The one contract every agent implements, wherever it runs, and what the session core gives it for a run.
-export type { Agent, AgentAvailability, AgentRunContext, ModelCallReport, ReportedTokens, StepSink, StepWriter } from './agent.js';
+export type { Agent, AgentAvailability, AgentModels, AgentRunContext, ModelCallReport, ReportedTokens, StepSink, StepWriter } from './agent.js';
 export type { AgentTool, AgentToolbox, ToolInputCheck, ToolResult } from './agent-tools.js';
 export { AgentRegistry } from './agent-registry.js';
 export { abortableSleep } from './abortable-sleep.js';

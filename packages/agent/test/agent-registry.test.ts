@@ -17,6 +17,16 @@ describe('AgentRegistry', () => {
     ]);
   });
 
+  it('lists the models an agent offers and its default, and whether it takes others', () => {
+    const registry = new AgentRegistry('demo')
+      .register({ ...agentNamed('deepseek'), models: { default: 'deepseek-chat', offered: ['deepseek-chat', 'deepseek-reasoner'] } })
+      .register({ ...agentNamed('openai'), models: { default: 'gpt-4o-mini', offered: ['gpt-4o-mini'], any: true } });
+    expect(registry.list()).toEqual([
+      { name: 'deepseek', description: 'the deepseek agent', available: true, default: false, models: ['deepseek-chat', 'deepseek-reasoner'], defaultModel: 'deepseek-chat' },
+      { name: 'openai', description: 'the openai agent', available: true, default: false, models: ['gpt-4o-mini'], defaultModel: 'gpt-4o-mini', anyModel: true },
+    ]);
+  });
+
   it('refuses a second agent of the same name', () => {
     const registry = new AgentRegistry().register(agentNamed('demo'));
     expect(() => registry.register(agentNamed('demo'))).toThrow('Agent "demo" is already registered.');

@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   AGENT_NOT_FOUND: 'AGENT_NOT_FOUND',
   /** The agent exists but is not configured or cannot run now. */
   AGENT_UNAVAILABLE: 'AGENT_UNAVAILABLE',
+  /** `session.create` names an option value the agent does not take, e.g. a model it does not offer (capability `models`). */
+  INVALID_OPTIONS: 'INVALID_OPTIONS',
   /** An `afterSeq` that is negative, not an integer, or beyond the last `seq`. */
   BAD_CURSOR: 'BAD_CURSOR',
   /** A per-connection or per-server cap was reached (sessions, subscriptions). */

@@ -17,6 +17,7 @@ export const CAPABILITIES = [
   'users',
   'sharing',
   'usage',
+  'models',
 ] as const;
 
 /** A feature named in `hello.capabilities`. */

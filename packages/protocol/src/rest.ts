@@ -17,6 +17,12 @@ export const AgentListingSchema = z.looseObject({
   reason: z.string().optional(),
   /** The agent `session.create` uses when none is named. */
   default: z.boolean(),
+  /** The models a session may pick with `options.model`, the default among them (capability `models`); absent: the agent takes no model choice. */
+  models: z.array(z.string()).optional(),
+  /** The model of a session that names none (with `models`). */
+  defaultModel: z.string().optional(),
+  /** The agent also takes a model it does not list (with `models`). */
+  anyModel: z.boolean().optional(),
 });
 
 /** A tool as `GET /api/tools` lists it: what agents may call, where it comes from, and its input. */

@@ -22,7 +22,7 @@ export const SessionStatusSchema = z.enum(['running', 'paused', 'waiting', 'idle
 export const SessionOptionsSchema = z.strictObject({
   /** Milliseconds between streamed tokens, for agents that pace their output (the demo agent). */
   tokenDelayMs: z.number().int().min(0).max(5_000).optional(),
-  /** Model name, for LLM agents. */
+  /** Model name, for LLM agents: one of the agent's `models` when it lists some (capability `models`). */
   model: z.string().min(1).max(200).optional(),
   /** Sampling temperature, for LLM agents. */
   temperature: z.number().min(0).max(2).optional(),
@@ -111,6 +111,8 @@ export const SessionInfoSchema = z.looseObject({
   usage: SessionUsageSchema.optional(),
   /** Why a `failed` session failed, for a client to explain it, e.g. `budget` (additive, capability `usage`). */
   failure: FailureReasonSchema.optional(),
+  /** The model the session's agent calls, fixed at creation (additive, capability `models`): absent for an agent that offers none. */
+  model: z.string().optional(),
 });
 
 /** `session.created`: the answer to `session.create`. */

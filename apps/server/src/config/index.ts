@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AgentsEnvSchema, agentsConfigOf, type AgentsConfig } from './agents-config.js';
 import { AgentWorkersEnvSchema, agentWorkersConfigOf, type AgentWorkersConfig } from './agent-workers-config.js';
+import { AgentsCatalogEnvSchema, agentsCatalogOf, type AgentsCatalog } from './agents-catalog.js';
 import { AuthEnvSchema, authConfigOf, type AuthConfig } from './auth-config.js';
 import { ClusterEnvSchema, clusterConfigOf, type ClusterConfig } from './cluster-config.js';
 import { parseEnv, type Env } from './env-values.js';
@@ -11,6 +12,7 @@ import { ServerEnvSchema, serverConfigOf, type ServerConfig } from './server-con
 export { ConfigError, type ConfigProblem } from './config-error.js';
 export { AgentsConfigError, type AgentsConfig } from './agents-config.js';
 export type { AgentWorkersConfig } from './agent-workers-config.js';
+export { AgentsCatalogError, type AgentsCatalog, type AgentEntry } from './agents-catalog.js';
 export { AUTH_MODES, AuthConfigError, type AuthConfig, type AuthMode, type IdentityConfig, type JwtConfig, type ProxyConfig } from './auth-config.js';
 export { ClusterConfigError, type ClusterConfig } from './cluster-config.js';
 export { LimitsConfigError, type LimitsConfig } from './limits-config.js';
@@ -24,6 +26,8 @@ export interface Config extends ServerConfig, LimitsConfig, AuthConfig, AgentsCo
   cluster: ClusterConfig | undefined;
   /** Tools from MCP servers (INTERTHOUGHT_MCP_CONFIG names their file). Undefined: none. */
   mcp: McpConfig | undefined;
+  /** The agents and models of the agents file (INTERTHOUGHT_AGENTS_CONFIG names it). Undefined: the built-in agents only. */
+  agentsCatalog: AgentsCatalog | undefined;
 }
 
 /** Every concern's variables in one schema, so that one message names every bad variable at once. */
@@ -35,12 +39,13 @@ const EnvSchema = z.object({
   ...AgentWorkersEnvSchema.shape,
   ...ClusterEnvSchema.shape,
   ...McpEnvSchema.shape,
+  ...AgentsCatalogEnvSchema.shape,
 });
 
 /**
  * Read and validate the configuration. Throws a `ConfigError` naming every bad variable; once each
  * variable is good on its own, the checks of variables together follow (limits, then sign-in, then
- * the MCP servers file), each throwing its concern's error.
+ * the MCP servers file, then the agents file), each throwing its concern's error.
  */
 export function loadConfig(env: Env = process.env): Config {
   const vars = parseEnv(EnvSchema, env);
@@ -52,5 +57,6 @@ export function loadConfig(env: Env = process.env): Config {
     ...agentWorkersConfigOf(vars),
     cluster: clusterConfigOf(vars),
     mcp: mcpConfigOf(vars),
+    agentsCatalog: agentsCatalogOf(vars),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/index.js';
 import { AgentsConfigError, readAgentsConfig } from '../../src/config/agents-config.js';
+import { AgentsCatalogError, readAgentsCatalogConfig } from '../../src/config/agents-catalog.js';
 import { AuthConfigError, readAuthConfig } from '../../src/config/auth-config.js';
 import { ClusterConfigError, readClusterConfig } from '../../src/config/cluster-config.js';
 import type { ConfigProblem } from '../../src/config/config-error.js';
@@ -30,6 +31,7 @@ const CONCERNS: { concern: string; read: (env: Env) => unknown; error: abstract 
   { concern: 'agents', read: readAgentsConfig, error: AgentsConfigError, env: { INTERTHOUGHT_MAX_TOKENS_PER_SESSION: '0' }, variable: 'INTERTHOUGHT_MAX_TOKENS_PER_SESSION' },
   { concern: 'cluster', read: readClusterConfig, error: ClusterConfigError, env: { INTERTHOUGHT_REDIS_URL: 'cache:6379' }, variable: 'INTERTHOUGHT_REDIS_URL' },
   { concern: 'MCP', read: readMcpConfig, error: McpConfigError, env: { INTERTHOUGHT_MCP_TIMEOUT_MS: '10' }, variable: 'INTERTHOUGHT_MCP_TIMEOUT_MS' },
+  { concern: 'agents file', read: readAgentsCatalogConfig, error: AgentsCatalogError, env: { INTERTHOUGHT_AGENTS_CONFIG: '/nonexistent/interthought-agents.json' }, variable: 'INTERTHOUGHT_AGENTS_CONFIG' },
   { concern: 'MCP file', read: readMcpConfig, error: McpConfigError, env: { INTERTHOUGHT_MCP_CONFIG: '/nonexistent/interthought-mcp.json' }, variable: 'INTERTHOUGHT_MCP_CONFIG' },
 ];
 

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../support/server-process.js';
 
@@ -14,6 +17,17 @@ describe('main with a bad configuration or an unreachable store', () => {
       'Invalid configuration:\n' +
         '  PORT: must be a whole number from 0 to 65535, got "eighty"\n' +
         '  LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "chatty"\n',
+    );
+    expect(server.stdout()).toBe('');
+  });
+
+  it('names the agents file, the path inside it and the reason, without a stack trace, and exits 1 when the file is bad', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'interthought-agents-')), 'agents.json');
+    writeFileSync(file, JSON.stringify({ agents: { deepseek: { type: 'openai', baseURL: 'api.deepseek.com', apiKeyEnv: 'DEEPSEEK_API_KEY', model: 'deepseek-chat' } } }));
+    server = spawnServer({ PORT: '0', INTERTHOUGHT_AGENTS_CONFIG: file });
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toBe(
+      'Invalid configuration:\n' + `  INTERTHOUGHT_AGENTS_CONFIG: ${file}: agents.deepseek.baseURL: must be an http:// or https:// URL, e.g. http://localhost:11434/v1\n`,
     );
     expect(server.stdout()).toBe('');
   });

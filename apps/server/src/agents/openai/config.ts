@@ -26,7 +26,18 @@ export interface OpenAIConfig {
   timeoutMs: number;
   retry: RetryConfig;
   thoughtReplay: ThoughtReplay;
+  /** The system prompt of every model turn; undefined: the agent's own (`SYSTEM_PROMPT`). */
+  system?: string;
 }
+
+/** The settings' defaults and bounds, shared by the environment variables and the agents file. */
+export const OPENAI_LIMITS = {
+  maxIterations: { fallback: 8, min: 1, max: 100 },
+  timeoutMs: { fallback: 120_000, min: 1, max: 3_600_000 },
+  retryAttempts: { fallback: 3, min: 1, max: 10 },
+  retryBaseDelayMs: { fallback: 1_000, min: 0, max: 60_000 },
+  retryMaxDelayMs: { fallback: 30_000, min: 0, max: 600_000 },
+} as const;
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -47,12 +58,12 @@ export function readOpenAIConfig(env: Env = process.env): OpenAIConfig {
     baseURL,
     apiKey: readText(env, 'OPENAI_API_KEY'),
     model: readText(env, 'INTERTHOUGHT_MODEL') ?? DEFAULT_MODEL,
-    maxIterations: readInteger(env, 'INTERTHOUGHT_OPENAI_MAX_ITERATIONS', 8, 1, 100),
-    timeoutMs: readInteger(env, 'INTERTHOUGHT_OPENAI_TIMEOUT_MS', 120_000, 1, 3_600_000),
+    maxIterations: readInteger(env, 'INTERTHOUGHT_OPENAI_MAX_ITERATIONS', OPENAI_LIMITS.maxIterations),
+    timeoutMs: readInteger(env, 'INTERTHOUGHT_OPENAI_TIMEOUT_MS', OPENAI_LIMITS.timeoutMs),
     retry: {
-      attempts: readInteger(env, 'INTERTHOUGHT_OPENAI_RETRY_ATTEMPTS', 3, 1, 10),
-      baseDelayMs: readInteger(env, 'INTERTHOUGHT_OPENAI_RETRY_BASE_MS', 1_000, 0, 60_000),
-      maxDelayMs: readInteger(env, 'INTERTHOUGHT_OPENAI_RETRY_MAX_MS', 30_000, 0, 600_000),
+      attempts: readInteger(env, 'INTERTHOUGHT_OPENAI_RETRY_ATTEMPTS', OPENAI_LIMITS.retryAttempts),
+      baseDelayMs: readInteger(env, 'INTERTHOUGHT_OPENAI_RETRY_BASE_MS', OPENAI_LIMITS.retryBaseDelayMs),
+      maxDelayMs: readInteger(env, 'INTERTHOUGHT_OPENAI_RETRY_MAX_MS', OPENAI_LIMITS.retryMaxDelayMs),
     },
     thoughtReplay: readThoughtReplay(env, baseURL),
   };
@@ -85,7 +96,7 @@ function readBaseURL(env: Env): string | undefined {
   return value.replace(/\/+$/, '');
 }
 
-function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+function readInteger(env: Env, name: string, { fallback, min, max }: { fallback: number; min: number; max: number }): number {
   const value = readText(env, name);
   if (value === undefined) return fallback;
   const number = Number(value);
@@ -101,8 +112,13 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max:
  * `<think>` tags, which every chat endpoint accepts as plain content.
  */
 function readThoughtReplay(env: Env, baseURL: string | undefined): ThoughtReplay {
-  const fallback: ThoughtReplay = baseURL && /(^|\.)deepseek\.com$/.test(new URL(baseURL).hostname) ? 'reasoning-content' : 'think-tags';
+  const fallback = defaultThoughtReplay(baseURL);
   const value = readText(env, 'INTERTHOUGHT_OPENAI_THOUGHTS') ?? fallback;
   if (value === 'think-tags' || value === 'reasoning-content') return value;
   throw new OpenAIConfigError(`INTERTHOUGHT_OPENAI_THOUGHTS must be "think-tags" or "reasoning-content", got "${value}".`);
+}
+
+/** `reasoning-content` for DeepSeek's own endpoint, `think-tags` elsewhere (see `readThoughtReplay`). */
+export function defaultThoughtReplay(baseURL: string | undefined): ThoughtReplay {
+  return baseURL && /(^|\.)deepseek\.com$/.test(new URL(baseURL).hostname) ? 'reasoning-content' : 'think-tags';
 }

@@ -31,10 +31,10 @@ export function unansweredToolCalls(chain: readonly ChainStep[]): ChainStep[] {
 }
 
 /** The chat messages for a model turn: system prompt, the user's task, then the chain with corrections in place. */
-export function buildMessages(task: string, chain: readonly ChainStep[], replay: ThoughtReplay): ChatCompletionMessageParam[] {
+export function buildMessages(task: string, chain: readonly ChainStep[], replay: ThoughtReplay, system = SYSTEM_PROMPT): ChatCompletionMessageParam[] {
   const history = new HistoryBuilder(replay);
   for (const step of chain) history.add(step);
-  return [{ role: 'system', content: SYSTEM_PROMPT }, { role: 'user', content: task }, ...history.finish()];
+  return [{ role: 'system', content: system }, { role: 'user', content: task }, ...history.finish()];
 }
 
 /** An observation answers the earliest waiting call of its tool (or the earliest call, if none matches). */

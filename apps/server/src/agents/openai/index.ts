@@ -1,6 +1,8 @@
-export { createOpenAIAgent } from './openai-agent.js';
+export { createOpenAIAgent, openAIAgent, type OpenAIAgentSetup } from './openai-agent.js';
 export {
   readOpenAIConfig,
+  defaultThoughtReplay,
+  OPENAI_LIMITS,
   configAvailability,
   OpenAIConfigError,
   UNCONFIGURED_REASON,

@@ -1,5 +1,6 @@
 import { OpenAI } from 'openai';
-import type { Agent, AgentAvailability, AgentRunContext } from '@interthought/agent';
+import type { Agent, AgentAvailability, AgentModels, AgentRunContext } from '@interthought/agent';
+import type { ToolSelection } from '../tool-selection.js';
 import { runAgentLoop } from './agent-loop.js';
 import {
   OPENAI_DEFAULT_BASE_URL,
@@ -14,41 +15,70 @@ const PLACEHOLDER_API_KEY = 'interthought-local-endpoint';
 
 type Env = Record<string, string | undefined>;
 
+/** One agent on one OpenAI-compatible endpoint: the environment's `openai`, or an entry of the agents file. */
+export interface OpenAIAgentSetup {
+  name: string;
+  /** One line for the picker; undefined: one that names the model and the endpoint. */
+  description?: string;
+  /** The endpoint's settings, or why they are unusable (the agent is then listed unavailable with it). */
+  config: OpenAIConfig | { unusable: string };
+  /** The models a session may pick; undefined: the configured model, and any other a session names. */
+  models?: AgentModels;
+  /** The tools it may call; undefined: every tool of the server. */
+  tools?: ToolSelection;
+  /** OpenAI's organization and project, sent with every request when set. */
+  organization?: string;
+  project?: string;
+}
+
 /**
  * The `openai` agent: drives any OpenAI-compatible chat-completions endpoint configured by
  * environment variables (see `readOpenAIConfig`). A configuration that is missing or unusable
  * makes the agent unavailable with the reason, instead of failing the server's start.
  */
 export function createOpenAIAgent(env: Env = process.env): Agent {
-  let config: OpenAIConfig | undefined;
-  let availability: AgentAvailability;
+  let config: OpenAIAgentSetup['config'];
   try {
     config = readOpenAIConfig(env);
-    availability = configAvailability(config);
   } catch (error) {
     if (!(error instanceof OpenAIConfigError)) throw error;
-    availability = { available: false, reason: error.message };
+    config = { unusable: error.message };
   }
+  const setup: OpenAIAgentSetup = { name: 'openai', config };
+  const organization = env.OPENAI_ORG_ID?.trim();
+  const project = env.OPENAI_PROJECT_ID?.trim();
+  if (organization) setup.organization = organization;
+  if (project) setup.project = project;
+  return openAIAgent(setup);
+}
+
+/** An agent on the endpoint `setup` describes; unavailable, with the reason, when its settings are unusable. */
+export function openAIAgent(setup: OpenAIAgentSetup): Agent {
+  const config = 'unusable' in setup.config ? undefined : setup.config;
+  const availability: AgentAvailability = config === undefined ? { available: false, reason: (setup.config as { unusable: string }).unusable } : configAvailability(config);
+  // The environment's one endpoint takes whatever model a session names, as it always has.
+  const models = setup.models ?? (config === undefined ? undefined : { default: config.model, offered: [config.model], any: true });
   let client: OpenAI | undefined;
   return {
-    name: 'openai',
-    description: describe(config),
+    name: setup.name,
+    description: setup.description ?? describe(config),
+    ...(models === undefined ? {} : { models }),
     availability: () => availability,
     async run(context: AgentRunContext): Promise<void> {
-      if (!config || !availability.available) throw new Error(availability.available ? 'The openai agent is not configured.' : availability.reason);
-      client ??= createClient(config, env);
-      await runAgentLoop(client, config, context);
+      if (!config || !availability.available) throw new Error(availability.available ? `The ${setup.name} agent is not configured.` : availability.reason);
+      client ??= createClient(config, setup);
+      await runAgentLoop(client, config, setup.tools === undefined ? context : { ...context, tools: setup.tools.of(context.tools) });
     },
   };
 }
 
-function createClient(config: OpenAIConfig, env: Env): OpenAI {
+function createClient(config: OpenAIConfig, setup: OpenAIAgentSetup): OpenAI {
   return new OpenAI({
     // Explicit values throughout: the SDK would otherwise read process.env, not the env given here.
     apiKey: config.apiKey ?? PLACEHOLDER_API_KEY,
     baseURL: config.baseURL ?? OPENAI_DEFAULT_BASE_URL,
-    organization: env.OPENAI_ORG_ID?.trim() || null,
-    project: env.OPENAI_PROJECT_ID?.trim() || null,
+    organization: setup.organization ?? null,
+    project: setup.project ?? null,
     webhookSecret: null,
     timeout: config.timeoutMs,
     maxRetries: 0,

@@ -8,6 +8,7 @@ import { importedSession, writeImport, type ParsedImport } from '../transfer/ses
 import type { Actor, CreateSessionInput } from '../session-service.js';
 import { copiedPath } from './conversation.js';
 import { checkOptions, checkTask } from './session-input.js';
+import { sessionModel } from './session-model.js';
 import { inOneTurn } from './in-one-turn.js';
 
 /** How the requester of a new session follows it from seq 0, attached in the turn that creates it (settles once it follows). */
@@ -47,11 +48,15 @@ export async function createSession(engine: SessionEngine, input: CreateSessionI
   const task = checkTask(input.task);
   const checked = checkOptions(input.options);
   // The default is recorded with the session: every node and every restart applies the same policy.
-  const options = checked.approve === undefined && engine.defaultApprove !== undefined ? { ...checked, approve: engine.defaultApprove } : checked;
+  const approving = checked.approve === undefined && engine.defaultApprove !== undefined ? { ...checked, approve: engine.defaultApprove } : checked;
   const agentName = input.agent ?? engine.defaultAgentName;
   const agent = engine.requireAgent(agentName);
+  // The model too is recorded with the session: a resume calls the same one whatever the agent's default is by then.
+  const model = sessionModel(agent, approving);
+  const options = model === undefined ? approving : { ...approving, model };
   engine.checkCapacity(input.quota);
   const info: SessionInfo = { sessionId: engine.newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: engine.now().toISOString() };
+  if (model !== undefined) info.model = model;
   if (input.ownedBy !== undefined) info.owner = { id: input.ownedBy.id, name: input.ownedBy.name };
   const session = await openSession(engine, info, options, reply, attach, (created) => {
     created.countAgainst(input.quota?.key);
@@ -76,7 +81,7 @@ export async function forkSession(
   engine.checkOpen();
   const sourceId = source.state.session.sessionId;
   const copies = copiedPath(source.state, stepId, engine.newId);
-  const { task, agent } = source.state.session;
+  const { task, agent, model } = source.state.session;
   const info: SessionInfo = {
     sessionId: engine.newId(),
     task,
@@ -86,6 +91,7 @@ export async function forkSession(
     createdAt: engine.now().toISOString(),
     forkedFrom: { sessionId: sourceId, stepId },
   };
+  if (model !== undefined) info.model = model;
   // A fork belongs to whoever forked it, whoever owns the source (PROTOCOL.md §21.2).
   if (ownedBy !== undefined) info.owner = { id: ownedBy.id, name: ownedBy.name };
   await openSession(engine, info, { ...source.options }, reply, attach, (fork) => {

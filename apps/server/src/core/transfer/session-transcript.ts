@@ -112,7 +112,8 @@ export function sessionTranscript(state: SessionState): string {
   const title = titleOf(session.task);
   const parts = [`# ${title}`];
   const origin = session.forkedFrom === undefined ? '' : ` · forked from session ${session.forkedFrom.sessionId} at step ${session.forkedFrom.stepId}`;
-  parts.push(`_Session ${session.sessionId} · agent ${session.agent} · started ${session.createdAt}${origin}_`);
+  const model = session.model === undefined ? '' : ` · model ${session.model}`;
+  parts.push(`_Session ${session.sessionId} · agent ${session.agent}${model} · started ${session.createdAt}${origin}_`);
   // The task is the user's first turn; said again in full when the title had to shorten it.
   if (title !== session.task) parts.push(`**You:** ${session.task}`);
   for (const step of chainSteps(state)) parts.push(stepSection(step));

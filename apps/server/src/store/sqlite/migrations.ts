@@ -71,6 +71,10 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE sessions ADD COLUMN failure TEXT;
     `);
   },
+  function addModel(db) {
+    // SessionInfo.model (the model the session's agent calls, fixed at creation); NULL for an agent that offers none.
+    db.exec('ALTER TABLE sessions ADD COLUMN model TEXT');
+  },
 ];
 
 /** The schema version a file is at (0 for a new, empty file). */

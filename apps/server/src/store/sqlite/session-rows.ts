@@ -24,6 +24,8 @@ export interface SessionRow {
   usage: string | null;
   /** `SessionInfo.failure`. */
   failure: string | null;
+  /** `SessionInfo.model`: fixed when the session is created, never updated. */
+  model: string | null;
 }
 
 /** The columns written by `createSession` (named parameters): a whole row. */
@@ -49,6 +51,7 @@ export function rowToInfo(row: SessionRow): SessionInfo {
   if (row.usage !== null) info.usage = JSON.parse(row.usage) as SessionUsage;
   // Written only from SessionInfo.failure, which the protocol schema constrains.
   if (row.failure !== null) info.failure = row.failure as FailureReason;
+  if (row.model !== null) info.model = row.model;
   return info;
 }
 
@@ -75,6 +78,7 @@ export function recordToInsert(record: SessionRecord, now: string): SessionInser
     owner_name: info.owner?.name ?? null,
     usage: info.usage === undefined ? null : JSON.stringify(info.usage),
     failure: info.failure ?? null,
+    model: info.model ?? null,
   };
 }
 

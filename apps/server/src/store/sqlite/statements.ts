@@ -38,13 +38,13 @@ export interface Statements {
   deleteSnapshot: Database.Statement<[string]>;
 }
 
-const SESSION_COLUMNS = 'id, task, agent, options, status, revision, created_at, updated_at, last_seq, error, detail, forked_from, owner_id, owner_name, usage, failure';
+const SESSION_COLUMNS = 'id, task, agent, options, status, revision, created_at, updated_at, last_seq, error, detail, forked_from, owner_id, owner_name, usage, failure, model';
 
 export function prepareStatements(db: Database.Database): Statements {
   return {
     insertSession: db.prepare<SessionInsert>(
       `INSERT INTO sessions (${SESSION_COLUMNS})
-       VALUES (@id, @task, @agent, @options, @status, @revision, @created_at, @updated_at, @last_seq, @error, @detail, @forked_from, @owner_id, @owner_name, @usage, @failure)`,
+       VALUES (@id, @task, @agent, @options, @status, @revision, @created_at, @updated_at, @last_seq, @error, @detail, @forked_from, @owner_id, @owner_name, @usage, @failure, @model)`,
     ),
     updateSession: db.prepare<SessionUpdate>(
       `UPDATE sessions SET status = @status, revision = @revision, updated_at = @updated_at, error = @error, detail = @detail, usage = @usage, failure = @failure

@@ -2,3 +2,4 @@
 export { EXAMPLE_TASKS } from './examples.js';
 export { default as HomePage } from './HomePage.svelte';
 export { default as AgentPicker } from './AgentPicker.svelte';
+export { chosenModel, modelChoices } from './model-choice.js';

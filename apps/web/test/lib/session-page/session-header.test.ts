@@ -21,6 +21,23 @@ function render(test: TestApp) {
 }
 
 describe('SessionHeader', () => {
+  it('names the session’s model beside its agent, in either language', () => {
+    for (const [language, label] of [['en', 'Model: deepseek-reasoner'], ['zh', '模型：deepseek-reasoner']] as const) {
+      const test = createTestApp(language);
+      const log = new EventLog('s1');
+      const controller = new SessionController({ ...test.app, i18n: test.i18n, schedule: new ManualFrames().schedule }, log.sessionId);
+      controller.view.loadSnapshot({ ...log.emptySnapshot(), session: { ...log.info, agent: 'deepseek', model: 'deepseek-reasoner' } });
+      const mounted = mountWithApp(SessionHeader, { controller }, test);
+      expect(mounted.target.querySelector('[data-model]')?.textContent).toBe(label);
+      mounted.destroy();
+    }
+  });
+
+  it('names no model for an agent that offers none', () => {
+    const { target } = render(createTestApp());
+    expect(target.querySelector('[data-model]')).toBeNull();
+  });
+
   it('has a quiet Delete session button after Cancel that asks for confirmation', async () => {
     const test = createTestApp();
     const { target } = render(test);

@@ -1,0 +1,44 @@
+import { AgentRegistry, type Agent } from '@interthought/agent';
+import type { AgentEntry, AgentsCatalog } from '../../config/agents-catalog.js';
+import { createDemoAgent } from '../demo/index.js';
+import { createFirehoseAgent } from '../firehose/firehose-agent.js';
+import { createOpenAIAgent } from '../openai/index.js';
+import { declaredRemoteAgent } from '../remote/declared-remote-agent.js';
+import { openAIEntryAgent } from './openai-entry.js';
+import { AG_UI_REASON, unavailableAgent } from './unavailable-agent.js';
+
+export { AG_UI_REASON } from './unavailable-agent.js';
+export { entryModels, openAIEntryAgent } from './openai-entry.js';
+
+type Env = Record<string, string | undefined>;
+
+/** One entry of the agents file as an agent, by its kind. */
+export function catalogAgent(name: string, entry: AgentEntry, env: Env): Agent {
+  switch (entry.type) {
+    case 'openai':
+      return openAIEntryAgent(name, entry, env);
+    case 'remote':
+      return declaredRemoteAgent(name, entry.description);
+    case 'ag-ui':
+      // The entry is checked now, so the file stays valid once the bridge exists.
+      return unavailableAgent(name, entry.description, AG_UI_REASON);
+    default: {
+      const unknown: never = entry;
+      throw new Error(`Unknown agent kind ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/**
+ * The agents a server offers: `demo` (the default), the `openai` agent of the OPENAI_* variables
+ * unless the agents file has an entry of that name, then the file's entries in its order.
+ */
+export function catalogAgents(catalog: AgentsCatalog | undefined, env: Env): AgentRegistry {
+  const agents = new AgentRegistry('demo').register(createDemoAgent());
+  const entries = catalog?.agents ?? [];
+  if (!entries.some(({ name }) => name === 'openai')) agents.register(createOpenAIAgent(env));
+  for (const { name, entry } of entries) agents.register(catalogAgent(name, entry, env));
+  // The firehose exists only for `pnpm bench`: it would be a confusing choice in the picker.
+  if (env.INTERTHOUGHT_BENCH === '1') agents.register(createFirehoseAgent());
+  return agents;
+}
