@@ -13,6 +13,13 @@ export class AgentRegistry {
     return this;
   }
 
+  /** Put `agent` in the place of the one of its name, keeping that place in the list (a declared agent that is now served). */
+  replace(agent: Agent): this {
+    if (!this.#agents.has(agent.name)) throw new Error(`Agent "${agent.name}" is not registered.`);
+    this.#agents.set(agent.name, agent);
+    return this;
+  }
+
   /** Remove an agent (e.g. one served by workers that are gone for good); false when none had the name. */
   unregister(name: string): boolean {
     return this.#agents.delete(name);

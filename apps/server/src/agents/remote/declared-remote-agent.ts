@@ -1,20 +1,29 @@
-import type { Agent } from '@interthought/agent';
+import type { Agent, AgentAvailability } from '@interthought/agent';
 
 /** Why a remote agent cannot run while no worker serves it. */
 export const NO_WORKER_REASON = 'no worker connected';
 
 /**
  * A `remote` agent of the agents file before any worker serves it: listed, unavailable with the
- * reason, and a run of it fails with that reason. The worker pool takes the name over once a
- * worker connects.
+ * reason, and a run of it fails with that reason. The worker pool puts its `RemoteAgent` in this
+ * one's place (in the same place of the list) once a worker registers the name.
  */
+export class DeclaredRemoteAgent implements Agent {
+  constructor(
+    readonly name: string,
+    readonly description: string,
+  ) {}
+
+  availability(): AgentAvailability {
+    return { available: false, reason: NO_WORKER_REASON };
+  }
+
+  async run(): Promise<void> {
+    throw new Error(NO_WORKER_REASON);
+  }
+}
+
+/** The agent a `remote` entry of the agents file is listed as until a worker serves it. */
 export function declaredRemoteAgent(name: string, description: string): Agent {
-  return {
-    name,
-    description,
-    availability: () => ({ available: false, reason: NO_WORKER_REASON }),
-    async run(): Promise<void> {
-      throw new Error(NO_WORKER_REASON);
-    },
-  };
+  return new DeclaredRemoteAgent(name, description);
 }

@@ -1,11 +1,11 @@
 import { AGENT_FIELD_LIMITS, type WorkerAgent } from '@interthought/protocol';
 import type { AgentAvailability, AgentRegistry } from '@interthought/agent';
+import { DeclaredRemoteAgent, NO_WORKER_REASON } from './declared-remote-agent.js';
 import { RemoteAgent } from './remote-agent.js';
 import { WorkerFrameError } from './worker-frame-error.js';
 import type { WorkerConnection } from './worker-connection.js';
 
-/** Why a remote agent whose workers all left cannot run. */
-export const NO_WORKER_REASON = 'no worker connected';
+export { NO_WORKER_REASON };
 
 /**
  * The connected workers, by the agent names they serve, and the remote agents those names are in
@@ -26,7 +26,7 @@ export class WorkerPool {
   register(worker: WorkerConnection, agents: readonly WorkerAgent[]): void {
     for (const { name } of agents) {
       const existing = this.#registry.get(name);
-      if (existing !== undefined && !(existing instanceof RemoteAgent)) {
+      if (existing !== undefined && !(existing instanceof RemoteAgent) && !(existing instanceof DeclaredRemoteAgent)) {
         throw new WorkerFrameError('NAME_TAKEN', `Agent "${name}" runs in the server's own process: pick another name (no agent of this frame was registered).`);
       }
     }
@@ -41,9 +41,12 @@ export class WorkerPool {
       serving.add(worker);
       const remote = this.#agents.get(agent.name);
       if (remote === undefined) {
-        const created = new RemoteAgent(agent.name, agent.description, this);
+        // A `remote` entry of the agents file keeps its place and description; a name nobody declared appears now.
+        const declared = this.#registry.get(agent.name);
+        const created = new RemoteAgent(agent.name, declared instanceof DeclaredRemoteAgent ? declared.description : agent.description, this);
         this.#agents.set(agent.name, created);
-        this.#registry.register(created);
+        if (declared instanceof DeclaredRemoteAgent) this.#registry.replace(created);
+        else this.#registry.register(created);
       } else {
         remote.description = agent.description;
       }
