@@ -81,7 +81,7 @@ export interface AgentRunContext {
   signal: AbortSignal;
 }
 
-/** The models an agent offers a session (`options.model`, PROTOCOL.md §9.1 "The session's model"). */
+/** The models an agent offers a session (`options.model`, PROTOCOL.md §9.1 "`session.create`", its part "The session's model"). */
 export interface AgentModels {
   /** The model of a session that names none; one of `offered`. */
   readonly default: string;

@@ -3,7 +3,7 @@ import type { SessionOptions } from '@interthought/protocol';
 import { SessionError } from '../session-error.js';
 
 /**
- * The model a new session runs on (PROTOCOL.md §9.1 "The session's model"): the one it names, if
+ * The model a new session runs on (PROTOCOL.md §9.1 "`session.create`", its part "The session's model"): the one it names, if
  * the agent offers it, else the agent's default; undefined for an agent that takes no model
  * choice. A model the agent does not offer is refused with `INVALID_OPTIONS`, naming those it does.
  */
