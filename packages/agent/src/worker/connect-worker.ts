@@ -61,6 +61,9 @@ export class WorkerRefusedError extends Error {
   override readonly name = 'WorkerRefusedError';
 }
 
+/** Frames of a run per event-loop turn until `hello` says the server's queue: an eighth of its default 1000. */
+const DEFAULT_TURN_BUDGET = 125;
+
 /** A lost server is noticed when its pings stop for this many heartbeats. */
 const MISSED_HEARTBEATS = 3;
 
@@ -111,6 +114,7 @@ class WorkerClient implements AgentWorker, RunLink {
   #retry: NodeJS.Timeout | undefined;
   #watchdog: NodeJS.Timeout | undefined;
   #heartbeatMs = 0;
+  turnBudget = DEFAULT_TURN_BUDGET;
   #stopping = false;
   #fatal: Error | undefined;
   #resolveClosed!: () => void;
@@ -298,6 +302,8 @@ class WorkerClient implements AgentWorker, RunLink {
     }
     this.workerId = frame.workerId;
     this.#heartbeatMs = frame.limits.heartbeatMs;
+    // The server says flow paused at an eighth of the frames it holds for a run (PROTOCOL.md Part II §A7).
+    this.turnBudget = Math.max(1, Math.floor(frame.limits.maxQueuedFramesPerRun / 8));
     this.#armWatchdog();
     this.#emit({ type: 'connected', workerId: frame.workerId });
     const agents = [...this.#served.values()]

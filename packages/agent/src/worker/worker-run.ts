@@ -10,6 +10,8 @@ import { WorkerStepWriter, type StepOwner } from './worker-step-writer.js';
 export interface RunLink {
   send(frame: WorkerMessage): void;
   nextRequestId(): string;
+  /** Frames a run may send in one event-loop turn (see `RunOutbox`). */
+  readonly turnBudget: number;
   /** The run is over and nothing of it waits to be sent. */
   released(run: WorkerRun, outcome: 'completed' | 'failed' | 'aborted'): void;
 }
@@ -65,7 +67,7 @@ export class WorkerRun implements StepOwner {
     this.runId = start.runId;
     this.#start = start;
     this.#link = link;
-    this.outbox = new RunOutbox((frame) => link.send(frame));
+    this.outbox = new RunOutbox((frame) => link.send(frame), link.turnBudget);
   }
 
   get signal(): AbortSignal {

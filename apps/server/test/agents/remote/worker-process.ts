@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const SERVER_DIR = fileURLToPath(new URL('../../..', import.meta.url));
-const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
 const DEMO_WORKER = fileURLToPath(new URL('./fixtures/demo-worker.ts', import.meta.url));
 
 /** A worker process serving the demo agent (fixtures/demo-worker.ts). */
@@ -13,9 +12,13 @@ export interface WorkerProcess {
   output(): string;
 }
 
-/** Start the demo agent in its own worker process and wait until the server registered it. */
-export async function spawnDemoWorker(baseUrl: string, token: string, name = 'demo-remote', timeoutMs = 15_000): Promise<WorkerProcess> {
-  const child = spawn(TSX, [DEMO_WORKER, baseUrl, token, name], { cwd: SERVER_DIR, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Start the demo agent in its own worker process (node with the tsx loader, not the tsx CLI, whose
+ * node child would outlive a SIGKILL of it) and wait until the server registered it.
+ */
+export async function spawnDemoWorker(baseUrl: string, token: string, name = 'demo-remote', options: { delayMs?: number; timeoutMs?: number } = {}): Promise<WorkerProcess> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const child = spawn(process.execPath, ['--import', 'tsx', DEMO_WORKER, baseUrl, token, name, String(options.delayMs ?? 0)], { cwd: SERVER_DIR, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
