@@ -44,6 +44,17 @@ export class FirehoseWorker {
     return worker;
   }
 
+  get running(): boolean {
+    return this.#child.exitCode === null && this.#child.signalCode === null;
+  }
+
+  /** SIGKILL, as a crash would end it: the connection drops without a close frame. */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.#child.kill('SIGKILL');
+    await this.#exited;
+  }
+
   async stop(): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
     this.#child.kill('SIGTERM');
