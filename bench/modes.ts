@@ -74,6 +74,8 @@ export interface Scale {
   slowConsumers: StreamScale & { readers: number; stallLeadMs: number; offeredPerSec: number };
   browserChain: BrowserChainScale;
   cluster: ClusterScale;
+  /** The firehose served by a worker over /ws/agents vs in the server's process: a fixed level (latency), then saturation. */
+  worker: StreamScale & { offeredPerSec: number };
 }
 
 export const SCALES: Record<BenchMode, Scale> = {
@@ -89,6 +91,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     store: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     slowConsumers: { sessions: 2, subscribers: 5, readers: 4, stallLeadMs: 100, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     browserChain: { leadSteps: 100, streamSteps: 50, perStep: 10, rate: 1_000, delayMs: 2_000 },
+    worker: { sessions: 1, subscribers: 5, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     cluster: {
       sessions: 2,
       subscribersPerNode: 1,
@@ -114,6 +117,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     store: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 20, readers: 20, stallLeadMs: 1_500, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     browserChain: { leadSteps: 1_500, streamSteps: 500, perStep: 10, rate: 1_000, delayMs: 8_000 },
+    worker: { sessions: 1, subscribers: 25, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     cluster: {
       sessions: 10,
       subscribersPerNode: 1,
@@ -139,6 +143,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     store: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 100, readers: 100, stallLeadMs: 4_000, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     browserChain: { leadSteps: 2_000, streamSteps: 1_000, perStep: 10, rate: 1_000, delayMs: 10_000 },
+    worker: { sessions: 1, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     cluster: {
       sessions: 20,
       subscribersPerNode: 1,

@@ -41,6 +41,8 @@ const SUMMARY_NAMES: Record<string, string> = {
   'cluster-p99': 'cluster p99',
   'cluster-seq': 'cluster lost/dup',
   'cluster-takeover': 'takeover',
+  'worker-throughput': 'worker throughput',
+  'worker-p99': 'worker added p99',
 };
 
 function formatValue(value: number | null, unit: string): string {

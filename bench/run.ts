@@ -27,6 +27,7 @@ import { SCENARIO_NAMES, type BenchContext, type Scenario, type ScenarioName } f
 import { slowConsumersScenario } from './scenarios/slow-consumers.js';
 import { storeScenario } from './scenarios/store.js';
 import { throughputScenario } from './scenarios/throughput.js';
+import { workerScenario } from './scenarios/worker.js';
 
 const SCENARIOS: Record<ScenarioName, Scenario> = {
   throughput: throughputScenario,
@@ -37,6 +38,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   'slow-consumers': slowConsumersScenario,
   'browser-chain': browserChainScenario,
   cluster: clusterScenario,
+  worker: workerScenario,
 };
 
 const USAGE = `Usage: pnpm bench [--quick | --full | --smoke] [--only=${SCENARIO_NAMES.join(',')}] [--cpu-prof]`;

@@ -33,6 +33,7 @@ export function renderReport(run: ChaosRun): string {
     ['Resumes with afterSeq', number(tally.resumes)],
     ['Slow-consumer closes (4008), resumed', number(tally.slowConsumerCloses)],
     ['Server kill -9 and restarts', number(tally.serverRestarts)],
+    ['Agent worker kill -9 mid-run', number(tally.workerKills)],
     ['Interrupted sessions continued (session.resume)', number(tally.sessionResumes)],
     ['Hostile frames sent (connections)', `${number(tally.hostileFrames)} (${number(tally.hostileConnections)})`],
     ['Error frames received (largest, bytes)', `${number(tally.errorsReceived)} (${number(tally.largestErrorFrame)})`],

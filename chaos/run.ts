@@ -20,10 +20,11 @@ import { renderReport } from './report.js';
 import { SCALES, type ChaosMode } from './scale.js';
 import { SeededRandom, randomSeed } from '../apps/server/test/support/seeded-random.js';
 import { runServerRestarts } from './server-restarts.js';
+import { CHAOS_WORKER_TOKEN, runWorkerKills } from './worker-kills.js';
 import { StallProbe, type StallReport } from './stall-probe.js';
 import { ChaosTally } from './tally.js';
 
-const USAGE = 'Usage: pnpm chaos [--smoke] [--seed=N] [--only=client-kills,hostile-frames,server-restarts]';
+const USAGE = 'Usage: pnpm chaos [--smoke] [--seed=N] [--only=client-kills,hostile-frames,worker-kills,server-restarts]';
 
 function readCommandLine(argv: string[]): { mode: ChaosMode; seed: number; phases: Phase[] } {
   const { values } = parseArgs({
@@ -55,6 +56,7 @@ interface Phase {
 const PHASES: Phase[] = [
   { name: 'client-kills', run: runClientKills },
   { name: 'hostile-frames', run: runHostileFrames },
+  { name: 'worker-kills', run: runWorkerKills },
   // Last: it kills the server again and again.
   { name: 'server-restarts', run: runServerRestarts },
 ];
@@ -71,6 +73,8 @@ function serverEnv(dataDir: string): Record<string, string> {
     INTERTHOUGHT_RATE_PER_SEC: '20',
     INTERTHOUGHT_RATE_BURST: '40',
     INTERTHOUGHT_SOFT_BUFFER_BYTES: '16384',
+    // /ws/agents on, for the worker-kills phase.
+    INTERTHOUGHT_AGENT_TOKENS: CHAOS_WORKER_TOKEN,
   };
 }
 

@@ -51,8 +51,21 @@ export interface HostileScale {
 export interface ChaosScale {
   clientKills: ClientKillScale;
   serverRestarts: ServerRestartScale;
+  workerKills: WorkerKillScale;
   hostile: HostileScale;
   stallProbeIntervalMs: number;
+}
+
+/** Firehose sessions served by worker processes over /ws/agents, killed with SIGKILL at random moments. */
+export interface WorkerKillScale {
+  workers: number;
+  sessions: number;
+  followersPerSession: number;
+  stream: StreamShape;
+  kills: number;
+  /** Milliseconds between kills (a random value in the range). */
+  gapMs: [number, number];
+  timeLimitMs: number;
 }
 
 export const SCALES: Record<ChaosMode, ChaosScale> = {
@@ -68,6 +81,7 @@ export const SCALES: Record<ChaosMode, ChaosScale> = {
       maxStallMs: 200,
       timeLimitMs: 15_000,
     },
+    workerKills: { workers: 2, sessions: 3, followersPerSession: 2, stream: { rate: 200, durationMs: 2_000, perStep: 50 }, kills: 2, gapMs: [300, 700], timeLimitMs: 30_000 },
     serverRestarts: {
       restarts: 2,
       initialSessions: 2,
@@ -100,6 +114,7 @@ export const SCALES: Record<ChaosMode, ChaosScale> = {
       maxStallMs: 800,
       timeLimitMs: 70_000,
     },
+    workerKills: { workers: 3, sessions: 8, followersPerSession: 3, stream: { rate: 300, durationMs: 6_000, perStep: 100 }, kills: 8, gapMs: [400, 1_500], timeLimitMs: 90_000 },
     serverRestarts: {
       restarts: 5,
       initialSessions: 6,

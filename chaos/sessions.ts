@@ -15,12 +15,12 @@ export function firehoseTask(shape: StreamShape): string {
  * Start `count` firehose sessions from one connection, which then leaves: the runs go on, and the
  * followers read them from seq 1.
  */
-export async function createFirehoseSessions(wsUrl: string, count: number, shape: StreamShape): Promise<string[]> {
+export async function createFirehoseSessions(wsUrl: string, count: number, shape: StreamShape, agent = 'firehose'): Promise<string[]> {
   const creator = await ChaosSocket.connect(wsUrl);
   try {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const created = await creator.request({ type: 'session.create', agent: 'firehose', task: firehoseTask(shape) });
+      const created = await creator.request({ type: 'session.create', agent, task: firehoseTask(shape) });
       const sessionId = created.session?.sessionId;
       if (created.type !== 'session.created' || sessionId === undefined) throw new Error(`session.create answered ${created.type}`);
       ids.push(sessionId);

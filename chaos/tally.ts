@@ -15,6 +15,8 @@ export class ChaosTally {
   /** Connections the server closed on a client that fell behind (4008): such a client resumes too. */
   slowConsumerCloses = 0;
   serverRestarts = 0;
+  /** Agent worker processes killed with SIGKILL mid-run. */
+  workerKills = 0;
   /** Interrupted sessions continued with `session.resume`. */
   sessionResumes = 0;
   hostileFrames = 0;

@@ -24,6 +24,8 @@ export interface StreamSpec {
   holdAtEnd?: boolean;
   /** The firehose task text of every session (rate, size, step; `delay` lets subscribers attach). */
   task: string;
+  /** The agent of every session: `firehose` unless a scenario streams the same plan from another (a worker's). */
+  agent?: string;
   /** Time after the stream starts that is left out of the figures (connection churn, JIT warm-up). */
   warmupMs: number;
   /** How long deltas are counted after the warm-up. */

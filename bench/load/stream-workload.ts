@@ -18,8 +18,8 @@ export interface StreamFleet {
 }
 
 /** The firehose session request of the bench (token pacing off: the firehose paces itself). */
-export function createRequest(task: string): Record<string, unknown> {
-  return { type: 'session.create', task, agent: 'firehose', options: { tokenDelayMs: 0 } };
+export function createRequest(task: string, agent = 'firehose'): Record<string, unknown> {
+  return { type: 'session.create', task, agent, options: { tokenDelayMs: 0 } };
 }
 
 /** Read the session id out of a `session.created` answer. */
@@ -34,7 +34,7 @@ async function attach(spec: StreamSpec, groups: BenchSocket[][], watchers: Bench
     groups.map(async (group) => {
       const socket = group[0];
       if (socket === undefined) throw new Error('A session needs at least one subscriber.');
-      return { socket, sessionId: createdSessionId(await socket.request(createRequest(spec.task))) };
+      return { socket, sessionId: createdSessionId(await socket.request(createRequest(spec.task, spec.agent))) };
     }),
   );
   const subscribers = groups.flatMap((group, s) =>

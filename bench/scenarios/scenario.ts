@@ -4,7 +4,7 @@ import type { TargetKind, TargetProcess } from '../harness/target-process.js';
 import type { LoadJob, LoadResult, StreamResult, StreamSpec } from '../load/jobs.js';
 import type { BenchMode, Scale, StreamScale } from '../modes.js';
 
-export const SCENARIO_NAMES = ['throughput', 'idle', 'correction', 'replay', 'store', 'slow-consumers', 'browser-chain', 'cluster'] as const;
+export const SCENARIO_NAMES = ['throughput', 'idle', 'correction', 'replay', 'store', 'slow-consumers', 'browser-chain', 'cluster', 'worker'] as const;
 export type ScenarioName = (typeof SCENARIO_NAMES)[number];
 
 /** One measured quantity, for Interthought and for what it is compared with. */

@@ -4,3 +4,4 @@ export type { AgentTool, AgentToolbox, ToolInputCheck, ToolResult } from './agen
 export { AgentRegistry } from './agent-registry.js';
 export { abortableSleep } from './abortable-sleep.js';
 export { RunInterruptedError, isRunInterrupted } from './run-interrupted.js';
+export * from './worker/index.js';

@@ -28,6 +28,9 @@ export interface RefStep {
   ended: boolean;
 }
 
+/** Deltas of an unpaced run applied in one turn at most, as the firehose's batch (a write's pacing is a turn). */
+const DELTAS_PER_TURN = 512;
+
 function reasonOf(signal: AbortSignal): string {
   const reason: unknown = signal.reason;
   return reason instanceof Error || reason instanceof DOMException ? reason.message : 'The run was aborted.';
@@ -55,6 +58,9 @@ export class RemoteRun {
   #queued = 0;
   #flowPaused = false;
   #draining = false;
+  /** Deltas written and not awaited yet (unpaced sessions only), and the last of them. */
+  #unawaited = 0;
+  #lastWrite: Promise<void> | undefined;
 
   constructor(
     readonly runId: string,
@@ -175,6 +181,8 @@ export class RemoteRun {
 
   async #apply(frame: RunFrame): Promise<void> {
     const { sink } = this.#context;
+    // Whatever is not a delta comes after the deltas before it are out.
+    if (frame.type !== 'step.delta') await this.#settleWrites();
     switch (frame.type) {
       case 'step.start':
         this.startStep(frame.ref, frame.kind, frame.tool);
@@ -208,7 +216,18 @@ export class RemoteRun {
       throw new WorkerFrameError('STEP_TOO_LARGE', `Step "${ref}" would pass ${this.#limits.maxStepChars} characters: the delta was dropped; start a new step.`);
     }
     step.chars += text.length;
-    await step.writer.write(text);
+    const written = step.writer.write(text);
+    // An unpaced session takes the deltas waiting behind this one in the same turn, as it takes an
+    // in-process agent's writes issued without awaiting each; a paced one waits out every token.
+    if (this.#context.options.tokenDelayMs === 0 && this.#queued > 1 && this.#unawaited < DELTAS_PER_TURN) {
+      written.catch(() => undefined);
+      this.#unawaited += 1;
+      this.#lastWrite = written;
+      return;
+    }
+    this.#unawaited = 0;
+    this.#lastWrite = undefined;
+    await written;
     // The session's outbox over its mark: hold this run's frames, and tell the worker to wait.
     const drained = step.writer.backpressure?.();
     if (drained === undefined) return;
@@ -219,6 +238,13 @@ export class RemoteRun {
     } finally {
       this.#draining = false;
     }
+  }
+
+  async #settleWrites(): Promise<void> {
+    const last = this.#lastWrite;
+    this.#unawaited = 0;
+    this.#lastWrite = undefined;
+    if (last !== undefined) await last;
   }
 
   #end(ref: string, result: unknown): void {

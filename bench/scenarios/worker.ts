@@ -1,0 +1,76 @@
+import type { StreamResult } from '../load/jobs.js';
+import { FirehoseWorker } from '../harness/worker-process.js';
+import { check, describeDisruption, figure, measureStream, millis, perSecond, ratio, streamSpec, times, type Scenario, type ScenarioReport } from './scenario.js';
+
+/** The worker's token and the name it serves the firehose under (in-process names cannot be registered). */
+const TOKEN = 'bench-worker-token';
+const WORKER_AGENT = 'firehose-worker';
+
+/** The server of this scenario: /ws/agents on, and the per-worker frame rate out of the way (it is what is measured). */
+const WORKER_SERVER_ENV: Record<string, string> = {
+  INTERTHOUGHT_AGENT_TOKENS: TOKEN,
+  INTERTHOUGHT_AGENT_FRAMES_PER_SEC: '1000000',
+  INTERTHOUGHT_AGENT_FRAME_BURST: '1000000',
+};
+
+type Placement = 'in process' | 'worker';
+type Level = number | 'max';
+const levelName = (level: Level) => (level === 'max' ? 'saturation' : `${perSecond(level)} offered`);
+
+/**
+ * The same firehose plan streamed by the agent in the server's process and by the same agent in a
+ * worker process over /ws/agents, to the same viewers of one server: what the hop costs.
+ */
+export const workerScenario: Scenario = {
+  name: 'worker',
+  title: 'Remote agent worker',
+  async run(context): Promise<ScenarioReport> {
+    const scale = context.scale.worker;
+    const levels: Level[] = [scale.offeredPerSec, 'max'];
+    const runs = new Map<string, StreamResult>();
+    const key = (placement: Placement, level: Level) => `${placement} ${level}`;
+    await context.withTarget('interthought', { label: 'interthought (workers on)', env: WORKER_SERVER_ENV }, async (target) => {
+      const worker = await FirehoseWorker.start(target.httpUrl, TOKEN, WORKER_AGENT);
+      try {
+        for (const level of levels) {
+          for (const placement of ['in process', 'worker'] as const) {
+            context.log(`worker: ${placement}, ${scale.sessions} session × ${scale.subscribers} viewers, ${levelName(level)}`);
+            const spec = { ...streamSpec(context, target.wsUrl, scale, level), agent: placement === 'worker' ? WORKER_AGENT : 'firehose' };
+            runs.set(key(placement, level), await measureStream(context, spec, `${placement} at ${levelName(level)}`));
+          }
+        }
+      } finally {
+        await worker.stop();
+      }
+    });
+    const pick = (level: Level, read: (result: StreamResult) => number) => {
+      const local = runs.get(key('in process', level));
+      const remote = runs.get(key('worker', level));
+      return { value: remote ? read(remote) : null, baseline: local ? read(local) : null };
+    };
+    const figures = levels.flatMap((level) => [
+      figure(`${levelName(level)}: delivered`, 'msgs/s', 'higher', pick(level, (result) => result.deliveredPerSec), 'in process'),
+      figure(`${levelName(level)}: latency p50`, 'ms', 'lower', pick(level, (result) => result.latency.p50), 'in process'),
+      figure(`${levelName(level)}: latency p99`, 'ms', 'lower', pick(level, (result) => result.latency.p99), 'in process'),
+    ]);
+    const saturation = pick('max', (result) => result.deliveredPerSec);
+    const p99 = pick(scale.offeredPerSec, (result) => result.latency.p99);
+    const addedP99 = p99.value === null || p99.baseline === null ? null : Math.max(0, p99.value - p99.baseline);
+    return {
+      figures,
+      targets: [
+        check('worker-throughput', 'Worker throughput at saturation vs the agent in process', ratio(saturation.value, saturation.baseline), { min: 0.9 }, times),
+        check('worker-p99', `Worker p99 latency added at ${perSecond(scale.offeredPerSec)}`, addedP99, { max: 1 }, millis),
+      ],
+      notes: [
+        ...[...runs.entries()].flatMap(([name, result]) => {
+          const remark = describeDisruption(result, name);
+          return remark ? [remark] : [];
+        }),
+        `The baseline column is the firehose agent in the server's process; the Interthought column the same agent served by a worker process through /ws/agents (the \`connectWorker\` SDK), on the same server.`,
+        `${scale.sessions} session × ${scale.subscribers} viewers; offered rates count delivered frames (per-session rate × viewers), as in the throughput scenario. Latency is the worker's emit stamp → a viewer's receive.`,
+      ],
+      details: Object.fromEntries(runs),
+    };
+  },
+};
