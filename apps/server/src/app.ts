@@ -26,12 +26,15 @@ import { redactUrl } from './access/presented-token.js';
 import { closeAllSockets, socketErrorHandler } from './transport/shutdown.js';
 import { wsRoute } from './transport/ws-route.js';
 import { agentWorkersRoute } from './transport/agent-workers/agent-workers-route.js';
+import { WorkerPool } from './agents/remote/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     tools: ToolRegistry;
     agents: AgentRegistry;
+    /** The agent workers connected to this process (none without INTERTHOUGHT_AGENT_TOKENS); a cluster tells the other nodes of them. */
+    workers: WorkerPool;
     sessions: SessionService;
     metrics: ServerMetrics;
   }
@@ -73,6 +76,7 @@ const registriesPlugin = fp(
     }
     app.decorate('tools', tools);
     app.decorate('agents', options.agents ?? defaultAgents());
+    app.decorate('workers', new WorkerPool(app.agents));
   },
   { name: 'registries', dependencies: ['config'] },
 );
@@ -105,7 +109,7 @@ async function startSessions(
   const cluster = app.config.cluster;
   if (options.sessions !== undefined) return { sessions: options.sessions, ownStore: undefined };
   if (cluster !== undefined && options.store === undefined) {
-    const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession }, coreDeps(app));
+    const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession }, coreDeps(app), app.workers);
     return { sessions: node.sessions, ownStore: node.store };
   }
   const store = options.store ?? new MemoryEventStore();

@@ -18,7 +18,7 @@ import { loadSession } from './persistence/session-loader.js';
 import type { SessionPage } from './persistence/event-store.js';
 import { readSessionExport, type SessionExport } from './transfer/session-export.js';
 import type { ParsedImport } from './transfer/session-import.js';
-import { SINGLE_PROCESS, RouteError, type CommandOp, type RoutedCommand, type SessionPlacement } from './ports/session-placement.js';
+import { SINGLE_PROCESS, RUN_STARTING_OPS, RouteError, type CommandOp, type RoutedCommand, type SessionPlacement } from './ports/session-placement.js';
 import type { HeldRequest, SessionFanout } from './ports/session-fanout.js';
 import type { ListChange, ListRelay } from './ports/list-relay.js';
 import { SessionError, notFound } from './session-error.js';
@@ -137,8 +137,45 @@ export class SessionManager implements SessionService {
   }
 
   async create(input: CreateSessionInput, reply?: ReplyTo): Promise<SessionInfo> {
+    // A single process creates every session here; a cluster where its agent can run.
+    if (this.#placement.handsBack) {
+      const placed = this.#placement.placeNew(input.agent ?? this.#engine.defaultAgentName);
+      if (!placed.here) {
+        const created = await this.#createElsewhere(placed.nodeId, input, reply);
+        if (created !== undefined) return created;
+      }
+    }
     // The new session is placed here (a cluster's store takes its lease before its first event).
     return createSession(this.#engine, input, reply, (session, peer) => this.#fanout.attachCreator(session, peer));
+  }
+
+  /**
+   * Create the session on `nodeId` (a node that can run its agent): its `session.created` comes
+   * back to the requester, who then follows the new session from seq 0 as a local creator does.
+   * Undefined when that node is gone (the session is then created here).
+   */
+  async #createElsewhere(nodeId: string, input: CreateSessionInput, reply: ReplyTo | undefined): Promise<SessionInfo | undefined> {
+    const command: RoutedCommand = {
+      op: 'create',
+      sessionId: '',
+      input,
+      peer: this.#routedPeer(reply),
+      ...(reply?.requestId === undefined ? {} : { requestId: reply.requestId }),
+    };
+    let info: SessionInfo;
+    try {
+      info = (await this.#placement.route(nodeId, command, (frame) => reply?.peer.send(frame))) as SessionInfo;
+    } catch (error) {
+      if (!(error instanceof RouteError)) throw error;
+      if (error.code === 'NOT_OWNER') return undefined;
+      throw asSessionError(error);
+    }
+    if (reply !== undefined) await this.#fanout.subscribe(info.sessionId, { peer: reply.peer }, 0);
+    return info;
+  }
+
+  #routedPeer(reply: ReplyTo | undefined): RoutedCommand['peer'] {
+    return reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }) };
   }
 
   subscribe(sessionId: string, reply: ReplyTo, afterSeq?: number): Promise<void> {
@@ -374,12 +411,13 @@ export class SessionManager implements SessionService {
     const deadline = Date.now() + this.#placement.takeoverWaitMs;
     try {
       for (;;) {
-        const placed = await this.#claim(sessionId);
+        const placed = await this.#claim(sessionId, RUN_STARTING_OPS.has(op));
         if (placed.here) return await this.#runHere(op, sessionId, held.reply, input);
+        if (placed.handOver === true && !(await this.#handOver(sessionId))) return await this.#runHere(op, sessionId, held.reply, input);
         const command: RoutedCommand = {
           op,
           sessionId,
-          peer: reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }) },
+          peer: this.#routedPeer(reply),
           ...(input === undefined ? {} : { input }),
           ...(reply?.requestId === undefined ? {} : { requestId: reply.requestId }),
         };
@@ -408,18 +446,44 @@ export class SessionManager implements SessionService {
     setTimeout(() => held.release(), HOLD_LIMIT_MS).unref();
   }
 
-  async #claim(sessionId: string) {
+  async #claim(sessionId: string, startsRun: boolean) {
     try {
-      return await this.#placement.claim(sessionId);
+      return await this.#placement.claim(sessionId, startsRun ? { startsRun } : undefined);
     } catch (error) {
       if (error instanceof SessionError && error.code === 'SESSION_NOT_FOUND') throw notFound(sessionId);
       throw error;
     }
   }
 
+  /**
+   * This node holds a session whose agent it cannot run (its worker left), and another node can:
+   * once what it queued is written, the session is dropped and handed back for that node to take.
+   * False when it still has a run here (it then stays).
+   */
+  async #handOver(sessionId: string): Promise<boolean> {
+    const session = await this.#engine.find(sessionId);
+    if (session?.run !== undefined) return false;
+    await this.#engine.flushed();
+    if (!this.#placement.holds(sessionId)) return true;
+    this.#engine.evict(sessionId, 'a node with a worker for its agent runs it now');
+    await this.#placement.release(sessionId);
+    return true;
+  }
+
+  /** Whether this node may run a command routed to it: it holds the session, or (for one that starts a run) takes it now. */
+  async #mayServe(command: RoutedCommand): Promise<boolean> {
+    if (!RUN_STARTING_OPS.has(command.op)) return this.#placement.holds(command.sessionId);
+    // Sent here because a worker for the session's agent is connected here, or because this node holds it.
+    const placed = await this.#claim(command.sessionId, true);
+    if (placed.here) return true;
+    if (placed.handOver === true) return !(await this.#handOver(command.sessionId));
+    return false;
+  }
+
   /** A command routed here by the node of its requester. */
   async #serveRouted(command: RoutedCommand, send: (frame: string) => void): Promise<unknown> {
-    if (!this.#placement.holds(command.sessionId)) throw new RouteError('NOT_OWNER', `This node does not own session ${command.sessionId}.`);
+    if (command.op === 'create') return this.#serveCreate(command, send);
+    if (!(await this.#mayServe(command))) throw new RouteError('NOT_OWNER', `This node does not own session ${command.sessionId}.`);
     // The outcome goes back after the answer: a status change's answer is its event, sent once written.
     let answered: () => void = () => undefined;
     const answeredOnce = new Promise<void>((resolve) => (answered = resolve));
@@ -429,11 +493,18 @@ export class SessionManager implements SessionService {
     };
     const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
     const reply: ReplyTo = { peer, ...(command.requestId === undefined ? {} : { requestId: command.requestId }) };
-    const result = await this.#runHere(command.op, command.sessionId, reply, command.input as CommandInput | undefined);
+    const result = await this.#runHere(command.op as CommandOp, command.sessionId, reply, command.input as CommandInput | undefined);
     // A link made or revoked is answered by its result alone: no frame goes to the peer, so none is waited for.
     if (command.op === 'share' || command.op === 'unshare') return result;
     await Promise.race([answeredOnce, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS).unref())]);
     return result;
+  }
+
+  /** A session created here for a requester on another node: it gets `session.created`, and follows the session from there. */
+  async #serveCreate(command: RoutedCommand, send: (frame: string) => void): Promise<SessionInfo> {
+    const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send, sendLive: send };
+    const reply: ReplyTo = { peer, ...(command.requestId === undefined ? {} : { requestId: command.requestId }) };
+    return createSession(this.#engine, command.input as CreateSessionInput, reply, () => undefined);
   }
 
   /** The command, run by this process's engine on a session placed here. */
