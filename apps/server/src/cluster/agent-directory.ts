@@ -1,9 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { ServedAgent, WorkersElsewhere } from '../agents/remote/index.js';
-import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';
-
-/** Each node's remote agents, published whenever they change and again every third of the TTL. */
-export const WORKERS_CHANNEL = 'it:workers';
+import { WORKERS_CHANNEL, type NodeBus } from './node-bus.js';
 /** Set of the nodes that published remote agents (a node joining reads their keys). */
 export const WORKER_NODES_KEY = 'it:worker-nodes';
 /** String with a PX TTL: the remote agents a node's workers serve (JSON `ServedAgent[]`). */
@@ -40,35 +37,32 @@ export class AgentDirectory implements WorkersElsewhere {
   #timer: NodeJS.Timeout | undefined;
   #turn = 0;
   #stopped = false;
+  /** Whether what this node published last named any agent. */
+  #servedAny = false;
 
   private constructor(
     readonly nodeId: string,
     private readonly publisher: Redis,
-    private readonly subscriber: Redis,
     private readonly workers: LocalWorkers,
     private readonly ttlMs: number,
     private readonly report: (context: string, error: unknown) => void,
-  ) {
-    subscriber.on('message', (_channel: string, message: string) => this.#receive(message));
-    subscriber.on('error', () => {});
-  }
+  ) {}
 
+  /** Other nodes' messages arrive on `bus` (the workers channel); this node's go out with `publisher`. */
   static async open(options: {
-    target: RedisTarget;
-    nodeId: string;
+    bus: NodeBus;
     publisher: Redis;
     workers: LocalWorkers;
     ttlMs: number;
     report: (context: string, error: unknown) => void;
   }): Promise<AgentDirectory> {
-    const subscriber = await connectRedis(options.target, { connectionName: `interthought-workers-${options.nodeId}` });
-    const directory = new AgentDirectory(options.nodeId, options.publisher, subscriber, options.workers, options.ttlMs, options.report);
-    await subscriber.subscribe(WORKERS_CHANNEL);
+    const directory = new AgentDirectory(options.bus.nodeId, options.publisher, options.workers, options.ttlMs, options.report);
+    options.bus.receiveWorkers((message) => directory.#receive(message));
     await directory.#load();
-    options.workers.join(directory, () => directory.#publish());
-    directory.#timer = setInterval(() => directory.#publish(), Math.max(50, Math.floor(options.ttlMs / 3)));
+    options.workers.join(directory, () => void directory.#publish());
+    // A node without workers says so once (when its last one leaves), not on every refresh.
+    directory.#timer = setInterval(() => void (directory.#servedAny ? directory.#publish() : undefined), Math.max(50, Math.floor(options.ttlMs / 3)));
     directory.#timer.unref();
-    await directory.#publish();
     return directory;
   }
 
@@ -113,7 +107,6 @@ export class AgentDirectory implements WorkersElsewhere {
     } catch (error) {
       this.report('withdrawing the workers of this node failed', error);
     }
-    await quitRedis(this.subscriber);
   }
 
   #nodesServing(name: string): string[] {
@@ -143,6 +136,7 @@ export class AgentDirectory implements WorkersElsewhere {
   async #publish(): Promise<void> {
     if (this.#stopped) return;
     const agents = this.workers.served();
+    this.#servedAny = agents.length > 0;
     const message = JSON.stringify({ nodeId: this.nodeId, agents } satisfies NodeWorkers);
     try {
       const write = this.publisher.multi();

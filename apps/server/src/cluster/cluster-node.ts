@@ -49,7 +49,7 @@ export async function startClusterNode(
   const appends = new OwnedAppends(store, ownership);
   const fanout = new RedisFanout(store, await SessionChannel.open(target), report);
   const bus = await NodeBus.open({ target, nodeId: config.nodeId, publisher: store.redis, report, answerMs: 5_000 });
-  const agents = await AgentDirectory.open({ target, nodeId: config.nodeId, publisher: store.redis, workers, ttlMs: config.leaseTtlMs, report });
+  const agents = await AgentDirectory.open({ bus, publisher: store.redis, workers, ttlMs: config.leaseTtlMs, report });
   const placement = new ClusterPlacement(ownership, bus, store, appends, agents, takeoverWaitMs(config));
   const sessions = await startSessionManager({ ...core, store: appends, reportError: report, cluster: { placement, fanout, listRelay: bus } });
   return { sessions, store };
