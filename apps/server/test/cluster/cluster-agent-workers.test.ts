@@ -116,15 +116,13 @@ describe('cluster: agent workers', () => {
     }
   });
 
-  it('hands a session waiting for approval over to the node of a new worker when its worker left: the approval from c runs there', async () => {
+  it('runs the approval of a call whose worker left, given on c, on the node of the new worker', async () => {
     const onB = await workerOn('b');
     const client = await cluster.connect('a');
     const sessionId = await eventually(async () => ((await listing('a'))?.available === true ? create(client, { approve: ['shell'] }) : undefined), 'py-agent on a');
     const first = await onB.nthRunStart(1);
     onB.step(first.runId, 'c', 'tool_call', '{"cmd":"echo 42"}', { tool: 'shell' });
     const requested = await client.waitForType('approval.requested');
-    // Waiting is active: b still holds the session.
-    expect(await cluster.leaseHolder(sessionId)).toBe('b');
     onB.close();
     await everyNodeSays(false);
     const onA = await workerOn('a');
