@@ -24,12 +24,15 @@ import { redactUrl } from './access/presented-token.js';
 import { closeAllSockets, socketErrorHandler } from './transport/shutdown.js';
 import { wsRoute } from './transport/ws-route.js';
 import { agentWorkersRoute } from './transport/agent-workers/agent-workers-route.js';
+import { WorkerPool } from './agents/remote/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     tools: ToolRegistry;
     agents: AgentRegistry;
+    /** The agent workers connected to this process (none without INTERTHOUGHT_AGENT_TOKENS); a cluster tells the other nodes of them. */
+    workers: WorkerPool;
     sessions: SessionService;
     metrics: ServerMetrics;
   }
@@ -65,6 +68,7 @@ const registriesPlugin = fp(
     app.decorate('tools', tools);
     // The built-in agents and those of the agents file; keys are read from the variables the file names.
     app.decorate('agents', options.agents ?? catalogAgents(app.config.agentsCatalog, process.env));
+    app.decorate('workers', new WorkerPool(app.agents));
   },
   { name: 'registries', dependencies: ['config'] },
 );
@@ -97,7 +101,7 @@ async function startSessions(
   const cluster = app.config.cluster;
   if (options.sessions !== undefined) return { sessions: options.sessions, ownStore: undefined };
   if (cluster !== undefined && options.store === undefined) {
-    const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession }, coreDeps(app));
+    const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession }, coreDeps(app), app.workers);
     return { sessions: node.sessions, ownStore: node.store };
   }
   const store = options.store ?? new MemoryEventStore();

@@ -1,6 +1,7 @@
 import type { RedisOptions } from 'ioredis';
 import type { ClusterConfig } from '../config/cluster-config.js';
 import { startSessionManager, type SessionManager, type SessionManagerDeps } from '../core/session-manager.js';
+import { AgentDirectory, type LocalWorkers } from './agent-directory.js';
 import { ClusterPlacement } from './cluster-placement.js';
 import { NodeBus } from './node-bus.js';
 import { OwnedAppends } from './owned-appends.js';
@@ -32,11 +33,13 @@ function takeoverWaitMs(config: ClusterConfig): number {
  * Join the cluster at `config.redisUrl`: connect the store, the session channel and the node bus,
  * then start the one session core with the cluster's adapters — leases and routing for where
  * sessions run, the shared log and channel for how clients follow them, the bus for the list —
- * which runs only the sessions this node owns. Fails at once when Redis is unreachable.
+ * which runs only the sessions this node owns. The node's `workers` are published to the others,
+ * so runs of a remote agent start where a worker for it is. Fails at once when Redis is unreachable.
  */
 export async function startClusterNode(
   config: ClusterConfig & { retainEventsPerSession: number | undefined },
   core: Omit<SessionManagerDeps, 'store' | 'recoverInterrupted' | 'cluster'>,
+  workers: LocalWorkers,
 ): Promise<ClusterNode> {
   const target = redisTarget(config.redisUrl);
   const report = core.reportError ?? ((context: string, error: unknown) => console.error(`[cluster ${config.nodeId}] ${context}:`, error));
@@ -46,7 +49,8 @@ export async function startClusterNode(
   const appends = new OwnedAppends(store, ownership);
   const fanout = new RedisFanout(store, await SessionChannel.open(target), report);
   const bus = await NodeBus.open({ target, nodeId: config.nodeId, publisher: store.redis, report, answerMs: 5_000 });
-  const placement = new ClusterPlacement(ownership, bus, store, appends, takeoverWaitMs(config));
+  const agents = await AgentDirectory.open({ bus, publisher: store.redis, workers, ttlMs: config.leaseTtlMs, report });
+  const placement = new ClusterPlacement(ownership, bus, store, appends, agents, takeoverWaitMs(config));
   const sessions = await startSessionManager({ ...core, store: appends, reportError: report, cluster: { placement, fanout, listRelay: bus } });
   return { sessions, store };
 }

@@ -1,7 +1,8 @@
-import { SessionError } from '../core/session-error.js';
+import { SessionError, notFound } from '../core/session-error.js';
 import { EventStoreError } from '../core/persistence/event-store.js';
 import type { ClusterHealth } from '../core/session-service.js';
 import type { Placement, RoutedCommand, ServeRouted, SessionPlacement } from '../core/ports/session-placement.js';
+import type { AgentDirectory } from './agent-directory.js';
 import type { NodeBus } from './node-bus.js';
 import type { OwnedAppends } from './owned-appends.js';
 import type { Ownership } from './ownership.js';
@@ -11,6 +12,11 @@ import type { RedisEventStore } from './redis-event-store.js';
  * Where sessions run in a cluster (the core's `SessionPlacement`): on the node that holds the
  * session's lease (`Ownership`), with commands for sessions other nodes hold routed to them over
  * the `NodeBus`. A node hands a session back once nothing runs it, so any node may take it next.
+ *
+ * A run of a remote agent starts on a node with a worker for it (`AgentDirectory`): a new session
+ * is created there, and a command that may start a run of a session nobody holds is sent there to
+ * claim it. A node holding a session whose agent it cannot run any more (its worker left) hands it
+ * over to one that can.
  */
 export class ClusterPlacement implements SessionPlacement {
   readonly handsBack = true;
@@ -20,17 +26,43 @@ export class ClusterPlacement implements SessionPlacement {
     private readonly bus: NodeBus,
     private readonly store: RedisEventStore,
     private readonly appends: OwnedAppends,
+    private readonly agents: AgentDirectory,
     readonly takeoverWaitMs: number,
   ) {}
 
-  async claim(sessionId: string, options?: { takeover?: boolean }): Promise<Placement> {
+  async claim(sessionId: string, options: { takeover?: boolean; startsRun?: boolean } = {}): Promise<Placement> {
     try {
-      const claim = await this.ownership.claim(sessionId, options);
+      const elsewhere = options.startsRun === true && options.takeover !== true ? await this.#runsElsewhere(sessionId) : undefined;
+      if (elsewhere !== undefined) {
+        const holder = this.ownership.holds(sessionId) ? this.ownership.nodeId : (await this.ownership.holder(sessionId))?.nodeId;
+        // Nobody holds it: the node with the worker takes it. This node holds it: it hands it over.
+        if (holder === undefined) return { here: false, nodeId: elsewhere };
+        if (holder === this.ownership.nodeId) return { here: false, nodeId: elsewhere, handOver: true };
+        // Another node holds it: the command goes there, which hands it over if it cannot run it.
+        return { here: false, nodeId: holder };
+      }
+      const claim = await this.ownership.claim(sessionId, options.takeover === undefined ? {} : { takeover: options.takeover });
       return claim.here ? { here: true } : { here: false, nodeId: claim.holder.nodeId };
     } catch (error) {
       if (error instanceof EventStoreError && error.code === 'SESSION_NOT_FOUND') throw new SessionError('SESSION_NOT_FOUND', error.message);
       throw error;
     }
+  }
+
+  placeNew(agent: string): Placement {
+    const nodeId = this.agents.nodeFor(agent);
+    return nodeId === undefined ? { here: true } : { here: false, nodeId };
+  }
+
+  /**
+   * The node a run of the session's agent should start on, when this one has no worker for it and
+   * another has; undefined otherwise. Nothing is read while no other node has workers at all.
+   */
+  async #runsElsewhere(sessionId: string): Promise<string | undefined> {
+    if (!this.agents.othersServe) return undefined;
+    const record = await this.store.getSession(sessionId);
+    if (record === undefined) throw notFound(sessionId);
+    return this.agents.nodeFor(record.info.agent);
   }
 
   holds(sessionId: string): boolean {
@@ -53,7 +85,7 @@ export class ClusterPlacement implements SessionPlacement {
 
   async stop({ release }: { release: boolean }): Promise<void> {
     await this.ownership.stop({ release });
-    if (release) await this.bus.close();
+    if (release) await Promise.all([this.bus.close(), this.agents.stop()]);
   }
 
   health(): ClusterHealth {

@@ -7,6 +7,8 @@ import type { ListChange, ListRelay } from '../core/ports/list-relay.js';
 
 /** The list of sessions changed (a `sessions.changed` / `sessions.removed` frame), for every node's watchers. */
 export const LIST_CHANNEL = 'it:list';
+/** The remote agents a node's workers serve changed, or are refreshed (see `AgentDirectory`). */
+export const WORKERS_CHANNEL = 'it:workers';
 
 const rpcChannel = (nodeId: string): string => `it:node:${nodeId}:rpc`;
 const replyChannel = (nodeId: string): string => `it:node:${nodeId}:reply`;
@@ -47,7 +49,7 @@ interface Answered {
 
 /**
  * Node-to-node messages over plain pub/sub: each node listens on its own rpc and reply channels
- * and on the list channel. A command for a session another node owns is published on that node's
+ * and on the list and workers channels. A command for a session another node owns is published on that node's
  * rpc channel; the owner runs it and publishes the requester's frames (`correction.accepted`, the
  * status event with `requestId` …) and then the outcome on the requester's reply channel.
  *
@@ -60,6 +62,7 @@ export class NodeBus implements ListRelay {
   readonly #answers = new Map<string, Answered>();
   #handler: ServeRouted | undefined;
   #onList: ((change: ListChange, frame: string) => void) | undefined;
+  #onWorkers: ((message: string) => void) | undefined;
   #routed = 0;
   #served = 0;
 
@@ -83,7 +86,7 @@ export class NodeBus implements ListRelay {
   }): Promise<NodeBus> {
     const subscriber = await connectRedis(options.target, { connectionName: `interthought-bus-${options.nodeId}` });
     const bus = new NodeBus(options.nodeId, options.publisher, subscriber, options.report, options.answerMs);
-    await subscriber.subscribe(rpcChannel(options.nodeId), replyChannel(options.nodeId), LIST_CHANNEL);
+    await subscriber.subscribe(rpcChannel(options.nodeId), replyChannel(options.nodeId), LIST_CHANNEL, WORKERS_CHANNEL);
     return bus;
   }
 
@@ -104,6 +107,11 @@ export class NodeBus implements ListRelay {
   /** Where list changes published by any node go (`ListRelay`); set once. */
   receive(listener: (change: ListChange, frame: string) => void): void {
     this.#onList = listener;
+  }
+
+  /** Where what nodes publish on `WORKERS_CHANNEL` goes; set once. */
+  receiveWorkers(listener: (message: string) => void): void {
+    this.#onWorkers = listener;
   }
 
   /**
@@ -153,6 +161,10 @@ export class NodeBus implements ListRelay {
   #receive(channel: string, message: string): void {
     if (channel === LIST_CHANNEL) {
       this.#receiveList(message);
+      return;
+    }
+    if (channel === WORKERS_CHANNEL) {
+      this.#onWorkers?.(message);
       return;
     }
     let parsed: unknown;

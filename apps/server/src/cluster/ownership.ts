@@ -99,6 +99,11 @@ export class Ownership {
     return { here: true };
   }
 
+  /** Who holds the session's lease now (another node, or this one); undefined when nobody does. */
+  holder(sessionId: string): Promise<LeaseHolder | undefined> {
+    return this.leases.holder(sessionId);
+  }
+
   /** Let the session go: nothing of it runs here any more (it finished, or was deleted). */
   async release(sessionId: string): Promise<void> {
     const lease = this.#held.get(sessionId);

@@ -128,6 +128,14 @@ export class SessionManager implements SessionService {
   }
 
   async create(input: CreateSessionInput, reply?: ReplyTo): Promise<SessionInfo> {
+    // A single process creates every session here; a cluster where its agent can run.
+    if (this.#placement.handsBack) {
+      const placed = this.#placement.placeNew(input.agent ?? this.#engine.defaultAgentName);
+      if (!placed.here) {
+        const created = await this.#placed.createElsewhere(placed.nodeId, input, reply);
+        if (created !== undefined) return created;
+      }
+    }
     // The new session is placed here (a cluster's store takes its lease before its first event).
     return createSession(this.#engine, input, reply, (session, peer) => this.#fanout.attachCreator(session, peer));
   }

@@ -32,7 +32,7 @@ export class RemoteAgent implements Agent {
       const serving = this.#pool.workersOf(this.name);
       throw new Error(
         serving === 0
-          ? `No worker serves agent "${this.name}" now: start one, then resume or correct to run again.`
+          ? `No worker connected to this server serves agent "${this.name}" now: start one, then resume or correct to run again.`
           : `Every worker of agent "${this.name}" is busy with as many runs as it may take: try again shortly.`,
       );
     }

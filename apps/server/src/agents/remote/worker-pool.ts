@@ -7,6 +7,19 @@ import type { WorkerConnection } from './worker-connection.js';
 
 export { NO_WORKER_REASON };
 
+/** A remote agent this process's workers serve: what other cluster nodes learn of it. */
+export interface ServedAgent {
+  name: string;
+  description: string;
+  /** Workers connected here that serve it. */
+  workers: number;
+}
+
+/** Which remote agents other processes' workers serve (a cluster's directory); absent: only this process's workers count. */
+export interface WorkersElsewhere {
+  serves(name: string): boolean;
+}
+
 /**
  * The connected workers, by the agent names they serve, and the remote agents those names are in
  * the server's agent registry (PROTOCOL.md Part II §A4, §A10). A run goes to the least busy worker.
@@ -17,6 +30,8 @@ export class WorkerPool {
   readonly #agents = new Map<string, RemoteAgent>();
   /** Breaks ties between equally busy workers: the one that got a run longest ago goes first. */
   #assignments = 0;
+  #elsewhere: WorkersElsewhere | undefined;
+  #onChange: (() => void) | undefined;
 
   constructor(registry: AgentRegistry) {
     this.#registry = registry;
@@ -39,27 +54,65 @@ export class WorkerPool {
       let serving = this.#workers.get(agent.name);
       if (serving === undefined) this.#workers.set(agent.name, (serving = new Set()));
       serving.add(worker);
-      const remote = this.#agents.get(agent.name);
-      if (remote === undefined) {
-        // A `remote` entry of the agents file keeps its place and description; a name nobody declared appears now.
-        const declared = this.#registry.get(agent.name);
-        const created = new RemoteAgent(agent.name, declared instanceof DeclaredRemoteAgent ? declared.description : agent.description, this);
-        this.#agents.set(agent.name, created);
-        if (declared instanceof DeclaredRemoteAgent) this.#registry.replace(created);
-        else this.#registry.register(created);
-      } else {
-        remote.description = agent.description;
-      }
+      this.know(agent.name, agent.description);
     }
+    this.#onChange?.();
   }
 
   /** The worker left: its agents stay listed, unavailable once no worker serves them. */
   remove(worker: WorkerConnection): void {
     for (const name of worker.served.keys()) this.#workers.get(name)?.delete(worker);
+    if (worker.served.size > 0) this.#onChange?.();
+  }
+
+  /**
+   * List `name` as a remote agent (served here, or by a worker of another cluster node), with the
+   * newest description; a name an in-process agent has is left to it.
+   */
+  know(name: string, description: string): void {
+    const remote = this.#agents.get(name);
+    if (remote !== undefined) {
+      remote.description = description;
+      return;
+    }
+    // A `remote` entry of the agents file keeps its place and description; a name nobody declared appears now.
+    const declared = this.#registry.get(name);
+    if (declared !== undefined && !(declared instanceof DeclaredRemoteAgent)) return;
+    const created = new RemoteAgent(name, declared instanceof DeclaredRemoteAgent ? declared.description : description, this);
+    this.#agents.set(name, created);
+    if (declared instanceof DeclaredRemoteAgent) this.#registry.replace(created);
+    else this.#registry.register(created);
+  }
+
+  /** A cluster plugs in: agents served by other nodes' workers count as available, and it hears of every change here. */
+  join(elsewhere: WorkersElsewhere, onChange: () => void): void {
+    this.#elsewhere = elsewhere;
+    this.#onChange = onChange;
+  }
+
+  /** The remote agents at least one worker connected here serves. */
+  served(): ServedAgent[] {
+    const served: ServedAgent[] = [];
+    for (const [name, workers] of this.#workers) {
+      const agent = this.#agents.get(name);
+      if (workers.size > 0 && agent !== undefined) served.push({ name, description: agent.description, workers: workers.size });
+    }
+    return served;
+  }
+
+  /** Whether a worker connected here serves `name`. */
+  servesHere(name: string): boolean {
+    return this.workersOf(name) > 0;
+  }
+
+  /** Whether `name` is a remote agent (served by workers, here or elsewhere), not an in-process one. */
+  isRemote(name: string): boolean {
+    return this.#agents.has(name);
   }
 
   availability(name: string): AgentAvailability {
-    return (this.#workers.get(name)?.size ?? 0) > 0 ? { available: true } : { available: false, reason: NO_WORKER_REASON };
+    if (this.servesHere(name) || this.#elsewhere?.serves(name) === true) return { available: true };
+    return { available: false, reason: NO_WORKER_REASON };
   }
 
   /** The worker of `name` with the fewest runs, under its cap; the one that waited longest on a tie. */

@@ -1,10 +1,12 @@
-import { isActive } from '@interthought/protocol';
+import { isActive, type SessionInfo } from '@interthought/protocol';
 import type { SessionEngine } from '../sessions/session-engine.js';
 import type { Peer, ReplyTo } from '../fanout/peer.js';
 import { storedFrame, type Frame } from '../fanout/frame.js';
 import { withRequestId } from '../fanout/answer.js';
 import { SessionError, notFound } from '../session-error.js';
-import { RouteError, type CommandOp, type RoutedCommand, type SessionPlacement } from '../ports/session-placement.js';
+import { RUN_STARTING_OPS, RouteError, type CommandOp, type RoutedCommand, type SessionPlacement } from '../ports/session-placement.js';
+import { createSession } from '../commands/create-session.js';
+import type { CreateSessionInput } from '../session-service.js';
 import type { HeldRequest, SessionFanout } from '../ports/session-fanout.js';
 
 /** What a command carries besides its session (a correction, a decision, a message, a share link). */
@@ -16,6 +18,11 @@ export type ApplyCommand = (op: CommandOp, sessionId: string, reply: ReplyTo | u
 /** An answer that never comes (its batch could not be written) stops holding the requester's events after this long. */
 const HOLD_LIMIT_MS = 10_000;
 const RETRY_MS = 100;
+
+/** The requester as the node that runs the command sees it: its id and quota. */
+function routedPeer(reply: ReplyTo | undefined): RoutedCommand['peer'] {
+  return reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }) };
+}
 
 function asSessionError(error: RouteError): SessionError {
   const code = error.code === 'NOT_OWNER' || error.code === 'NO_ANSWER' ? 'INTERNAL' : error.code;
@@ -71,17 +78,10 @@ export class PlacedCommands {
     const deadline = Date.now() + this.placement.takeoverWaitMs;
     try {
       for (;;) {
-        const placed = await this.#claim(sessionId);
+        const placed = await this.#claim(sessionId, RUN_STARTING_OPS.has(op));
         if (placed.here) return await this.#runHere(op, sessionId, held.reply, input);
-        const command: RoutedCommand = withRequestId(
-          {
-            op,
-            sessionId,
-            peer: reply === undefined ? { id: 'rest' } : { id: reply.peer.id, ...(reply.peer.quota === undefined ? {} : { quota: reply.peer.quota }) },
-            ...(input === undefined ? {} : { input }),
-          },
-          reply?.requestId,
-        );
+        if (placed.handOver === true && !(await this.#handOver(sessionId))) return await this.#runHere(op, sessionId, held.reply, input);
+        const command: RoutedCommand = withRequestId({ op, sessionId, peer: routedPeer(reply), ...(input === undefined ? {} : { input }) }, reply?.requestId);
         try {
           // The requester's frames come back over the bus as text: parsed only if something reads them.
           return await this.placement.route(placed.nodeId, command, (text) => held.answered(storedFrame(text)));
@@ -108,18 +108,63 @@ export class PlacedCommands {
     setTimeout(() => held.release(), HOLD_LIMIT_MS).unref();
   }
 
-  async #claim(sessionId: string) {
+  /**
+   * Create the session on `nodeId` (a node that can run its agent): its `session.created` comes
+   * back to the requester, who then follows the new session from seq 0 as a local creator does.
+   * Undefined when that node is gone (the session is then created here).
+   */
+  async createElsewhere(nodeId: string, input: CreateSessionInput, reply: ReplyTo | undefined): Promise<SessionInfo | undefined> {
+    const command: RoutedCommand = withRequestId({ op: 'create', sessionId: '', input, peer: routedPeer(reply) }, reply?.requestId);
+    let info: SessionInfo;
     try {
-      return await this.placement.claim(sessionId);
+      info = (await this.placement.route(nodeId, command, (text) => reply?.peer.send(storedFrame(text)))) as SessionInfo;
+    } catch (error) {
+      if (!(error instanceof RouteError)) throw error;
+      if (error.code === 'NOT_OWNER') return undefined;
+      throw asSessionError(error);
+    }
+    if (reply !== undefined) await this.fanout.subscribe(info.sessionId, { peer: reply.peer }, 0);
+    return info;
+  }
+
+  async #claim(sessionId: string, startsRun: boolean) {
+    try {
+      return await this.placement.claim(sessionId, startsRun ? { startsRun } : undefined);
     } catch (error) {
       if (error instanceof SessionError && error.code === 'SESSION_NOT_FOUND') throw notFound(sessionId);
       throw error;
     }
   }
 
+  /**
+   * This node holds a session whose agent it cannot run (its worker left), and another node can:
+   * once what it queued is written, the session is dropped and handed back for that node to take.
+   * False when it still has a run here (it then stays).
+   */
+  async #handOver(sessionId: string): Promise<boolean> {
+    const session = await this.engine.find(sessionId);
+    if (session?.run !== undefined) return false;
+    await this.engine.flushed();
+    if (!this.placement.holds(sessionId)) return true;
+    this.engine.evict(sessionId, 'a node with a worker for its agent runs it now');
+    await this.placement.release(sessionId);
+    return true;
+  }
+
+  /** Whether this node may run a command routed to it: it holds the session, or (for one that starts a run) takes it now. */
+  async #mayServe(command: RoutedCommand): Promise<boolean> {
+    if (!RUN_STARTING_OPS.has(command.op)) return this.placement.holds(command.sessionId);
+    // Sent here because a worker for the session's agent is connected here, or because this node holds it.
+    const placed = await this.#claim(command.sessionId, true);
+    if (placed.here) return true;
+    if (placed.handOver === true) return !(await this.#handOver(command.sessionId));
+    return false;
+  }
+
   /** A command routed here by the node of its requester. */
   async serveRouted(command: RoutedCommand, send: (frame: string) => void): Promise<unknown> {
-    if (!this.placement.holds(command.sessionId)) throw new RouteError('NOT_OWNER', `This node does not own session ${command.sessionId}.`);
+    if (command.op === 'create') return this.#serveCreate(command, send);
+    if (!(await this.#mayServe(command))) throw new RouteError('NOT_OWNER', `This node does not own session ${command.sessionId}.`);
     // The outcome goes back after the answer: a status change's answer is its event, sent once written.
     let answered: () => void = () => undefined;
     const answeredOnce = new Promise<void>((resolve) => (answered = resolve));
@@ -129,11 +174,18 @@ export class PlacedCommands {
     };
     const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
     const reply: ReplyTo = withRequestId({ peer }, command.requestId);
-    const result = await this.#runHere(command.op, command.sessionId, reply, command.input);
+    const result = await this.#runHere(command.op as CommandOp, command.sessionId, reply, command.input);
     // A link made or revoked is answered by its result alone: no frame goes to the peer, so none is waited for.
     if (command.op === 'share' || command.op === 'unshare') return result;
     await Promise.race([answeredOnce, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS).unref())]);
     return result;
+  }
+
+  /** A session created here for a requester on another node: it gets `session.created`, and follows the session from there. */
+  async #serveCreate(command: RoutedCommand, send: (frame: string) => void): Promise<SessionInfo> {
+    const forward = (frame: Frame): void => send(frame.text);
+    const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
+    return createSession(this.engine, command.input as CreateSessionInput, withRequestId({ peer }, command.requestId), () => undefined);
   }
 
   /** The command, run by this process's engine on a session placed here. */

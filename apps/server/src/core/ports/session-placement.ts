@@ -2,17 +2,28 @@ import type { ErrorCode } from '@interthought/protocol';
 import type { Quota } from '../commands/quota.js';
 import type { ClusterHealth } from '../session-service.js';
 
-/** Where a session's commands run: here (this process may run it now), or on the node that does. */
-export type Placement = { here: true } | { here: false; nodeId: string };
+/**
+ * Where a session's commands run: here (this process may run it now), or on the node that does.
+ * `handOver`: this node holds the session but cannot run its agent (no worker for it here): it
+ * hands the session back, and `nodeId`, which can, takes it.
+ */
+export type Placement = { here: true } | { here: false; nodeId: string; handOver?: true };
 
 /** The commands that change a session, which run where the session runs. */
 export type CommandOp = 'correct' | 'approve' | 'reject' | 'message' | 'pause' | 'resume' | 'cancel' | 'delete' | 'share' | 'unshare';
 
+/** Commands that may start a run of the session's agent: they run where that agent can run. */
+export const RUN_STARTING_OPS: ReadonlySet<RoutedOp> = new Set<RoutedOp>(['create', 'correct', 'approve', 'reject', 'message', 'resume']);
+
+/** What goes from node to node: a command on a session, or `create` (a new session placed where its agent can run). */
+export type RoutedOp = CommandOp | 'create';
+
 /** A command sent to the node that runs a session. */
 export interface RoutedCommand {
-  op: CommandOp;
+  op: RoutedOp;
+  /** Empty for `create`. */
   sessionId: string;
-  /** The correction, for `correct`; the decision, for `approve` / `reject`; the message, for `message`; the link, for `share` / `unshare`. */
+  /** The correction, for `correct`; the decision, for `approve` / `reject`; the message, for `message`; the link, for `share` / `unshare`; the new session, for `create`. */
   input?: unknown;
   /** The requester, as the owner's core sees it (its quota, its id as `correction.by`). */
   peer: { id: string; quota?: Quota };
@@ -42,8 +53,14 @@ export interface SessionPlacement {
   readonly handsBack: boolean;
   /** How long a command waits for a dead owner's hold to expire before it gives up. */
   readonly takeoverWaitMs: number;
-  /** Take the session here when nobody holds it; say who does otherwise. `SESSION_NOT_FOUND` for an unknown session. */
-  claim(sessionId: string, options?: { takeover?: boolean }): Promise<Placement>;
+  /**
+   * Take the session here when nobody holds it; say who does otherwise. `SESSION_NOT_FOUND` for an
+   * unknown session. With `startsRun` (the command may start a run of the session's agent), a node
+   * that cannot run that agent names one that can instead of taking it.
+   */
+  claim(sessionId: string, options?: { takeover?: boolean; startsRun?: boolean }): Promise<Placement>;
+  /** Where a new session of `agent` is created: here, or on a node that can run it. */
+  placeNew(agent: string): Placement;
   holds(sessionId: string): boolean;
   /** Give the session back: nothing of it runs here any more. */
   release(sessionId: string): Promise<void>;
@@ -62,6 +79,7 @@ export const SINGLE_PROCESS: SessionPlacement = {
   handsBack: false,
   takeoverWaitMs: 0,
   claim: () => Promise.resolve({ here: true }),
+  placeNew: () => ({ here: true }),
   holds: () => true,
   release: () => Promise.resolve(),
   route: () => Promise.reject(new RouteError('INTERNAL', 'A single process routes no command.')),

@@ -2,7 +2,7 @@ import { AGENT_FIELD_LIMITS, AGENT_WIRE_PATH, type AgentLimits } from '@intertho
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SERVER_VERSION, type Config } from '../../config/index.js';
-import { WorkerConnection, WorkerPool } from '../../agents/remote/index.js';
+import { WorkerConnection } from '../../agents/remote/index.js';
 import { sendRestError } from '../../rest-error-reply.js';
 import type { BriefWarnings } from '../brief-warnings.js';
 import { Heartbeat } from '../heartbeat.js';
@@ -28,12 +28,12 @@ export function agentLimits(config: Config): AgentLimits {
 /**
  * `/ws/agents`, registered only while INTERTHOUGHT_AGENT_TOKENS is set: workers connect with a
  * bearer token (401 before the upgrade otherwise) and serve agents that then sit in the server's
- * agent registry beside the in-process ones. Needs the `agents` decoration.
+ * agent registry beside the in-process ones. Needs the `agents` and `workers` decorations.
  */
 export async function agentWorkersRoute(app: FastifyInstance, options: { config: Config; tokens: readonly string[]; warnings: BriefWarnings }): Promise<void> {
   const { config, warnings } = options;
   const tokens = new BearerTokens(options.tokens);
-  const pool = new WorkerPool(app.agents);
+  const pool = app.workers;
   const limits = agentLimits(config);
   const heartbeat = new Heartbeat(limits.heartbeatMs);
   app.addHook('onClose', async () => heartbeat.stop());

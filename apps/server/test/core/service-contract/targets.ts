@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startClusterNode, type ClusterNode } from '../../../src/cluster/cluster-node.js';
+import { WorkerPool } from '../../../src/agents/remote/index.js';
 import { connectRedis, quitRedis } from '../../../src/cluster/redis-connection.js';
 import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import type { SessionService } from '../../../src/core/session-service.js';
@@ -142,7 +143,8 @@ export function twoNodeCluster(): ServiceTargetFactory {
     const { deps, gates } = coreDeps(errors.report, steadyClock());
     const nodes: ClusterNode[] = [];
     for (const nodeId of ['a', 'b']) {
-      nodes.push(await startClusterNode({ redisUrl: `unix://${redis.socket}`, nodeId, ...CLUSTER, retainEventsPerSession: undefined }, deps()));
+      const core = deps();
+      nodes.push(await startClusterNode({ redisUrl: `unix://${redis.socket}`, nodeId, ...CLUSTER, retainEventsPerSession: undefined }, core, new WorkerPool(core.agents)));
     }
     const services: SessionService[] = nodes.map((node) => node.sessions);
     return {
