@@ -11,7 +11,7 @@ import { parseRun, RunInputError, taskOf, newUserText, type ApprovalDecision, ty
 import { AgUiRunStream } from './run-stream.js';
 
 /**
- * `POST /api/ag-ui/:agent`: any agent of the catalogue as an AG-UI endpoint (PROTOCOL.md §24). A
+ * `POST /api/ag-ui/:agent`: any agent of the catalogue as an AG-UI endpoint (PROTOCOL.md §23). A
  * thread is the session whose id is its `threadId`: the first run creates it, a later one says the
  * new user message to it, or decides the calls its last run stopped on (`resume`). The run follows
  * the session live, as the web app does, and ends when the session comes to rest.

@@ -5,7 +5,7 @@ import type { Peer } from '../../core/fanout/peer.js';
 import type { Quota } from '../../core/commands/quota.js';
 import { chainMessages, observationText, toolCallIdOf } from './chain-messages.js';
 
-/** What an approval interrupt expects back in `resume[].payload` (PROTOCOL.md §24). */
+/** What an approval interrupt expects back in `resume[].payload` (PROTOCOL.md §23). */
 export const APPROVAL_RESPONSE_SCHEMA = {
   type: 'object',
   properties: {
