@@ -12,6 +12,11 @@ export type Actor = Owner;
 
 export interface CreateSessionInput {
   task: string;
+  /**
+   * The new session's id, when the caller names it (an AG-UI thread is the session of its
+   * `threadId`); refused with `INVALID_STATE` when a session has it already. Else the server's own.
+   */
+  sessionId?: string;
   agent?: string;
   options?: SessionOptions;
   /** The user the session belongs to (PROTOCOL.md §21.2); absent on a server without users. */

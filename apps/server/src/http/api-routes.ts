@@ -9,6 +9,7 @@ import { restErrorHandler } from './rest-error-handler.js';
 import { sessionsRoutes } from './sessions-routes.js';
 import { shareRoutes } from './share-routes.js';
 import { toolsRoute } from './tools-route.js';
+import { agUiRoute } from './ag-ui/ag-ui-route.js';
 import type { SessionCoreStats } from '../core/session-service.js';
 
 export interface ApiOptions {
@@ -31,5 +32,6 @@ export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Prom
     await guarded.register(shareRoutes, { config: app.config });
     await guarded.register(protocolSchemaRoutes);
     await guarded.register(metricsRoute);
+    await guarded.register(agUiRoute);
   });
 }

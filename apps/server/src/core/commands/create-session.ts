@@ -10,6 +10,7 @@ import { copiedPath } from './conversation.js';
 import { checkOptions, checkTask } from './session-input.js';
 import { sessionModel } from './session-model.js';
 import { inOneTurn } from './in-one-turn.js';
+import { SessionError } from '../session-error.js';
 
 /** How the requester of a new session follows it from seq 0, attached in the turn that creates it (settles once it follows). */
 export type AttachCreator = (session: LiveSession, peer: Peer) => Promise<void> | undefined;
@@ -55,7 +56,10 @@ export async function createSession(engine: SessionEngine, input: CreateSessionI
   const model = sessionModel(agent, approving);
   const options = model === undefined ? approving : { ...approving, model };
   engine.checkCapacity(input.quota);
-  const info: SessionInfo = { sessionId: engine.newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: engine.now().toISOString() };
+  if (input.sessionId !== undefined && (await engine.find(input.sessionId)) !== undefined) {
+    throw new SessionError('INVALID_STATE', `A session "${input.sessionId}" exists already: send to it instead of creating it.`);
+  }
+  const info: SessionInfo = { sessionId: input.sessionId ?? engine.newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: engine.now().toISOString() };
   if (model !== undefined) info.model = model;
   if (input.ownedBy !== undefined) info.owner = { id: input.ownedBy.id, name: input.ownedBy.name };
   const session = await openSession(engine, info, options, reply, attach, (created) => {
