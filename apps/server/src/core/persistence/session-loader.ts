@@ -4,7 +4,6 @@ import {
   type SessionEvent,
   type SessionInfo,
   type SessionOptions,
-  type SessionSnapshotData,
   type SessionState,
 } from '@interthought/protocol';
 import type { EventStore, SessionRecord } from './event-store.js';

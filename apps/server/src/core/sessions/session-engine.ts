@@ -1,6 +1,6 @@
 import { nanoid } from 'nanoid';
-import { isActive, isLive, toSnapshot, type ApprovalPolicy, type SessionInfo, type SessionSnapshotData, type Step } from '@interthought/protocol';
-import type { Agent, AgentRegistry, ModelCallReport } from '@interthought/agent';
+import { toSnapshot, type ApprovalPolicy, type SessionInfo, type SessionSnapshotData } from '@interthought/protocol';
+import type { Agent, AgentRegistry } from '@interthought/agent';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import { UNTRACED, type TraceTurn } from '../ports/turn-tracer.js';
 import { AgentRun, type RunDeps } from '../run/agent-run.js';
