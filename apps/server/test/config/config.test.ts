@@ -70,6 +70,14 @@ describe('loadConfig values', () => {
       INTERTHOUGHT_PUBLIC_URL: 'https://interthought.example.com',
       INTERTHOUGHT_SHARE_SECRET: 'a-share-secret-of-at-least-32-characters',
       INTERTHOUGHT_PAUSED_RUN_TTL_MS: '60000',
+      INTERTHOUGHT_AGENT_TOKENS: 'worker-one, worker-two',
+      INTERTHOUGHT_AGENT_MAX_FRAME_BYTES: '32768',
+      INTERTHOUGHT_AGENT_MAX_STEP_CHARS: '5000',
+      INTERTHOUGHT_AGENT_MAX_RUNS_PER_WORKER: '8',
+      INTERTHOUGHT_AGENT_FRAMES_PER_SEC: '500',
+      INTERTHOUGHT_AGENT_FRAME_BURST: '900',
+      INTERTHOUGHT_AGENT_MAX_QUEUED_FRAMES: '64',
+      INTERTHOUGHT_AGENT_HEARTBEAT_MS: '2000',
       LOG_LEVEL: 'WARN',
     });
     expect(config).toEqual({
@@ -102,6 +110,14 @@ describe('loadConfig values', () => {
       publicUrl: 'https://interthought.example.com',
       shareSecret: 'a-share-secret-of-at-least-32-characters',
       pausedRunTtlMs: 60_000,
+      agentTokens: ['worker-one', 'worker-two'],
+      agentMaxFrameBytes: 32_768,
+      agentMaxStepChars: 5_000,
+      agentMaxRunsPerWorker: 8,
+      agentFramesPerSecond: 500,
+      agentFrameBurst: 900,
+      agentMaxQueuedFrames: 64,
+      agentHeartbeatMs: 2_000,
       logLevel: 'warn',
     });
   });
