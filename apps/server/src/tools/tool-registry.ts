@@ -1,5 +1,4 @@
-import type { ToolInputCheck } from '@interthought/agent';
-import { issuesToDetails } from '@interthought/protocol';
+import { checkToolInput, type ToolInputCheck } from '@interthought/agent';
 import type { Tool } from './tool.js';
 
 /** The tools shared by every agent, by name; agents see it as their `AgentToolbox`. */
@@ -27,20 +26,6 @@ export class ToolRegistry {
 
   /** Check tool input given as JSON text (a `tool_call` step's content) against the tool's schema. */
   checkInput(name: string, jsonText: string): ToolInputCheck {
-    const tool = this.#tools.get(name);
-    if (!tool) return { ok: false, message: `Unknown tool "${name}".`, details: [{ path: ['tool'], message: 'Unknown tool' }] };
-    let data: unknown;
-    try {
-      data = JSON.parse(jsonText);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { ok: false, message: `The input of ${name} must be JSON: ${reason}`, details: [{ path: [], message: reason }] };
-    }
-    const parsed = tool.inputSchema.safeParse(data);
-    if (parsed.success) return { ok: true, input: parsed.data };
-    const details = issuesToDetails(parsed.error.issues);
-    const first = details[0];
-    const where = first && first.path.length ? `${first.path.join('.')}: ` : '';
-    return { ok: false, message: `Invalid input for ${name}: ${where}${first?.message ?? 'invalid'}`, details };
+    return checkToolInput(this.#tools.get(name), name, jsonText);
   }
 }

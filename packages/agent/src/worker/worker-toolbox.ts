@@ -1,29 +1,34 @@
 import { issuesToDetails } from '@interthought/protocol';
 import type { AgentTool, AgentToolbox, ToolInputCheck } from '../agent-tools.js';
 
+/**
+ * Check tool input given as JSON text (a `tool_call` step's content) against the tool's zod schema:
+ * the one check of every toolbox, the server's registry and a worker's alike.
+ */
+export function checkToolInput(tool: Pick<AgentTool, 'inputSchema'> | undefined, name: string, jsonText: string): ToolInputCheck {
+  if (tool === undefined) return { ok: false, message: `Unknown tool "${name}".`, details: [{ path: ['tool'], message: 'Unknown tool' }] };
+  let data: unknown;
+  try {
+    data = JSON.parse(jsonText) as unknown;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, message: `The input of ${name} must be JSON: ${reason}`, details: [{ path: [], message: reason }] };
+  }
+  const parsed = tool.inputSchema.safeParse(data);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const details = issuesToDetails(parsed.error.issues);
+  const first = details[0];
+  const where = first !== undefined && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+  return { ok: false, message: `Invalid input for ${name}: ${where}${first?.message ?? 'invalid'}`, details };
+}
+
 /** A toolbox of `tools`, for a worker's own tools: input is checked against each tool's zod schema. */
 export function createToolbox(tools: readonly AgentTool[]): AgentToolbox {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   return {
     get: (name) => byName.get(name),
     list: () => [...byName.values()],
-    checkInput(name, jsonText): ToolInputCheck {
-      const tool = byName.get(name);
-      if (tool === undefined) return { ok: false, message: `Unknown tool "${name}".`, details: [{ path: ['tool'], message: 'Unknown tool' }] };
-      let data: unknown;
-      try {
-        data = JSON.parse(jsonText) as unknown;
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        return { ok: false, message: `The input of ${name} must be JSON: ${reason}`, details: [{ path: [], message: reason }] };
-      }
-      const parsed = tool.inputSchema.safeParse(data);
-      if (parsed.success) return { ok: true, input: parsed.data };
-      const details = issuesToDetails(parsed.error.issues);
-      const first = details[0];
-      const where = first !== undefined && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
-      return { ok: false, message: `Invalid input for ${name}: ${where}${first?.message ?? 'invalid'}`, details };
-    },
+    checkInput: (name, jsonText) => checkToolInput(byName.get(name), name, jsonText),
   };
 }
 
