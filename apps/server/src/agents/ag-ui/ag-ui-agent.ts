@@ -9,7 +9,7 @@ import { EventValidator } from './event-validation.js';
 import { resumeEntries } from './interrupts.js';
 import { chainMessages, runInput } from './run-input.js';
 import { StepMapper, type WrittenStep } from './step-mapper.js';
-import { ThreadMemories } from './thread-memory.js';
+import { ThreadMemories, type ThreadMemory } from './thread-memory.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -23,6 +23,16 @@ export interface AgUiAgentSetup {
 /** A step this run wrote, as the chain of the next request of the same run shows it. */
 function asChainStep(step: WrittenStep, index: number): Step {
   return { stepId: step.stepId, parentId: null, index, kind: step.kind, status: 'completed', content: step.content, revision: 0, ...(step.tool === undefined ? {} : { tool: step.tool }) } as Step;
+}
+
+/** The tool of each call on the chain, by the agent's id for it. */
+function earlierCalls(chain: readonly Step[], memory: ThreadMemory): Map<string, string> {
+  const calls = new Map<string, string>();
+  for (const step of chain) {
+    if (step.kind !== 'tool_call' || step.tool === undefined) continue;
+    calls.set(memory.agentIds.get(step.stepId) ?? (step.correctionOf === undefined ? undefined : memory.agentIds.get(step.correctionOf)) ?? step.stepId, step.tool);
+  }
+  return calls;
 }
 
 /**
@@ -42,7 +52,7 @@ export function agUiAgent(setup: AgUiAgentSetup): Agent {
       let resume: ResumeEntry[] = resumeEntries(memory, context.chain);
       const chain: Step[] = [...context.chain];
       for (;;) {
-        const mapper = new StepMapper(context.sink, memory, context.options.approve);
+        const mapper = new StepMapper(context.sink, memory, context.options.approve, earlierCalls(chain, memory));
         const body = runInput(threadId, chainMessages(context.task, chain, memory, threadId), memory, resume);
         const end = await streamRun(setup, context, body, mapper);
         if (end?.autoResume === undefined || end.autoResume.length === 0) return;

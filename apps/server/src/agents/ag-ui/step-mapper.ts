@@ -77,6 +77,8 @@ export class StepMapper {
     private readonly sink: StepSink,
     private readonly memory: ThreadMemory,
     private readonly policy: ApprovalPolicy | undefined,
+    /** Tool names of calls made in earlier runs, by call id: a resumed run may answer one. */
+    private readonly earlierCalls: ReadonlyMap<string, string> = new Map(),
   ) {}
 
   /** Whether a step now waits for the user's approval (the core has ended the run). */
@@ -224,8 +226,7 @@ export class StepMapper {
   }
 
   #earlierToolName(toolCallId: string): string | undefined {
-    for (const [stepId, agentId] of this.memory.agentIds) if (agentId === toolCallId) return this.written.find((step) => step.stepId === stepId)?.tool;
-    return undefined;
+    return this.earlierCalls.get(toolCallId);
   }
 
   #settleText(entry: Entry, kind: 'thought' | 'final_answer'): void {
@@ -268,6 +269,7 @@ export class StepMapper {
       const call = heldCalls.find((entry) => (interrupt.toolCallId === undefined ? !entry.settled : entry.agentId === interrupt.toolCallId));
       if (call === undefined || call.settled) continue;
       call.interruptId = interrupt.id;
+      if (call.writer !== undefined) this.memory.pending!.stepIds.set(interrupt.id, call.writer.stepId);
       const waits = !asks && interruptWaits(this.policy, call.tool);
       this.#settleCall(call, waits);
       if (waits) asks = true;
