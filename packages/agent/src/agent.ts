@@ -19,8 +19,13 @@ export interface StepWriter {
    * writer awaits `ready`; awaiting each `write` honours it already.
    */
   backpressure?(): Promise<void> | undefined;
-  /** Finish the step. `result` is the tool's structured output, for observations. */
-  end(extra?: { result?: unknown }): void;
+  /**
+   * Finish the step. `result` is the tool's structured output, for observations. For a tool call,
+   * `waitsForApproval` is the agent's own word on whether it waits for the user, in place of the
+   * session's approval policy: an agent whose tools run on its own side knows whether it stopped to
+   * ask (an AG-UI agent's interrupt); absent, the policy decides.
+   */
+  end(extra?: { result?: unknown; waitsForApproval?: boolean }): void;
 }
 
 /** Tokens a model call used, as its endpoint reported them (the protocol's `Usage` without its cost). */

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { AG_UI_LIMITS } from '../agents/ag-ui/config.js';
 import { OPENAI_LIMITS } from '../agents/openai/config.js';
 import { ConfigError } from './config-error.js';
 import { parseEnv, type Env } from './env-values.js';
@@ -67,6 +68,8 @@ const AgUiEntrySchema = z.strictObject({
   description: text('one line for the agent picker').max(300, 'must be at most 300 characters'),
   url: httpUrl,
   headers: z.record(z.string(), headerValue, { error: 'must be an object of strings' }).optional(),
+  timeoutMs: whole(AG_UI_LIMITS.timeoutMs).optional(),
+  retries: whole(AG_UI_LIMITS.retries).optional(),
 });
 
 const RemoteEntrySchema = z.strictObject({

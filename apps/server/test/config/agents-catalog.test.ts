@@ -76,6 +76,8 @@ describe('the agents file', () => {
     { what: 'a remote agent without a description', entry: { type: 'remote' }, path: 'agents.deepseek.description', reason: /must be a string/ },
     { what: 'an AG-UI agent without a url', entry: { type: 'ag-ui', description: 'x' }, path: 'agents.deepseek.url', reason: /must be an http/ },
     { what: 'an AG-UI header naming a variable badly', entry: { type: 'ag-ui', description: 'x', url: 'https://a.example', headers: { Authorization: 'Bearer ${my token}' } }, path: 'agents.deepseek.headers.Authorization', reason: /\$\{NAME\}/ },
+    { what: 'an AG-UI stall timeout out of range', entry: { type: 'ag-ui', description: 'x', url: 'https://a.example', timeoutMs: 10 }, path: 'agents.deepseek.timeoutMs', reason: /must be at least 1000/ },
+    { what: 'AG-UI retries that are not whole', entry: { type: 'ag-ui', description: 'x', url: 'https://a.example', retries: 1.5 }, path: 'agents.deepseek.retries', reason: /must be a whole number from 0 to 10/ },
     { what: 'an entry that is not an object', entry: 'openai', path: 'agents.deepseek', reason: /must be an object/ },
   ];
 

@@ -4,10 +4,10 @@ import { createDemoAgent } from '../demo/index.js';
 import { createFirehoseAgent } from '../firehose/firehose-agent.js';
 import { createOpenAIAgent } from '../openai/index.js';
 import { declaredRemoteAgent } from '../remote/declared-remote-agent.js';
+import { agUiEntryAgent } from './ag-ui-entry.js';
 import { openAIEntryAgent } from './openai-entry.js';
-import { AG_UI_REASON, unavailableAgent } from './unavailable-agent.js';
 
-export { AG_UI_REASON } from './unavailable-agent.js';
+export { agUiEntryAgent } from './ag-ui-entry.js';
 export { entryModels, openAIEntryAgent } from './openai-entry.js';
 
 type Env = Record<string, string | undefined>;
@@ -20,8 +20,7 @@ export function catalogAgent(name: string, entry: AgentEntry, env: Env): Agent {
     case 'remote':
       return declaredRemoteAgent(name, entry.description);
     case 'ag-ui':
-      // The entry is checked now, so the file stays valid once the bridge exists.
-      return unavailableAgent(name, entry.description, AG_UI_REASON);
+      return agUiEntryAgent(name, entry, env);
     default: {
       const unknown: never = entry;
       throw new Error(`Unknown agent kind ${JSON.stringify(unknown)}`);

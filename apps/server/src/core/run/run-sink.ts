@@ -134,7 +134,7 @@ class RunStepWriter implements StepWriter {
     return this.#emitAndPace(text);
   }
 
-  end(extra?: { result?: unknown }): void {
+  end(extra?: { result?: unknown; waitsForApproval?: boolean }): void {
     if (this.#ended) return;
     const scope = this.#scope;
     if (!scope.live) {
@@ -150,7 +150,7 @@ class RunStepWriter implements StepWriter {
     if (step.tool !== undefined) event.tool = step.tool;
     if (result !== undefined) event.result = result;
     session.append(event);
-    if (step.kind === 'tool_call' && scope.needsApproval(step.tool)) scope.waitForApproval(step);
+    if (step.kind === 'tool_call' && (extra?.waitsForApproval ?? scope.needsApproval(step.tool))) scope.waitForApproval(step);
     else scope.atStepBoundary();
   }
 

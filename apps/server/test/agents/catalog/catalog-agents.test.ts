@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentListing } from '@interthought/protocol';
-import { AG_UI_REASON, catalogAgents } from '../../../src/agents/catalog/index.js';
+import { catalogAgents } from '../../../src/agents/catalog/index.js';
 import { NO_WORKER_REASON } from '../../../src/agents/remote/declared-remote-agent.js';
 import type { AgentEntry, AgentsCatalog } from '../../../src/config/agents-catalog.js';
 import { buildTestApp } from '../../support/server.js';
@@ -56,7 +56,7 @@ describe('agents of the agents file', () => {
     expect(byName.get('beta')).toMatchObject({ available: true, models: ['beta-1'], defaultModel: 'beta-1' });
     expect(byName.get('keyless')).toMatchObject({ available: false, reason: 'Set KEYLESS_API_KEY to the API key of api.example.com (agents.keyless.apiKeyEnv names it).', models: ['m'] });
     expect(byName.get('builder')).toEqual({ name: 'builder', description: 'Builds on our workers', available: false, reason: NO_WORKER_REASON, default: false });
-    expect(byName.get('copilot')).toEqual({ name: 'copilot', description: 'An AG-UI endpoint', available: false, reason: AG_UI_REASON, default: false });
+    expect(byName.get('copilot')).toEqual({ name: 'copilot', description: 'An AG-UI endpoint', available: true, default: false });
   });
 
   it('sends each session to its own endpoint with the model it picked, the key from the variable the entry names', async () => {
@@ -109,7 +109,6 @@ describe('agents of the agents file', () => {
     for (const [agent, reason] of [
       ['keyless', 'Set KEYLESS_API_KEY'],
       ['builder', NO_WORKER_REASON],
-      ['copilot', AG_UI_REASON],
     ] as const) {
       const answer = await client.answerTo(client.send({ type: 'session.create', task: 'Hello', agent }));
       expect(answer).toMatchObject({ type: 'error', code: 'AGENT_UNAVAILABLE' });

@@ -1,0 +1,286 @@
+import { EventType, type Interrupt, type ResumeEntry, type RunFinishedEvent, type TokenUsage, type ToolCallResultEvent } from '@ag-ui/core';
+import type { ApprovalPolicy, StepKind } from '@interthought/protocol';
+import type { StepSink, StepWriter } from '@interthought/agent';
+import type { AgUiEvent } from './event-validation.js';
+import { approvedEntry, interruptWaits, isToolInterrupt } from './interrupts.js';
+import { applyPatch } from './json-patch.js';
+import type { ThreadMemory } from './thread-memory.js';
+
+/*
+ * Verified AG-UI events → steps. A step's kind is fixed when it starts and the chain streams one
+ * step at a time, so events wait in order behind the step that streams:
+ * - reasoning messages are `thought`s, streamed as they come;
+ * - an assistant text message is held until what follows settles its kind: the run finishing
+ *   makes it the `final_answer`; a tool call, a result, another message or step makes it a
+ *   `thought`. It is then written with the deltas it came in;
+ * - a tool call is a `tool_call` (the name from its start, the arguments' deltas as content); its
+ *   end waits for what follows, because only the run's end says whether it was interrupted for;
+ * - a tool result is an `observation`; a framework step's start an `action` naming it.
+ */
+
+interface Entry {
+  /** Undefined for a text message whose kind the next event settles. */
+  kind: StepKind | undefined;
+  tool?: string;
+  /** The agent's id for it (message or tool call). */
+  agentId?: string;
+  pieces: string[];
+  ended: boolean;
+  /** Whether its end is decided (a tool call's is only once the next event says it was not interrupted for). */
+  settled: boolean;
+  waits?: boolean;
+  result?: unknown;
+  interruptId?: string;
+  fromText?: boolean;
+  writer?: StepWriter;
+}
+
+export interface RunEnd {
+  /** Answers the bridge gives itself (the policy let the interrupted calls through): run again with them. */
+  autoResume?: ResumeEntry[];
+}
+
+/** The steps the mapper wrote, as the next request's history needs them. */
+export interface WrittenStep {
+  stepId: string;
+  kind: StepKind;
+  tool?: string;
+  content: string;
+}
+
+function resultText(event: ToolCallResultEvent): string {
+  if (typeof event.content === 'string') return event.content;
+  return event.content.map((part) => (part.type === 'text' ? part.text : `[${part.type}]`)).join('');
+}
+
+function parsedResult(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export class StepMapper {
+  readonly #entries: Entry[] = [];
+  /** Open messages and calls by the agent's id. */
+  readonly #open = new Map<string, Entry>();
+  /** Tool names by call id, for results. */
+  readonly #toolNames = new Map<string, string>();
+  /** Text messages of other roles than the assistant's: not steps. */
+  readonly #ignored = new Set<string>();
+  readonly #stepIds: string[] = [];
+  readonly written: WrittenStep[] = [];
+  #waiting = false;
+
+  constructor(
+    private readonly sink: StepSink,
+    private readonly memory: ThreadMemory,
+    private readonly policy: ApprovalPolicy | undefined,
+    /** Tool names of calls made in earlier runs, by call id: a resumed run may answer one. */
+    private readonly earlierCalls: ReadonlyMap<string, string> = new Map(),
+  ) {}
+
+  /** Whether a step now waits for the user's approval (the core has ended the run). */
+  get waiting(): boolean {
+    return this.#waiting;
+  }
+
+  async handle(event: AgUiEvent): Promise<RunEnd | undefined> {
+    this.#settleBy(event);
+    let end: RunEnd | undefined;
+    switch (event.type) {
+      case EventType.TEXT_MESSAGE_START: {
+        if (event.role !== undefined && event.role !== 'assistant') {
+          this.#ignored.add(event.messageId);
+          break;
+        }
+        const held = this.#entries.find((entry) => entry.agentId === event.messageId && entry.kind === undefined);
+        // A closed message is closed, not sealed: a second start of the same id continues it.
+        if (held !== undefined) {
+          held.ended = false;
+          this.#open.set(`text:${event.messageId}`, held);
+        } else this.#add(`text:${event.messageId}`, { kind: undefined, agentId: event.messageId, pieces: [], ended: false, settled: true, fromText: true });
+        break;
+      }
+      case EventType.TEXT_MESSAGE_CONTENT:
+        this.#open.get(`text:${event.messageId}`)?.pieces.push(event.delta);
+        break;
+      case EventType.TEXT_MESSAGE_END:
+        this.#ignored.delete(event.messageId);
+        this.#close(`text:${event.messageId}`);
+        break;
+      case EventType.REASONING_MESSAGE_START:
+        this.#add(`reasoning:${event.messageId}`, { kind: 'thought', agentId: event.messageId, pieces: [], ended: false, settled: true });
+        break;
+      case EventType.REASONING_MESSAGE_CONTENT:
+        this.#open.get(`reasoning:${event.messageId}`)?.pieces.push(event.delta);
+        break;
+      case EventType.REASONING_MESSAGE_END:
+        this.#close(`reasoning:${event.messageId}`);
+        break;
+      case EventType.TOOL_CALL_START:
+        this.#toolNames.set(event.toolCallId, event.toolCallName);
+        this.#add(`tool:${event.toolCallId}`, { kind: 'tool_call', tool: event.toolCallName, agentId: event.toolCallId, pieces: [], ended: false, settled: false });
+        break;
+      case EventType.TOOL_CALL_ARGS:
+        this.#open.get(`tool:${event.toolCallId}`)?.pieces.push(event.delta);
+        break;
+      case EventType.TOOL_CALL_END:
+        this.#close(`tool:${event.toolCallId}`);
+        break;
+      case EventType.TOOL_CALL_RESULT: {
+        const text = resultText(event);
+        const tool = this.#toolNames.get(event.toolCallId) ?? this.#earlierToolName(event.toolCallId);
+        this.#entries.push({ kind: 'observation', ...(tool === undefined ? {} : { tool }), agentId: event.messageId, pieces: [text], ended: true, settled: true, result: parsedResult(text) });
+        break;
+      }
+      case EventType.STEP_STARTED:
+        this.#entries.push({ kind: 'action', pieces: [event.stepName], ended: true, settled: true });
+        break;
+      case EventType.STATE_SNAPSHOT:
+        this.memory.state = event.snapshot;
+        break;
+      case EventType.STATE_DELTA:
+        this.memory.state = applyPatch(this.memory.state, event.delta);
+        break;
+      case EventType.RUN_FINISHED:
+        end = this.#finish(event);
+        break;
+      case EventType.RUN_ERROR:
+        this.flushAsThoughts();
+        break;
+      default:
+        // STEP_FINISHED, REASONING_START/END, encrypted reasoning, snapshots of messages and
+        // activities, subagents, CUSTOM and RAW: nothing of the chain (see README/configuration).
+        break;
+    }
+    await this.pump();
+    if (event.type === EventType.RUN_FINISHED || event.type === EventType.RUN_ERROR) this.report(event.usage);
+    return end;
+  }
+
+  /** What a run that fails leaves: held text as thoughts, held calls as not waiting, so the user sees what came. */
+  flushAsThoughts(): void {
+    for (const entry of this.#entries) {
+      if (entry.kind === undefined) this.#settleText(entry, 'thought');
+      if (!entry.settled) this.#settleCall(entry, false);
+      entry.ended = true;
+    }
+  }
+
+  /** The usage the run reported, once per model, on the steps this run wrote. */
+  report(usage: readonly TokenUsage[] | undefined): void {
+    for (const entry of usage ?? []) {
+      if (entry.inputTokens === undefined || entry.outputTokens === undefined) continue;
+      this.sink.usage({
+        model: entry.model ?? 'unknown',
+        usage: {
+          inputTokens: entry.inputTokens,
+          outputTokens: entry.outputTokens,
+          ...(entry.reasoningTokens === undefined ? {} : { reasoningTokens: entry.reasoningTokens }),
+          ...(entry.cachedInputTokens === undefined ? {} : { cachedTokens: entry.cachedInputTokens }),
+        },
+        stepIds: [...this.#stepIds],
+      });
+    }
+  }
+
+  /** Write what can be written: the first entry streams, the ones behind it wait for its end. */
+  async pump(): Promise<void> {
+    while (!this.#waiting) {
+      const head = this.#entries[0];
+      if (head === undefined || head.kind === undefined) return;
+      if (head.writer === undefined) {
+        head.writer = this.sink.start(head.kind, head.tool === undefined ? undefined : { tool: head.tool });
+        const { stepId } = head.writer;
+        this.#stepIds.push(stepId);
+        if (head.agentId !== undefined) this.memory.agentIds.set(stepId, head.agentId);
+        if (head.fromText && head.kind === 'thought') this.memory.textThoughts.add(stepId);
+        if (head.interruptId !== undefined) this.memory.pending?.stepIds.set(head.interruptId, stepId);
+        this.written.push({ stepId, kind: head.kind, ...(head.tool === undefined ? {} : { tool: head.tool }), content: '' });
+      }
+      const written = this.written[this.written.length - 1]!;
+      while (head.pieces.length > 0) {
+        const piece = head.pieces.shift()!;
+        written.content += piece;
+        await head.writer.write(piece);
+      }
+      if (!head.ended || !head.settled) return;
+      this.#entries.shift();
+      head.writer.end({ ...(head.result === undefined ? {} : { result: head.result }), ...(head.kind === 'tool_call' ? { waitsForApproval: head.waits === true } : {}) });
+      if (head.waits === true) this.#waiting = true;
+    }
+  }
+
+  #add(key: string, entry: Entry): void {
+    this.#entries.push(entry);
+    this.#open.set(key, entry);
+  }
+
+  #close(key: string): void {
+    const entry = this.#open.get(key);
+    if (entry === undefined) return;
+    entry.ended = true;
+    this.#open.delete(key);
+  }
+
+  #earlierToolName(toolCallId: string): string | undefined {
+    return this.earlierCalls.get(toolCallId);
+  }
+
+  #settleText(entry: Entry, kind: 'thought' | 'final_answer'): void {
+    entry.kind = kind;
+  }
+
+  #settleCall(entry: Entry, waits: boolean): void {
+    entry.settled = true;
+    entry.waits = waits;
+  }
+
+  /** What `event` says about the entries held for it: text it follows is a thought, calls it follows were not interrupted for. */
+  #settleBy(event: AgUiEvent): void {
+    const decides =
+      event.type === EventType.TOOL_CALL_START ||
+      event.type === EventType.TOOL_CALL_RESULT ||
+      event.type === EventType.REASONING_MESSAGE_START ||
+      event.type === EventType.STEP_STARTED ||
+      (event.type === EventType.TEXT_MESSAGE_START && !this.#entries.some((entry) => entry.agentId === event.messageId && entry.kind === undefined));
+    if (!decides) return;
+    const callsToo = event.type !== EventType.TOOL_CALL_START;
+    for (const entry of this.#entries) {
+      if (entry.kind === undefined && entry.ended) this.#settleText(entry, 'thought');
+      if (entry.kind === 'tool_call' && entry.ended && !entry.settled) {
+        if (event.type === EventType.TOOL_CALL_RESULT ? event.toolCallId === entry.agentId || callsToo : callsToo) this.#settleCall(entry, false);
+      }
+    }
+  }
+
+  /** RUN_FINISHED settles everything held: text is the final answer, and each call waits if the run was interrupted for it. */
+  #finish(event: RunFinishedEvent): RunEnd {
+    const interrupts: Interrupt[] = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
+    const questions = interrupts.filter((interrupt) => !isToolInterrupt(interrupt));
+    for (const entry of this.#entries) if (entry.kind === undefined) this.#settleText(entry, questions.length > 0 ? 'thought' : 'final_answer');
+    const heldCalls = this.#entries.filter((entry) => entry.kind === 'tool_call' && !entry.settled);
+    const autoResume: ResumeEntry[] = [];
+    let asks = false;
+    if (interrupts.length > 0) this.memory.pending = { interrupts, stepIds: new Map() };
+    for (const interrupt of interrupts.filter(isToolInterrupt)) {
+      const call = heldCalls.find((entry) => (interrupt.toolCallId === undefined ? !entry.settled : entry.agentId === interrupt.toolCallId));
+      if (call === undefined || call.settled) continue;
+      call.interruptId = interrupt.id;
+      if (call.writer !== undefined) this.memory.pending!.stepIds.set(interrupt.id, call.writer.stepId);
+      const waits = !asks && interruptWaits(this.policy, call.tool);
+      this.#settleCall(call, waits);
+      if (waits) asks = true;
+      else autoResume.push(approvedEntry(interrupt));
+    }
+    for (const entry of heldCalls) if (!entry.settled) this.#settleCall(entry, false);
+    for (const question of questions) {
+      this.#entries.push({ kind: 'final_answer', pieces: [question.message ?? `The agent needs your answer (${question.reason}).`], ended: true, settled: true, interruptId: question.id });
+    }
+    if (asks || questions.length > 0 || interrupts.length === 0) return {};
+    delete this.memory.pending;
+    return { autoResume };
+  }
+}
