@@ -20,6 +20,15 @@ function setup(options: Parameters<typeof createHarness>[0] = {}): Harness {
 }
 
 describe('SessionManager.create', () => {
+  it('of two creations of one chosen id at once, runs one and refuses the other with INVALID_STATE', async () => {
+    const { manager } = setup();
+    const outcomes = await Promise.allSettled([manager.create({ task: 'Add two and three', sessionId: 'thread-1' }), manager.create({ task: 'Add two and three', sessionId: 'thread-1' })]);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    const [refused] = outcomes.filter((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    expect(refused?.reason).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('exists already') });
+    await untilStatus(manager, 'thread-1', 'completed');
+  });
+
   it('starts a session whose first event is session.status running with seq 1', async () => {
     const { manager, store } = setup();
     const info = await manager.create({ task: 'Add two and three' });

@@ -27,7 +27,15 @@ async function openSession(
   attach: AttachCreator,
   firstEvents: (session: LiveSession) => void,
 ): Promise<LiveSession> {
-  await engine.store.createSession({ info, options, lastSeq: 0 });
+  try {
+    await engine.store.createSession({ info, options, lastSeq: 0 });
+  } catch (error) {
+    // Two creations of one chosen id (an AG-UI thread's first runs racing): the second is told why, not an internal error.
+    if ((await engine.store.getSession(info.sessionId)) !== undefined) {
+      throw new SessionError('INVALID_STATE', `A session "${info.sessionId}" exists already: send to it instead of creating it.`);
+    }
+    throw error;
+  }
   const { session, attached } = inOneTurn(() => {
     engine.hooks.summaryStored(info);
     const created = engine.adopt(stateBeforeFirstEvent(info), options);
