@@ -10,6 +10,11 @@ export interface ToolResult {
 /** A tool's input checked against its schema: the parsed input, or why it is refused. */
 export type ToolInputCheck = { ok: true; input: unknown } | { ok: false; message: string; details: ErrorDetail[] };
 
+/** Which call a tool runs for: the `tool_call` step the agent wrote for it (a `delegate` call's step is its sub-agent's scope, PROTOCOL.md §24). */
+export interface ToolCallContext {
+  readonly stepId: string;
+}
+
 /** A tool as an agent uses it: offered to a model by name, description and input schema, then run. */
 export interface AgentTool {
   readonly name: string;
@@ -18,8 +23,12 @@ export interface AgentTool {
   readonly inputSchema: ZodType;
   /** The input's JSON Schema when the tool came with one (an MCP server's), offered to a model as it is. */
   readonly jsonSchema?: Record<string, unknown>;
-  /** Run on input `checkInput` accepted. Stops promptly when `signal` aborts; throws an error its observation can show. */
-  execute(input: unknown, signal: AbortSignal): Promise<ToolResult>;
+  /**
+   * Run on input `checkInput` accepted. Stops promptly when `signal` aborts; throws an error its
+   * observation can show. `call` names the agent's `tool_call` step; a tool that needs it (the
+   * server's `delegate`, whose sub-agent's scope is that step) refuses to run without it.
+   */
+  execute(input: unknown, signal: AbortSignal, call?: ToolCallContext): Promise<ToolResult>;
 }
 
 /** The tools a run may call, by name (the server's tool registry is one). */

@@ -53,7 +53,15 @@ export interface ModelCallReport {
   stepIds: readonly string[];
 }
 
-/** How an agent streams steps into its session. Every step starts on the head of the chain. */
+/** A sub-agent's scope opened by `StepSink.openSubagent` (PROTOCOL.md §24): what its steps are written through. */
+export interface SubagentSink extends StepSink {
+  /** The delegate call's step id: the scope every step written here carries. */
+  readonly scope: string;
+  /** The sub-agent ended (`subagent.status`); its delegate call's observation is the parent's to write. */
+  finish(outcome: { status: 'completed' | 'failed' | 'cancelled'; error?: string }): void;
+}
+
+/** How an agent streams steps into its session. Every step starts on the head of the chain (of its scope). */
 export interface StepSink {
   /** Start a step of `kind` (`tool` names the tool of a tool_call or observation). */
   start(kind: StepKind, extra?: { tool?: string }): StepWriter;
@@ -67,6 +75,13 @@ export interface StepSink {
    * that was stopped meanwhile (a correction, an approval wait): the tokens were spent all the same.
    */
   usage(report: ModelCallReport): void;
+  /**
+   * Open the scope of a sub-agent this run's own agent runs (an AG-UI agent's `SUBAGENT_STARTED`):
+   * `callStepId` is a completed `delegate` tool_call of this sink's chain. Sends `subagent.started`;
+   * steps written through the returned sink carry the scope. Sub-agents the server runs (the
+   * `delegate` tool) are opened by the server itself. Absent on servers without sub-agents.
+   */
+  openSubagent?(call: { callStepId: string; name: string; agent: string; task: string }): SubagentSink;
 }
 
 /** Everything an agent gets for one run. A run continues the chain: it ends with the session's final answer. */

@@ -55,6 +55,7 @@ export const CLIENT_MESSAGES: Record<ClientMessageType, MessageEntry> = {
   'session.share': { id: 'SessionShareRequest', summary: 'Make a link that lets anyone holding it watch (viewer) or also steer (editor) one session.' },
   'session.unshare': { id: 'SessionUnshareRequest', summary: 'Revoke a share link; connections opened with it lose access at once.' },
   'tool.reject': { id: 'ToolRejectRequest', summary: 'Refuse a tool call that waits for approval; the agent goes on knowing it was refused.' },
+  'subagent.cancel': { id: 'SubagentCancelRequest', summary: 'Stop one running or waiting sub-agent; its parent goes on.' },
 };
 
 /** Every server frame; a `Record` over the server frame types, so a new type cannot be left out. */
@@ -87,6 +88,8 @@ export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
   'share.created': { id: 'ShareCreatedEvent', summary: 'A share link to the session was made (its record, never its token).' },
   'share.revoked': { id: 'ShareRevokedEvent', summary: 'A share link to the session was revoked.' },
   'usage.recorded': { id: 'UsageRecordedEvent', summary: "One model call's tokens, cost and timing, after the steps it produced; the session's totals add it up." },
+  'subagent.started': { id: 'SubagentStartedEvent', summary: "A delegate call's sub-agent begins; its steps carry the call's id as their `scope`." },
+  'subagent.status': { id: 'SubagentStatusEvent', summary: "A sub-agent's status changed (it answers `subagent.cancel` too)." },
   'session.deleted': { id: 'SessionDeletedEvent', summary: "A session's last event: it was deleted with its log (it answers `session.delete` too)." },
 };
 

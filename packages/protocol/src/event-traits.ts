@@ -90,6 +90,9 @@ export const SESSION_EVENT_TRAITS: SessionEventTraitsTable = {
     touchesSteps: (event) => event.stepIds.slice(-1),
     needsSteps: (event) => event.stepIds,
   },
+  // A sub-agent's status is part of the session's state, not of its summary nor of any step.
+  'subagent.started': { ...QUIET, needsSteps: (event) => [event.scope] },
+  'subagent.status': { ...QUIET, needsSteps: (event) => [event.scope] },
   'session.deleted': { ...QUIET, logged: false },
 };
 

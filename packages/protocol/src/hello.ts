@@ -40,6 +40,8 @@ export const ServerLimitsSchema = z.looseObject({
   requestsPerSecond: z.number(),
   /** Requests allowed in a burst. */
   requestBurst: z.number().int(),
+  /** How deep sub-agents may nest (additive, capability `subagents`, PROTOCOL.md §24.1). */
+  maxSubagentDepth: z.number().int().min(1).optional(),
 });
 
 /** `hello`: the first frame on every connection, sent by the server. */

@@ -10,6 +10,7 @@ export * from './conversation.js';
 export * from './sharing.js';
 export * from './usage.js';
 export * from './step.js';
+export * from './subagent.js';
 export * from './session.js';
 export * from './session-list.js';
 export * from './correction.js';

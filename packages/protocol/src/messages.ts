@@ -44,6 +44,7 @@ import {
   StepsCopiedEventSchema,
   StepsInvalidatedEventSchema,
 } from './step.js';
+import { SubagentCancelRequestSchema, SubagentStartedEventSchema, SubagentStatusEventSchema } from './subagent.js';
 import { UsageRecordedEventSchema } from './usage.js';
 
 /** Every frame a client may send (strict: unknown fields are refused). */
@@ -65,6 +66,7 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   AuthRefreshRequestSchema,
   SessionShareRequestSchema,
   SessionUnshareRequestSchema,
+  SubagentCancelRequestSchema,
 ]);
 
 /** The `type` of every client request. */
@@ -88,6 +90,8 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ShareCreatedEventSchema,
   ShareRevokedEventSchema,
   UsageRecordedEventSchema,
+  SubagentStartedEventSchema,
+  SubagentStatusEventSchema,
   SessionDeletedEventSchema,
 ]);
 

@@ -5,6 +5,7 @@ import type { SessionEvent } from './messages.js';
 import { traitsOf } from './event-traits.js';
 import type { SessionInfo, SessionSnapshot } from './session.js';
 import type { Step, StepCorrectedEvent, StepStartedEvent, StepsCopiedEvent } from './step.js';
+import type { SubagentInfo } from './subagent.js';
 import { addUsage, type CallUsage, type UsageRecordedEvent } from './usage.js';
 
 /**
@@ -27,10 +28,26 @@ export interface SessionState {
   queued: QueuedMessage[];
   /** The share links not revoked, oldest first (`share.created` / `share.revoked`; capability `sharing`). */
   shares: ShareRecord[];
+  /**
+   * The sub-agents, by scope (the delegate call's step id), in the order they started; each holds
+   * its scope's chain (`subagent.started` / `subagent.status`; capability `subagents`, PROTOCOL.md §24).
+   */
+  subagents: Map<string, SubagentInfo>;
 }
 
 /** The `children` key of the steps whose `parentId` is `null`. */
 export const ROOT_KEY = '';
+
+/** The `children` key of a scope's first steps (`parentId` `null`): apart from the root's and from the delegate call's own children. */
+export function scopeRootKey(scope: string): string {
+  return `@${scope}`;
+}
+
+/** The `children` key a step is listed under: its parent, or the root of its scope. */
+export function childrenKeyOf(step: Pick<Step, 'parentId' | 'scope'>): string {
+  if (step.parentId !== null) return step.parentId;
+  return step.scope === undefined ? ROOT_KEY : scopeRootKey(step.scope);
+}
 
 /** Why an event does not fit the state it was applied to. */
 export type ReducerErrorCode =
@@ -40,7 +57,9 @@ export type ReducerErrorCode =
   | 'UNKNOWN_STEP'
   | 'DUPLICATE_STEP'
   | 'NOT_ON_CHAIN'
-  | 'STEP_NOT_STREAMING';
+  | 'STEP_NOT_STREAMING'
+  | 'UNKNOWN_SCOPE'
+  | 'DUPLICATE_SCOPE';
 
 /** Thrown by `applyEvent` for an event that does not fit: the state is left unchanged. */
 export class ReducerError extends Error {
@@ -55,14 +74,14 @@ export class ReducerError extends Error {
 }
 
 /** The snapshot fields a state can be created from or exported to. */
-export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq' | 'queued' | 'shares'>;
+export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq' | 'queued' | 'shares' | 'subagents'>;
 
 function blankSession(): SessionInfo {
   return { sessionId: '', task: '', agent: '', status: 'running', revision: 0, createdAt: '' };
 }
 
 function addChild(children: Map<string, string[]>, step: Step): void {
-  const key = step.parentId ?? ROOT_KEY;
+  const key = childrenKeyOf(step);
   const list = children.get(key);
   if (list) list.push(step.stepId);
   else children.set(key, [step.stepId]);
@@ -77,7 +96,7 @@ function isSnapshotData(from: SessionSnapshotData | SessionInfo): from is Sessio
  * The input is copied, never kept.
  */
 export function createSessionState(from?: SessionSnapshotData | SessionInfo): SessionState {
-  const state: SessionState = { session: blankSession(), steps: new Map(), children: new Map(), chain: [], seq: 0, queued: [], shares: [] };
+  const state: SessionState = { session: blankSession(), steps: new Map(), children: new Map(), chain: [], seq: 0, queued: [], shares: [], subagents: new Map() };
   if (!from) return state;
   if (!isSnapshotData(from)) {
     state.session = { ...from };
@@ -93,7 +112,14 @@ export function createSessionState(from?: SessionSnapshotData | SessionInfo): Se
   state.seq = from.seq;
   state.queued = (from.queued ?? []).map((message) => ({ ...message }));
   state.shares = (from.shares ?? []).map((share) => ({ ...share }));
+  for (const subagent of from.subagents ?? []) state.subagents.set(subagent.scope, copySubagent(subagent));
   return state;
+}
+
+function copySubagent(subagent: SubagentInfo): SubagentInfo {
+  const copy: SubagentInfo = { ...subagent, chain: [...subagent.chain] };
+  if (subagent.usage !== undefined) copy.usage = { ...subagent.usage };
+  return copy;
 }
 
 /** The state as snapshot fields (copies), e.g. to serve `session.snapshot`. */
@@ -106,6 +132,7 @@ export function toSnapshot(state: SessionState): SessionSnapshotData {
   };
   if (state.queued.length > 0) snapshot.queued = state.queued.map((message) => ({ ...message }));
   if (state.shares.length > 0) snapshot.shares = state.shares.map((share) => ({ ...share }));
+  if (state.subagents.size > 0) snapshot.subagents = Array.from(state.subagents.values(), copySubagent);
   return snapshot;
 }
 
@@ -138,17 +165,34 @@ function checkOrder(state: SessionState, event: SessionEvent): void {
   }
 }
 
+/**
+ * The chain a step of `scope` belongs to: the session's own (`scope` absent), or that sub-agent's
+ * (PROTOCOL.md §24.2). Undefined for a scope no `subagent.started` opened.
+ */
+export function chainOfScope(state: SessionState, scope: string | undefined): string[] | undefined {
+  return scope === undefined ? state.chain : state.subagents.get(scope)?.chain;
+}
+
+function requireChain(state: SessionState, scope: string | undefined, event: SessionEvent): string[] {
+  const chain = chainOfScope(state, scope);
+  if (chain === undefined) throw new ReducerError('UNKNOWN_SCOPE', `Event ${event.seq} (${event.type}) names scope ${scope}, which no subagent.started opened.`, event);
+  return chain;
+}
+
 function checkStarted(state: SessionState, event: StepStartedEvent): void {
   checkContinuesChain(state, [event.step], event);
 }
 
-/** Steps that go on the head of the chain one after another: new ids, each the child of the one before. */
+/** Steps that go on the head of their scope's chain one after another: new ids, each the child of the one before. */
 function checkContinuesChain(state: SessionState, steps: readonly Step[], event: SessionEvent): void {
-  let head = state.chain[state.chain.length - 1] ?? null;
-  let index = state.chain.length;
+  const scope = steps[0]?.scope;
+  const chain = requireChain(state, scope, event);
+  let head = chain[chain.length - 1] ?? null;
+  let index = chain.length;
   const seen = new Set<string>();
   for (const step of steps) {
     if (state.steps.has(step.stepId) || seen.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
+    if (step.scope !== scope) throw new ReducerError('NOT_ON_CHAIN', `Step ${step.stepId} is in scope ${step.scope}, not ${scope} as the steps before it.`, event);
     if (step.parentId !== head || step.index !== index) {
       throw new ReducerError(
         'NOT_ON_CHAIN',
@@ -162,19 +206,20 @@ function checkContinuesChain(state: SessionState, steps: readonly Step[], event:
   }
 }
 
-/** Put a step on the head of the chain. */
+/** Put a step on the head of its scope's chain (checked to exist). */
 function pushOnChain(state: SessionState, step: Step): void {
   state.steps.set(step.stepId, step);
   addChild(state.children, step);
-  state.chain.push(step.stepId);
+  chainOfScope(state, step.scope)!.push(step.stepId);
 }
 
 /** A corrected step takes the place of the chain's step at its index: same parent, same index. */
 function checkCorrected(state: SessionState, event: StepCorrectedEvent): void {
   const { step } = event;
   if (state.steps.has(step.stepId)) throw new ReducerError('DUPLICATE_STEP', `Step ${step.stepId} already exists.`, event);
-  const expectedParent = step.index === 0 ? null : state.chain[step.index - 1];
-  const replaced = state.chain[step.index];
+  const chain = requireChain(state, step.scope, event);
+  const expectedParent = step.index === 0 ? null : chain[step.index - 1];
+  const replaced = chain[step.index];
   if (step.parentId !== expectedParent || replaced === undefined || (step.correctionOf !== undefined && step.correctionOf !== replaced)) {
     throw new ReducerError(
       'NOT_ON_CHAIN',
@@ -208,6 +253,13 @@ function checkFits(state: SessionState, event: SessionEvent): void {
       return;
     case 'steps.copied':
       return checkContinuesChain(state, (event as StepsCopiedEvent).steps, event);
+    case 'subagent.started':
+      if (state.subagents.has(event.scope)) throw new ReducerError('DUPLICATE_SCOPE', `Sub-agent ${event.scope} was already started.`, event);
+      if (event.parentScope !== undefined) requireChain(state, event.parentScope, event);
+      return;
+    case 'subagent.status':
+      requireChain(state, event.scope, event);
+      return;
     case 'step.completed':
     case 'steps.invalidated':
     case 'usage.recorded':
@@ -291,15 +343,30 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       const step: Step = { ...event.step, startedAt: event.step.startedAt ?? event.at, completedAt: event.step.completedAt ?? event.at };
       state.steps.set(step.stepId, step);
       addChild(state.children, step);
-      state.chain.length = step.index;
-      state.chain.push(step.stepId);
+      const chain = chainOfScope(state, step.scope)!;
+      chain.length = step.index;
+      chain.push(step.stepId);
       state.session.revision = event.revision;
       break;
     }
     case 'steps.invalidated':
       for (const stepId of event.stepIds) state.steps.get(stepId)!.status = 'invalidated';
+      leaveChains(state, event.stepIds);
       state.session.revision = event.revision;
       break;
+    case 'subagent.started': {
+      const subagent: SubagentInfo = { scope: event.scope, depth: event.depth, name: event.name, agent: event.agent, task: event.task, status: 'running', chain: [] };
+      if (event.parentScope !== undefined) subagent.parentScope = event.parentScope;
+      state.subagents.set(event.scope, subagent);
+      break;
+    }
+    case 'subagent.status': {
+      const subagent = state.subagents.get(event.scope)!;
+      subagent.status = event.status;
+      if (event.error !== undefined) subagent.error = event.error;
+      else delete subagent.error;
+      break;
+    }
     case 'approval.requested':
       state.steps.get(event.stepId)!.approval = { state: 'pending', requestedAt: event.at };
       break;
@@ -329,6 +396,23 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
 }
 
 /**
+ * Invalidated steps leave the chains that hold them: a chain (the root's or a scope's) ends before
+ * the first of them it holds. A correction's own steps left already (`step.corrected` cut the
+ * chain); a correction inside a scope also invalidates the parent's steps after the join (§24.4).
+ */
+function leaveChains(state: SessionState, stepIds: readonly string[]): void {
+  const scopes = new Set<string | undefined>();
+  for (const stepId of stepIds) scopes.add(state.steps.get(stepId)!.scope);
+  for (const scope of scopes) {
+    const chain = chainOfScope(state, scope);
+    if (chain === undefined) continue;
+    const leaving = new Set(stepIds);
+    const at = chain.findIndex((stepId) => leaving.has(stepId));
+    if (at !== -1) chain.length = at;
+  }
+}
+
+/**
  * A model call's usage: added to the session's totals (PROTOCOL.md §22 "Usage and cost"), and
  * carried by the last step the call produced, invalidated or not: the tokens were spent.
  */
@@ -339,7 +423,15 @@ function recordUsage(state: SessionState, event: UsageRecordedEvent): void {
   const usage: CallUsage = { model: event.model, ...event.usage };
   if (event.timeToFirstTokenMs !== undefined) usage.timeToFirstTokenMs = event.timeToFirstTokenMs;
   if (event.durationMs !== undefined) usage.durationMs = event.durationMs;
-  state.steps.get(lastId)!.usage = usage;
+  const step = state.steps.get(lastId)!;
+  step.usage = usage;
+  // A sub-agent's totals count its own calls and its sub-agents' (PROTOCOL.md §24.3).
+  for (let scope = step.scope; scope !== undefined; ) {
+    const subagent = state.subagents.get(scope);
+    if (subagent === undefined) break;
+    subagent.usage = addUsage(subagent.usage, event.usage);
+    scope = subagent.parentScope;
+  }
 }
 
 /** Fold many events in order. */
@@ -357,5 +449,10 @@ export function chainSteps(state: SessionState): Step[] {
 export function alternativesOf(state: SessionState, stepId: string): string[] {
   const step = state.steps.get(stepId);
   if (!step) return [];
-  return state.children.get(step.parentId ?? ROOT_KEY) ?? [stepId];
+  return state.children.get(childrenKeyOf(step)) ?? [stepId];
+}
+
+/** The sub-agents a scope started (the root's when `scope` is absent), in the order they started. */
+export function subagentsOf(state: SessionState, scope?: string): SubagentInfo[] {
+  return Array.from(state.subagents.values()).filter((subagent) => subagent.parentScope === scope);
 }

@@ -45,9 +45,14 @@ export function allowsLifecycle(request: LifecycleRequest, status: SessionStatus
   return status !== undefined && LIFECYCLE_ALLOWED_FROM[request].includes(status);
 }
 
-/** Whether a step is on the session's current chain: not invalidated, and the chain's step at its index. */
+/**
+ * Whether a step is on the current chain of its scope (the session's own, or its sub-agent's,
+ * PROTOCOL.md §24.2): not invalidated, and that chain's step at its index.
+ */
 export function isOnChain(state: SessionState, step: Step): boolean {
-  return step.status !== 'invalidated' && state.chain[step.index] === step.stepId;
+  if (step.status === 'invalidated') return false;
+  const chain = step.scope === undefined ? state.chain : state.subagents.get(step.scope)?.chain;
+  return chain !== undefined && chain[step.index] === step.stepId;
 }
 
 /** Whether the protocol allows correcting this step now (on the chain, session neither cancelled nor deleted). */
@@ -73,7 +78,10 @@ export function decisionRefusal(state: SessionState, stepId: string): DecisionRe
   if (step.approval === undefined) return 'not_requested';
   if (step.approval.state !== 'pending') return 'already_decided';
   if (!isOnChain(state, step)) return 'invalidated';
-  if (state.session.status !== 'waiting' || state.deleted === true) return 'session_not_waiting';
+  if (state.deleted === true) return 'session_not_waiting';
+  // A call inside a sub-agent waits with its sub-agent; sibling scopes may still run (PROTOCOL.md §24.5).
+  const waiting = step.scope === undefined ? state.session.status === 'waiting' : state.subagents.get(step.scope)?.status === 'waiting';
+  if (!waiting) return 'session_not_waiting';
   return undefined;
 }
 

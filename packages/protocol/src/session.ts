@@ -1,3 +1,4 @@
+import { SubagentInfoSchema } from './subagent.js';
 import { z } from 'zod';
 import { FIELD_LIMITS } from './limits.js';
 import { IdSchema, TimestampSchema, answerBase, requestBase, sessionEventBase } from './common.js';
@@ -134,6 +135,8 @@ export const SessionSnapshotSchema = z.looseObject({
   queued: z.array(QueuedMessageSchema).optional(),
   /** The session's share links that were not revoked, oldest first (additive, capability `sharing`; absent when none). */
   shares: z.array(ShareRecordSchema).optional(),
+  /** The session's sub-agents, in the order they started (additive, capability `subagents`; absent when none). */
+  subagents: z.array(SubagentInfoSchema).optional(),
 });
 
 /**

@@ -57,6 +57,8 @@ export const StepSchema = z.looseObject({
   byName: z.string().optional(),
   /** On the last step a model call produced: that call's tokens, cost and timing (additive, capability `usage`). */
   usage: CallUsageSchema.optional(),
+  /** For a step a sub-agent wrote: the `delegate` call that started it, its scope (additive, capability `subagents`, PROTOCOL.md §24.2). */
+  scope: IdSchema.optional(),
 });
 
 /** `step.started`: a new step begins streaming on the head of the chain. */

@@ -21,6 +21,7 @@ const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
   'session.pause': [{ type: 'session.pause', id: 'r5', sessionId: 's_1' }],
   'session.resume': [{ type: 'session.resume', sessionId: 's_1' }],
   'session.cancel': [{ type: 'session.cancel', id: 'r6', sessionId: 's_1' }],
+  'subagent.cancel': [{ type: 'subagent.cancel', id: 'r-sub', sessionId: 's_1', scope: 'step_9' }],
   'session.delete': [
     { type: 'session.delete', sessionId: 's_1' },
     { type: 'session.delete', id: 'r7', sessionId: 's_1' },

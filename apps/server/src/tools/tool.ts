@@ -1,4 +1,4 @@
-import type { ToolResult } from '@interthought/agent';
+import type { ToolCallContext, ToolResult } from '@interthought/agent';
 import type { z } from 'zod';
 
 export type { ToolResult };
@@ -24,8 +24,8 @@ export interface Tool<Input = any> {
    * listed by `GET /api/tools` as it is. Without it, the JSON Schema is derived from `inputSchema`.
    */
   jsonSchema?: Record<string, unknown>;
-  /** Run the tool. Must stop promptly when `signal` aborts. Throws a `ToolError` for bad input it can explain. */
-  execute(input: Input, signal: AbortSignal): Promise<ToolResult>;
+  /** Run the tool. Must stop promptly when `signal` aborts. Throws a `ToolError` for bad input it can explain. `call` names the agent's tool_call step. */
+  execute(input: Input, signal: AbortSignal, call?: ToolCallContext): Promise<ToolResult>;
 }
 
 /** A failure the tool explains to its caller (e.g. "division by zero"); shown as the observation. */

@@ -178,6 +178,10 @@ export async function dispatch(
     case 'auth.refresh':
       await refreshSignIn(message, connection, context.verifyToken);
       return;
+    case 'subagent.cancel':
+      // Sub-agents (PROTOCOL.md §24) are being built: until the core runs them, no session has one to cancel.
+      await gate.require(connection, message.sessionId, 'steer');
+      throw new SessionError(ERROR_CODES.STEP_NOT_FOUND, `Session ${message.sessionId} has no sub-agent ${message.scope}.`);
     default:
       assertNever(message);
   }

@@ -37,9 +37,10 @@ const TEMPLATES: Record<ClientMessageType, Json> = {
   'auth.refresh': { type: 'auth.refresh', token: 'not-a-jwt' },
   'session.share': { type: 'session.share', sessionId: MISSING_SESSION, role: 'viewer', expiresInSec: 3_600 },
   'session.unshare': { type: 'session.unshare', sessionId: MISSING_SESSION, shareId: 'no-such-share' },
+  'subagent.cancel': { type: 'subagent.cancel', sessionId: MISSING_SESSION, scope: 'no-such-step' },
 };
 const CLIENT_TYPES = Object.keys(TEMPLATES) as ClientMessageType[];
-const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork', 'session.share', 'session.unshare'];
+const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork', 'session.share', 'session.unshare', 'subagent.cancel'];
 
 /** Every field path of a template, nested ones included. */
 function fieldPaths(value: Json, prefix: string[] = []): string[][] {

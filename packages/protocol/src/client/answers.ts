@@ -19,6 +19,7 @@ export const ANSWER_TYPES = {
   'auth.refresh': ['auth.refreshed'],
   'session.share': ['session.shared'],
   'session.unshare': ['session.unshared'],
+  'subagent.cancel': ['subagent.status'],
 } as const satisfies Record<ClientMessageType, readonly ServerMessageType[]>;
 
 /** The request of a given type, without its `id` (the client assigns one). */
