@@ -1,6 +1,6 @@
 import { DELEGATE_TOOL, DelegateInputSchema, type Step } from '@interthought/protocol';
 import type { AgentToolbox } from '@interthought/agent';
-import { listedParts, partName } from './delegation-narration.js';
+import { listedParts, partName, splitThought } from './delegation-narration.js';
 import { languageOf, type Lang } from './language.js';
 import { splitTask } from './task-parts.js';
 
@@ -84,4 +84,17 @@ export function readDelegation(task: string, chain: readonly Step[], tools: Agen
     observations,
     answered: chain.at(-1)?.kind === 'final_answer',
   };
+}
+
+/**
+ * The task the agent answers itself after a user rewrote its split thought into one question
+ * ("I only need 17 * 23 + 4"): the rewritten thought, read as the task. Undefined otherwise.
+ */
+export function rewrittenSplitTask(task: string, chain: readonly Step[]): string | undefined {
+  const [thought] = chain;
+  if (thought?.kind !== 'thought' || thought.status !== 'corrected' || chain.some((step) => step.kind === 'user_message')) return undefined;
+  const lang = languageOf(task);
+  const parts = splitTask(task, lang);
+  const wasSplit = parts !== undefined && thought.correction?.previousContent === splitThought(lang, parts);
+  return wasSplit ? thought.content : undefined;
 }

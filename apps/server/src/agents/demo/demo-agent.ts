@@ -2,7 +2,7 @@ import type { Agent, AgentRunContext } from '@interthought/agent';
 import { observeTool } from '../tool-steps.js';
 import { readChain, type ChainState } from './chain-state.js';
 import { continueDelegation } from './delegation-run.js';
-import { readDelegation } from './delegation-state.js';
+import { readDelegation, rewrittenSplitTask } from './delegation-state.js';
 import { emit } from './emit.js';
 import { say } from './language.js';
 import { announceCall, keptPlanRemark, refusedCallAnswer, toolFailureAnswer, unreadableObservationAnswer } from './narration.js';
@@ -152,7 +152,7 @@ export function createDemoAgent(): Agent {
       // A multi-part task goes to sub-agents, one per part; a sub-agent's own task is one part, so it never splits again.
       const delegation = readDelegation(context.task, context.chain, context.tools);
       if (delegation) await continueDelegation(context, delegation);
-      else await continueChain(context, readChain(context.task, context.chain, context.tools));
+      else await continueChain(context, readChain(rewrittenSplitTask(context.task, context.chain) ?? context.task, context.chain, context.tools));
     },
   };
 }
