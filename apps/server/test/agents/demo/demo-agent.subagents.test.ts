@@ -1,7 +1,9 @@
+import fc from 'fast-check';
+import type { StepKind } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { createDemoAgent } from '../../../src/agents/demo/index.js';
 import { RecordingSink } from '../../support/recording-sink.js';
-import { asChain, correct } from './demo-harness.js';
+import { asChain, correct, extend, withMessage } from './demo-harness.js';
 import { delegatingTools, runDelegating, runDemo } from './delegating-toolbox.js';
 
 const EN = 'What is 17 * 23 + 4? Also, what is 15% of 240?';
@@ -172,6 +174,37 @@ describe('demo agent: regenerating a delegated turn', () => {
     const { sink, executions } = await runDelegating(EN, chain);
     expect(executions).toEqual([]);
     expect(sink.steps).toEqual([]);
+  });
+});
+
+describe('demo agent: any correction of a delegated turn', () => {
+  it('reaches a joined final answer after any correction of any step', async () => {
+    const firstRuns = await Promise.all([EN, ZH].map(async (task) => ({ task, chain: asChain((await runDelegating(task)).sink.steps) })));
+    const kinds: StepKind[] = ['thought', 'tool_call', 'observation'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...firstRuns),
+        fc.constantFrom(...kinds),
+        fc.constantFrom(0, 1),
+        fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.json(), fc.constantFrom('{"task":"What is 2 + 2?"}', '{"task":""}', '1. What is 1 + 1?\n2. 3 乘以 4 是多少？')),
+        async ({ task, chain }, kind, nth, content) => {
+          if (chain.filter((step) => step.kind === kind).length <= nth) return;
+          const sink = (await runDelegating(task, correct(chain, kind, content, { nth }))).sink;
+          expect(sink.kinds().at(-1)).toBe('final_answer');
+          expect(sink.steps.every((step) => step.ended)).toBe(true);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('takes a follow-up after the joined answer as a new turn', async () => {
+    const first = await runDelegating(EN);
+    const chain = withMessage(asChain(first.sink.steps), 'What is 2 + 2?');
+    const { sink } = await runDelegating(EN, chain);
+    expect(sink.kinds().at(-1)).toBe('final_answer');
+    expect(sink.last('final_answer')!.content).toContain('4');
+    expect(extend(chain, sink.steps).at(-1)!.kind).toBe('final_answer');
   });
 });
 
