@@ -3,8 +3,8 @@ import { streamStep } from './stream-text.js';
 import { ToolError, type ToolResult } from '../tools/tool.js';
 import { traceToolCall } from '../tracing/tool-call-span.js';
 
-/** What running a tool produced: its result, or the error the observation reported. */
-export type ToolOutcome = { ok: true; result: ToolResult } | { ok: false; error: string };
+/** What running a tool produced: its result, or the error the observation reported (with the structured output a tool gives its failures). */
+export type ToolOutcome = { ok: true; result: ToolResult } | { ok: false; error: string; output?: unknown };
 
 /**
  * Run a tool on already-checked input, without writing anything. `call` names the tool_call step
@@ -21,13 +21,15 @@ export async function runTool(context: AgentRunContext, toolName: string, input:
   } catch (error) {
     if (context.signal.aborted) throw error;
     if (!(error instanceof ToolError)) throw error;
-    return { ok: false, error: error.message };
+    return error.output === undefined ? { ok: false, error: error.message } : { ok: false, error: error.message, output: error.output };
   }
 }
 
 /** What the observation of an outcome holds: the tool's text and structured output, or its error. */
 export function observationOf(outcome: ToolOutcome): { text: string; result: unknown } {
-  return outcome.ok ? { text: outcome.result.text, result: outcome.result.output } : { text: `Error: ${outcome.error}`, result: { error: outcome.error } };
+  return outcome.ok
+    ? { text: outcome.result.text, result: outcome.result.output }
+    : { text: `Error: ${outcome.error}`, result: outcome.output ?? { error: outcome.error } };
 }
 
 /** Stream the `observation` step of a tool's outcome. */
