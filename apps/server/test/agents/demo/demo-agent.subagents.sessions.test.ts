@@ -24,8 +24,8 @@ afterEach(async () => {
   manager = undefined;
 });
 
-/** The real demo agent, counting its runs by task (a sub-agent's task is its part), with the built-in tools. */
-function setup(): { sessions: SessionManager; runs: Map<string, number> } {
+/** The real demo agent, counting its runs by task (a sub-agent's task is its part), with the built-in tools; `on` an existing store is a restart. */
+function setup(on?: MemoryEventStore): { sessions: SessionManager; runs: Map<string, number> } {
   const demo = createDemoAgent();
   const runs = new Map<string, number>();
   const counted: Agent = {
@@ -35,7 +35,7 @@ function setup(): { sessions: SessionManager; runs: Map<string, number> } {
       return demo.run(context);
     },
   };
-  store = new MemoryEventStore();
+  store = on ?? new MemoryEventStore();
   manager = new SessionManager({ store, agents: new AgentRegistry('demo').register(counted), tools: createDefaultTools() });
   return { sessions: manager, runs };
 }
@@ -46,8 +46,8 @@ async function snapshotOf(sessions: SessionManager, sessionId: string): Promise<
   return snapshot;
 }
 
-async function untilDone(sessions: SessionManager, sessionId: string): Promise<void> {
-  await until(async () => ['completed', 'failed'].includes((await snapshotOf(sessions, sessionId)).session.status), `session ${sessionId} to finish`);
+async function untilDone(sessions: SessionManager, sessionId: string, maxTurns?: number): Promise<void> {
+  await until(async () => ['completed', 'failed'].includes((await snapshotOf(sessions, sessionId)).session.status), `session ${sessionId} to finish`, maxTurns);
   await turns(2);
 }
 
@@ -213,5 +213,52 @@ describe('demo agent on the session core: a multi-part task in parallel sub-agen
     // Part 1 finished and stayed valid: its stored outcome joined the new batch without a run.
     expect(runs.get('What is 17 * 23 + 4?')).toBe(1);
     expect(runs.get('What is 10% of 240?')).toBe(1);
+  });
+
+  it('asks approval for each delegate call when the policy names delegate, then runs the batch once both are approved', async () => {
+    const { sessions, runs } = setup();
+    const { sessionId } = await sessions.create({ task: EN, options: { tokenDelayMs: 0, approve: ['delegate'] } });
+    const pendingCall = async () => {
+      await until(async () => (await snapshotOf(sessions, sessionId)).session.status === 'waiting', 'a delegate call to wait');
+      return chains(await snapshotOf(sessions, sessionId)).root.at(-1)!;
+    };
+    const first = await pendingCall();
+    expect(first).toMatchObject({ kind: 'tool_call', tool: 'delegate', approval: { state: 'pending' } });
+    await sessions.approve({ sessionId, stepId: first.stepId, by: 'conn-a' });
+    const second = await pendingCall();
+    expect(JSON.parse(second.content)).toEqual({ task: 'What is 15% of 240?', name: 'part 2' });
+    // The batch runs only once its every call may: nothing was delegated while the second call waited.
+    expect(runs.get('What is 17 * 23 + 4?')).toBeUndefined();
+    await sessions.approve({ sessionId, stepId: second.stepId, by: 'conn-a' });
+    await untilDone(sessions, sessionId);
+    const { root } = chains(await snapshotOf(sessions, sessionId));
+    expect(root.map((step) => step.kind)).toEqual(['thought', 'tool_call', 'tool_call', 'observation', 'observation', 'final_answer']);
+    expect(root.at(-1)!.content).toMatch(/395[\s\S]*36/u);
+    expect(runs.get('What is 17 * 23 + 4?')).toBe(1);
+    expect(runs.get('What is 15% of 240?')).toBe(1);
+  });
+
+  it('goes on from its batch after a restart interrupted it while the sub-agents ran', async () => {
+    const first = setup();
+    // Slow tokens, so the sub-agents are still streaming when the server stops.
+    const { sessionId } = await first.sessions.create({ task: EN, options: { tokenDelayMs: 5 } });
+    await until(async () => {
+      const snapshot = await snapshotOf(first.sessions, sessionId);
+      return (snapshot.subagents ?? []).length === 2 && (snapshot.subagents ?? []).every((info) => info.chain.length > 0);
+    }, 'both sub-agents to stream', 1_000_000);
+    await first.sessions.shutdown();
+    manager = undefined;
+
+    const restarted = setup(store);
+    await restarted.sessions.ready;
+    expect((await snapshotOf(restarted.sessions, sessionId)).session.status).toBe('interrupted');
+    await restarted.sessions.resume(sessionId);
+    await untilDone(restarted.sessions, sessionId, 1_000_000);
+    const { root, scopes } = chains(await snapshotOf(restarted.sessions, sessionId));
+    expect(root.map((step) => step.kind)).toEqual(['thought', 'tool_call', 'tool_call', 'observation', 'observation', 'final_answer']);
+    expect(root.at(-1)!.content).toMatch(/part 1 .*395[\s\S]*part 2 .*36/u);
+    expect(scopes.get('What is 17 * 23 + 4?')!.chain.at(-1)).toMatchObject({ kind: 'final_answer' });
+    // The parent was not run again from scratch: it went on from its batch.
+    expect(restarted.runs.get(EN)).toBe(1);
   });
 });
