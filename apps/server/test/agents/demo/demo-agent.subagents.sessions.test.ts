@@ -215,6 +215,21 @@ describe('demo agent on the session core: a multi-part task in parallel sub-agen
     expect(runs.get('What is 10% of 240?')).toBe(1);
   });
 
+  it('answers from a corrected observation of the join as it stands, without running either sub-agent again', async () => {
+    const { sessions, runs } = setup();
+    const { sessionId } = await delegated(sessions, EN);
+    const before = chains(await snapshotOf(sessions, sessionId));
+    await sessions.correct({ sessionId, stepId: before.root[3]!.stepId, content: 'Part 1 is 400, checked by hand.' });
+    await untilDone(sessions, sessionId);
+    const { root, scopes } = chains(await snapshotOf(sessions, sessionId));
+    expect(root.map((step) => step.kind)).toEqual(['thought', 'tool_call', 'tool_call', 'observation', 'observation', 'final_answer']);
+    expect(root[3]).toMatchObject({ status: 'corrected', content: 'Part 1 is 400, checked by hand.' });
+    expect(root[5]!.content).toMatch(/part 1 .*Part 1 is 400, checked by hand\.[\s\S]*part 2 .*36/u);
+    expect(runs.get('What is 17 * 23 + 4?')).toBe(1);
+    expect(runs.get('What is 15% of 240?')).toBe(1);
+    expect([...scopes.values()].every((part) => part.status === 'completed')).toBe(true);
+  });
+
   it('asks approval for each delegate call when the policy names delegate, then runs the batch once both are approved', async () => {
     const { sessions, runs } = setup();
     const { sessionId } = await sessions.create({ task: EN, options: { tokenDelayMs: 0, approve: ['delegate'] } });
