@@ -41,6 +41,7 @@ function finalAnswer(state: ChainState): string {
     ...(state.lastCall ? { call: state.lastCall } : {}),
     fromTool: state.fromTool,
     asPlanned: state.asPlanned,
+    values: state.values,
   };
   if (plan.kind === 'reply') return plan.answer;
   if (plan.kind === 'advice') {
