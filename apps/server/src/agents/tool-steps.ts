@@ -4,7 +4,7 @@ import { ToolError, type ToolResult } from '../tools/tool.js';
 import { traceToolCall } from '../tracing/tool-call-span.js';
 
 /** What running a tool produced: its result, or the error the observation reported. */
-export type ToolOutcome = { ok: true; result: ToolResult } | { ok: false; error: string };
+export type ToolOutcome = { ok: true; result: ToolResult } | { ok: false; error: string; output?: unknown };
 
 /**
  * Run a tool on already-checked input and stream its `observation` step. Used by every agent,
@@ -24,11 +24,11 @@ export async function observeTool(context: AgentRunContext, toolName: string, in
     } catch (error) {
       if (context.signal.aborted) throw error;
       if (!(error instanceof ToolError)) throw error;
-      outcome = { ok: false, error: error.message };
+      outcome = error.output === undefined ? { ok: false, error: error.message } : { ok: false, error: error.message, output: error.output };
     }
   }
   const text = outcome.ok ? outcome.result.text : `Error: ${outcome.error}`;
-  const result = outcome.ok ? outcome.result.output : { error: outcome.error };
+  const result = outcome.ok ? outcome.result.output : (outcome.output ?? { error: outcome.error });
   await streamStep(context.sink, 'observation', text, { tool: toolName, result });
   return outcome;
 }
