@@ -7,6 +7,9 @@ import type { AgentListing } from '@interthought/protocol';
 import { catalogAgents } from '../../../src/agents/catalog/index.js';
 import { AgentsCatalogError, readAgentsCatalog } from '../../../src/config/agents-catalog.js';
 import { buildTestApp } from '../../support/server.js';
+import { TestClient } from '../../support/ws-client.js';
+import { FakeOpenAIServer } from '../openai/support/fake-openai-server.js';
+import { answerTurn, content, toolCall, toolTurn } from '../openai/support/wire.js';
 
 // `subagents` of an `openai` entry (PROTOCOL.md §24.8): checked in the agents file with the path
 // and the reason, registered as agents on the entry's endpoint, and listed by GET /api/agents.
@@ -85,5 +88,56 @@ describe('subagents as agents of the server', () => {
     expect(byName.get('writer')).toMatchObject({ description: 'A sub-agent of planner.', available: true, models: ['qwen3:14b'] });
     expect(byName.get('math')).not.toHaveProperty('subagents');
     expect(byName.get('demo')).not.toHaveProperty('subagents');
+  });
+});
+
+describe('an openai agent delegating on the real session core', () => {
+  let fake: FakeOpenAIServer;
+  let app: FastifyInstance;
+  let client: TestClient;
+
+  beforeAll(async () => {
+    fake = await FakeOpenAIServer.start();
+    const entry = { type: 'openai', baseURL: fake.baseURL, model: 'planner-model', system: 'You plan.', tools: ['calculator'], retry: { baseDelayMs: 5 }, timeoutMs: 5_000 };
+    const catalog = readAgentsCatalog(agentsFile({ agents: { planner: { ...entry, subagents: [{ name: 'math', system: 'You compute.', model: 'math-model' }, { name: 'percent', system: 'You do percentages.', model: 'math-model' }] } } }));
+    app = await buildTestApp({}, { agents: catalogAgents(catalog, {}) });
+    client = await TestClient.inject(app);
+  });
+  afterAll(async () => {
+    await client.close();
+    await app.close();
+    await fake.close();
+  });
+
+  it('runs a response’s two delegate calls as parallel sub-agents, each in its scope, and answers with their results', async () => {
+    fake.reply(
+      toolTurn(...toolCall(0, 'call_a', 'delegate', '{"task":"What is 17 * 23 + 4?","agent":"math"}'), ...toolCall(1, 'call_b', 'delegate', '{"task":"What is 15% of 240?","agent":"percent"}')),
+      // The two sub-agents ask at the same time: each takes one of these, whichever comes first.
+      answerTurn(...content('Part done.')),
+      answerTurn(...content('Part done.')),
+      answerTurn(...content('395, and 36.')),
+    );
+    const sessionId = await client.createSession('What is 17 * 23 + 4? Also, what is 15% of 240?', { agent: 'planner' });
+    await client.untilFinished(sessionId);
+    const snapshot = (await app.sessions.snapshot(sessionId))!;
+    expect(snapshot.session.status).toBe('completed');
+    const chain = snapshot.chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!);
+    expect(chain.map((step) => `${step.kind}${step.tool === undefined ? '' : `:${step.tool}`}`)).toEqual(['tool_call:delegate', 'tool_call:delegate', 'observation:delegate', 'observation:delegate', 'final_answer']);
+    expect(chain[4]!.content).toBe('395, and 36.');
+    expect(snapshot.subagents).toEqual([
+      expect.objectContaining({ scope: chain[0]!.stepId, agent: 'math', name: 'math', task: 'What is 17 * 23 + 4?', status: 'completed', depth: 1 }),
+      expect.objectContaining({ scope: chain[1]!.stepId, agent: 'percent', task: 'What is 15% of 240?', status: 'completed', depth: 1 }),
+    ]);
+    for (const info of snapshot.subagents ?? []) {
+      const scoped = info.chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!);
+      expect(scoped.map((step) => [step.kind, step.content, step.scope])).toEqual([['final_answer', 'Part done.', info.scope]]);
+    }
+    expect(chain[2]!.result).toMatchObject({ subagent: chain[0]!.stepId, status: 'completed' });
+    // The sub-agents asked with their own prompts and models, the parent was offered delegate.
+    const subRequests = fake.requests.slice(1, 3).map((request) => request.body);
+    expect(subRequests.map((body) => body.model)).toEqual(['math-model', 'math-model']);
+    expect(new Set(subRequests.map((body) => body.messages[0].content))).toEqual(new Set(['You compute.', 'You do percentages.']));
+    expect(fake.requests[0]!.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['calculator', 'delegate']);
+    expect(fake.requests[3]!.body.messages.filter((message: { role: string }) => message.role === 'tool').map((message: { content: string }) => message.content)).toEqual(['Part done.', 'Part done.']);
   });
 });
