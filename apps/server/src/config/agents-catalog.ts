@@ -33,6 +33,21 @@ const whole = (limit: { min: number; max: number }) =>
 
 const toolGlob = z.string({ error: 'must be a tool name or a glob' }).regex(/^[A-Za-z0-9_*-]{1,128}$/, { error: 'must be a tool name or a glob of one (letters, digits, _, - and *), e.g. "calculator" or "mcp__github__*"' });
 
+/** An agent's name: what `session.create` and a delegate call's `agent` name it by. */
+const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+const AGENT_NAME_RULE = 'an agent name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit';
+
+/** A sub-agent an `openai` agent may delegate to: an agent on the same endpoint with its own prompt, tools or model (PROTOCOL.md §24.8). */
+const SubagentSchema = z.strictObject(
+  {
+    name: z.string({ error: `must be a string (${AGENT_NAME_RULE})` }).regex(AGENT_NAME, { error: AGENT_NAME_RULE }),
+    system: text('the sub-agent\'s system prompt').max(20_000, 'must be at most 20000 characters').optional(),
+    tools: z.array(toolGlob, { error: 'must be an array of tool names or globs' }).optional(),
+    model: modelName.optional(),
+  },
+  { error: 'must be an object: { "name", "system"?, "tools"?, "model"? }' },
+);
+
 const OpenAIEntrySchema = z.strictObject({
   type: z.literal('openai'),
   description: text('one line for the agent picker').max(300, 'must be at most 300 characters').optional(),
@@ -54,6 +69,11 @@ const OpenAIEntrySchema = z.strictObject({
     .optional(),
   organization: text('OpenAI organization id').optional(),
   project: text('OpenAI project id').optional(),
+  subagents: z
+    .array(SubagentSchema, { error: 'must be an array of sub-agents: [{ "name", "system"?, "tools"?, "model"? }]' })
+    .min(1, 'must list at least one sub-agent')
+    .max(16, 'must list at most 16 sub-agents')
+    .optional(),
 });
 
 /** A header value, with `${NAME}` where an environment variable's value goes. */
@@ -101,9 +121,7 @@ function problemAt(file: string, path: readonly PropertyKey[], reason: string): 
 
 function entryProblems(file: string, name: string, entry: unknown): Array<{ variable: string; problem: string }> | AgentEntry {
   const at = ['agents', name];
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
-    return [problemAt(file, at, 'an agent name is 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit')];
-  }
+  if (!AGENT_NAME.test(name)) return [problemAt(file, at, AGENT_NAME_RULE)];
   if (RESERVED_NAMES.includes(name)) return [problemAt(file, at, `"${name}" is the name of an agent the server has already; pick another`)];
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
     return [problemAt(file, at, 'must be an object: { "type": "openai" | "ag-ui" | "remote", "description": … }')];
@@ -147,8 +165,32 @@ export function readAgentsCatalog(file: string): AgentsCatalog {
     if (Array.isArray(checked)) problems.push(...checked);
     else read.push({ name, entry: checked });
   }
+  problems.push(...subagentNameProblems(file, read));
   if (problems.length > 0) throw new AgentsCatalogError(problems);
   return { file, agents: read };
+}
+
+/**
+ * Sub-agents are agents of the server too (a delegate call names one), so each name is one agent's
+ * only: not an entry's, not the server's own, not another sub-agent's.
+ */
+function subagentNameProblems(file: string, read: ReadonlyArray<{ name: string; entry: AgentEntry }>): Array<{ variable: string; problem: string }> {
+  const problems: Array<{ variable: string; problem: string }> = [];
+  const entries = new Set(read.map(({ name }) => name));
+  const taken = new Map<string, string>();
+  for (const { name, entry } of read) {
+    if (entry.type !== 'openai') continue;
+    (entry.subagents ?? []).forEach((subagent, index) => {
+      const at = ['agents', name, 'subagents', index, 'name'];
+      const earlier = taken.get(subagent.name);
+      if (subagent.name === name) problems.push(problemAt(file, at, `"${name}" is the agent itself, which may delegate to itself without listing it`));
+      else if (entries.has(subagent.name)) problems.push(problemAt(file, at, `"${subagent.name}" is the name of an agent of this file; a sub-agent's name is its own`));
+      else if (RESERVED_NAMES.includes(subagent.name) || subagent.name === 'openai') problems.push(problemAt(file, at, `"${subagent.name}" is the name of an agent the server has already; pick another`));
+      else if (earlier !== undefined) problems.push(problemAt(file, at, `"${subagent.name}" is already a sub-agent of ${earlier}; each sub-agent has a name of its own`));
+      else taken.set(subagent.name, `agents.${name}`);
+    });
+  }
+  return problems;
 }
 
 export const AgentsCatalogEnvSchema = z.object({

@@ -9,6 +9,7 @@ import { EventValidator } from './event-validation.js';
 import { resumeEntries } from './interrupts.js';
 import { chainMessages, runInput } from './run-input.js';
 import { StepMapper, type WrittenStep } from './step-mapper.js';
+import { SubagentRouter } from './subagent-router.js';
 import { ThreadMemories, type ThreadMemory } from './thread-memory.js';
 
 type Env = Record<string, string | undefined>;
@@ -54,7 +55,7 @@ export function agUiAgent(setup: AgUiAgentSetup): Agent {
       for (;;) {
         const mapper = new StepMapper(context.sink, memory, context.options.approve, earlierCalls(chain, memory));
         const body = runInput(threadId, chainMessages(context.task, chain, memory, threadId), memory, resume);
-        const end = await streamRun(setup, context, body, mapper);
+        const end = await streamRun(setup, context, body, mapper, memory);
         if (end?.autoResume === undefined || end.autoResume.length === 0) return;
         chain.push(...mapper.written.map((step, at) => asChainStep(step, chain.length + at)));
         resume = end.autoResume;
@@ -63,8 +64,9 @@ export function agUiAgent(setup: AgUiAgentSetup): Agent {
   };
 }
 
-/** One request: its events validated, expanded, verified and mapped, until the stream ends. */
-async function streamRun(setup: AgUiAgentSetup, context: AgentRunContext, body: unknown, mapper: StepMapper) {
+/** One request: its events validated, expanded, verified and mapped (each subagent's into its scope), until the stream ends. */
+async function streamRun(setup: AgUiAgentSetup, context: AgentRunContext, body: unknown, root: StepMapper, memory: ThreadMemory) {
+  const mapper = new SubagentRouter(root, context.sink, (sink) => new StepMapper(sink, memory, context.options.approve));
   const validator = new EventValidator();
   const expander = new ChunkExpander();
   const order = new OrderVerifier();
@@ -89,8 +91,7 @@ async function streamRun(setup: AgUiAgentSetup, context: AgentRunContext, body: 
     if (context.signal.aborted) throw context.signal.reason;
     if (error instanceof AgUiFailure) {
       // What the agent said before it failed stays on the chain; the failure is the session's.
-      mapper.flushAsThoughts();
-      await mapper.pump().catch(() => undefined);
+      await mapper.fail(error.message).catch(() => undefined);
     }
     throw error;
   }

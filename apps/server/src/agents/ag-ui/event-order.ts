@@ -21,14 +21,22 @@ function conflict(what: string, id: string, field: string, given: string | undef
   if (given !== undefined && given !== open) throw new AgUiFailure(`Cannot continue ${what} '${id}': chunk ${field} '${given}' does not match the open stream's ${field} ${open === undefined ? '(absent)' : `'${open}'`}.`);
 }
 
-/** Expands chunk events (one chunk stream at a time: subagent lanes are not told apart). */
+/** Events of the run as a whole: every open chunk stream closes before them. */
+const RUN_WIDE: ReadonlySet<string> = new Set([EventType.RUN_STARTED, EventType.RUN_FINISHED, EventType.RUN_ERROR, EventType.MESSAGES_SNAPSHOT]);
+
+/**
+ * Expands chunk events: one chunk stream at a time per subagent (`subagentRunId`, the parent
+ * agent's without one), so subagents streaming at the same time do not close each other's.
+ */
 export class ChunkExpander {
-  #lane: Lane | undefined;
+  readonly #lanes = new Map<string | undefined, Lane>();
 
   expand(event: AgUiEvent): AgUiEvent[] {
+    const owner = (event as { subagentRunId?: string }).subagentRunId;
+    const by = owner === undefined ? {} : { subagentRunId: owner };
     switch (event.type) {
       case EventType.TEXT_MESSAGE_CHUNK: {
-        const lane = this.#lane;
+        const lane = this.#lanes.get(owner);
         const out: AgUiEvent[] = [];
         let messageId: string;
         if (lane?.kind === 'text' && (event.messageId === undefined || event.messageId === lane.messageId)) {
@@ -36,18 +44,18 @@ export class ChunkExpander {
           conflict('text message', lane.messageId, 'name', event.name, lane.name);
           messageId = lane.messageId;
         } else {
-          out.push(...this.close());
+          out.push(...this.#closeLane(owner));
           if (event.messageId === undefined) throw new AgUiFailure('First TEXT_MESSAGE_CHUNK must have a messageId');
           messageId = event.messageId;
           const role = event.role ?? 'assistant';
-          this.#lane = { kind: 'text', messageId, role, ...(event.name === undefined ? {} : { name: event.name }) };
-          out.push({ type: EventType.TEXT_MESSAGE_START, messageId, role, ...(event.name === undefined ? {} : { name: event.name }) });
+          this.#lanes.set(owner, { kind: 'text', messageId, role, ...(event.name === undefined ? {} : { name: event.name }) });
+          out.push({ type: EventType.TEXT_MESSAGE_START, messageId, role, ...(event.name === undefined ? {} : { name: event.name }), ...by });
         }
-        if (event.delta !== undefined) out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: event.delta });
+        if (event.delta !== undefined) out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: event.delta, ...by });
         return out;
       }
       case EventType.TOOL_CALL_CHUNK: {
-        const lane = this.#lane;
+        const lane = this.#lanes.get(owner);
         const out: AgUiEvent[] = [];
         let toolCallId: string;
         if (lane?.kind === 'tool' && (event.toolCallId === undefined || event.toolCallId === lane.toolCallId)) {
@@ -55,46 +63,55 @@ export class ChunkExpander {
           conflict('tool call', lane.toolCallId, 'parentMessageId', event.parentMessageId, lane.parentMessageId);
           toolCallId = lane.toolCallId;
         } else {
-          out.push(...this.close());
+          out.push(...this.#closeLane(owner));
           if (event.toolCallId === undefined) throw new AgUiFailure('First TOOL_CALL_CHUNK must have a toolCallId');
           if (event.toolCallName === undefined) throw new AgUiFailure('First TOOL_CALL_CHUNK must have a toolCallName');
           toolCallId = event.toolCallId;
           const parent = event.parentMessageId === undefined ? {} : { parentMessageId: event.parentMessageId };
-          this.#lane = { kind: 'tool', toolCallId, toolCallName: event.toolCallName, ...parent };
-          out.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: event.toolCallName, ...parent });
+          this.#lanes.set(owner, { kind: 'tool', toolCallId, toolCallName: event.toolCallName, ...parent });
+          out.push({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: event.toolCallName, ...parent, ...by });
         }
-        if (event.delta !== undefined) out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: event.delta });
+        if (event.delta !== undefined) out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: event.delta, ...by });
         return out;
       }
       case EventType.REASONING_MESSAGE_CHUNK: {
-        const lane = this.#lane;
+        const lane = this.#lanes.get(owner);
         const out: AgUiEvent[] = [];
         let messageId: string;
         if (lane?.kind === 'reasoning' && (event.messageId === undefined || event.messageId === lane.messageId)) {
           messageId = lane.messageId;
         } else {
-          out.push(...this.close());
+          out.push(...this.#closeLane(owner));
           if (event.messageId === undefined) throw new AgUiFailure('First REASONING_MESSAGE_CHUNK must have a messageId');
           messageId = event.messageId;
-          this.#lane = { kind: 'reasoning', messageId };
-          out.push({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning' });
+          this.#lanes.set(owner, { kind: 'reasoning', messageId });
+          out.push({ type: EventType.REASONING_MESSAGE_START, messageId, role: 'reasoning', ...by });
         }
-        if (event.delta !== undefined) out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta: event.delta });
+        if (event.delta !== undefined) out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta: event.delta, ...by });
         return out;
       }
       default:
-        return ASIDE.has(event.type) ? [event] : [...this.close(), event];
+        if (ASIDE.has(event.type)) return [event];
+        if (RUN_WIDE.has(event.type)) return [...this.close(), event];
+        // A subagent's end, or any other event of one agent, closes that agent's chunk stream only.
+        return [...this.#closeLane(owner), event];
     }
   }
 
-  /** The end of the open chunk stream, if any (the next event, or the stream's end, closes it). */
+  /** The end of every open chunk stream (the stream's end closes them). */
   close(): AgUiEvent[] {
-    const lane = this.#lane;
-    this.#lane = undefined;
+    return [...this.#lanes.keys()].flatMap((owner) => this.#closeLane(owner));
+  }
+
+  /** The end of `owner`'s open chunk stream, if any. */
+  #closeLane(owner: string | undefined): AgUiEvent[] {
+    const lane = this.#lanes.get(owner);
+    this.#lanes.delete(owner);
     if (lane === undefined) return [];
-    if (lane.kind === 'text') return [{ type: EventType.TEXT_MESSAGE_END, messageId: lane.messageId }];
-    if (lane.kind === 'tool') return [{ type: EventType.TOOL_CALL_END, toolCallId: lane.toolCallId }];
-    return [{ type: EventType.REASONING_MESSAGE_END, messageId: lane.messageId }];
+    const by = owner === undefined ? {} : { subagentRunId: owner };
+    if (lane.kind === 'text') return [{ type: EventType.TEXT_MESSAGE_END, messageId: lane.messageId, ...by }];
+    if (lane.kind === 'tool') return [{ type: EventType.TOOL_CALL_END, toolCallId: lane.toolCallId, ...by }];
+    return [{ type: EventType.REASONING_MESSAGE_END, messageId: lane.messageId, ...by }];
   }
 }
 

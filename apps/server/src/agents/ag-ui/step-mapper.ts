@@ -71,6 +71,8 @@ export class StepMapper {
   readonly #ignored = new Set<string>();
   readonly #stepIds: string[] = [];
   readonly written: WrittenStep[] = [];
+  /** The step of each tool call written whole, by the agent's id for the call (a sub-agent starts on one). */
+  readonly #callSteps = new Map<string, string>();
   #waiting = false;
 
   constructor(
@@ -152,7 +154,8 @@ export class StepMapper {
         break;
       default:
         // STEP_FINISHED, REASONING_START/END, encrypted reasoning, snapshots of messages and
-        // activities, subagents, CUSTOM and RAW: nothing of the chain (see README/configuration).
+        // activities, CUSTOM and RAW: nothing of the chain (see README/configuration). Subagents are
+        // routed before they get here (SubagentRouter).
         break;
     }
     await this.pump();
@@ -209,8 +212,39 @@ export class StepMapper {
       if (!head.ended || !head.settled) return;
       this.#entries.shift();
       head.writer.end({ ...(head.result === undefined ? {} : { result: head.result }), ...(head.kind === 'tool_call' ? { waitsForApproval: head.waits === true } : {}) });
+      if (head.kind === 'tool_call' && head.agentId !== undefined) this.#callSteps.set(head.agentId, head.writer.stepId);
       if (head.waits === true) this.#waiting = true;
     }
+  }
+
+  /**
+   * The step of the agent's tool call `toolCallId`, written whole: a sub-agent starts on it
+   * (`SUBAGENT_STARTED.parentToolCallId`). Starting a sub-agent says the call and the calls before it
+   * were not interrupted for, and the text before them was not the answer. Undefined when this run
+   * has no such call, or it has not ended (its arguments are still coming).
+   */
+  async writtenCall(toolCallId: string): Promise<string | undefined> {
+    const at = this.#entries.findIndex((entry) => entry.kind === 'tool_call' && entry.agentId === toolCallId);
+    if (at !== -1) {
+      const call = this.#entries[at]!;
+      if (!call.ended) return undefined;
+      for (const entry of this.#entries.slice(0, at + 1)) {
+        if (entry.kind === undefined && entry.ended) this.#settleText(entry, 'thought');
+        if (entry.kind === 'tool_call' && entry.ended && !entry.settled) this.#settleCall(entry, false);
+      }
+      await this.pump();
+    }
+    return this.#callSteps.get(toolCallId);
+  }
+
+  /** The sub-agent this lane maps ended (`SUBAGENT_FINISHED`): held text is its final answer, held calls did not wait. */
+  async finishLane(): Promise<void> {
+    for (const entry of this.#entries) {
+      if (entry.kind === undefined) this.#settleText(entry, 'final_answer');
+      if (entry.kind === 'tool_call' && !entry.settled) this.#settleCall(entry, false);
+      entry.ended = true;
+    }
+    await this.pump();
   }
 
   #add(key: string, entry: Entry): void {

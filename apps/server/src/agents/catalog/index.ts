@@ -5,10 +5,10 @@ import { createFirehoseAgent } from '../firehose/firehose-agent.js';
 import { createOpenAIAgent } from '../openai/index.js';
 import { declaredRemoteAgent } from '../remote/declared-remote-agent.js';
 import { agUiEntryAgent } from './ag-ui-entry.js';
-import { openAIEntryAgent } from './openai-entry.js';
+import { openAIEntryAgent, openAISubagents } from './openai-entry.js';
 
 export { agUiEntryAgent } from './ag-ui-entry.js';
-export { entryModels, openAIEntryAgent } from './openai-entry.js';
+export { entryModels, openAIEntryAgent, openAISubagents } from './openai-entry.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -36,7 +36,11 @@ export function catalogAgents(catalog: AgentsCatalog | undefined, env: Env): Age
   const agents = new AgentRegistry('demo').register(createDemoAgent());
   const entries = catalog?.agents ?? [];
   if (!entries.some(({ name }) => name === 'openai')) agents.register(createOpenAIAgent(env));
-  for (const { name, entry } of entries) agents.register(catalogAgent(name, entry, env));
+  for (const { name, entry } of entries) {
+    agents.register(catalogAgent(name, entry, env));
+    // Its sub-agents are agents too: a delegate call names the one that runs it.
+    if (entry.type === 'openai') for (const subagent of openAISubagents(name, entry, env)) agents.register(subagent);
+  }
   // The firehose exists only for `pnpm bench`: it would be a confusing choice in the picker.
   if (env.INTERTHOUGHT_BENCH === '1') agents.register(createFirehoseAgent());
   return agents;

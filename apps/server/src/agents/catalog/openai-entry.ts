@@ -1,3 +1,4 @@
+import { DELEGATE_TOOL } from '@interthought/protocol';
 import type { Agent, AgentModels } from '@interthought/agent';
 import type { OpenAIEntry } from '../../config/agents-catalog.js';
 import { OPENAI_LIMITS, defaultThoughtReplay, openAIAgent, type OpenAIAgentSetup, type OpenAIConfig } from '../openai/index.js';
@@ -43,8 +44,12 @@ function entryConfig(entry: OpenAIEntry, apiKey: string | undefined): OpenAIConf
   return config;
 }
 
-/** An `openai` entry of the agents file as an agent: its endpoint, key (read from the variable it names), models, prompt and tools. */
+/** An `openai` entry of the agents file as an agent: its endpoint, key (read from the variable it names), models, prompt, tools and sub-agents. */
 export function openAIEntryAgent(name: string, entry: OpenAIEntry, env: Env): Agent {
+  return openAIAgent(openAIEntryAgentSetup(name, entry, env));
+}
+
+function openAIEntryAgentSetup(name: string, entry: OpenAIEntry, env: Env): OpenAIAgentSetup {
   const apiKey = entry.apiKeyEnv === undefined ? undefined : env[entry.apiKeyEnv]?.trim() || undefined;
   const unusable = missingKey(name, entry, apiKey);
   const setup: OpenAIAgentSetup = {
@@ -54,8 +59,37 @@ export function openAIEntryAgent(name: string, entry: OpenAIEntry, env: Env): Ag
   };
   if (entry.description !== undefined) setup.description = entry.description;
   else setup.description = `${entry.model} at ${entry.baseURL === undefined ? 'OpenAI' : new URL(entry.baseURL).host}.`;
-  if (entry.tools !== undefined) setup.tools = new ToolSelection(entry.tools);
+  const subagents = (entry.subagents ?? []).map((subagent) => subagent.name);
+  // An agent with sub-agents delegates to them whatever its own tool list says.
+  if (entry.tools !== undefined) setup.tools = new ToolSelection(subagents.length === 0 ? entry.tools : [...entry.tools, DELEGATE_TOOL]);
   if (entry.organization !== undefined) setup.organization = entry.organization;
   if (entry.project !== undefined) setup.project = entry.project;
-  return openAIAgent(setup);
+  if (subagents.length > 0) setup.subagents = subagents;
+  return setup;
+}
+
+/**
+ * The sub-agents an `openai` entry lists (PROTOCOL.md §24.8), each an agent of the server on the
+ * entry's endpoint: its own system prompt, tools and model where it names them, the entry's
+ * otherwise. One that names its model keeps it whatever model the session picked.
+ */
+export function openAISubagents(parent: string, entry: OpenAIEntry, env: Env): Agent[] {
+  return (entry.subagents ?? []).map((subagent) => {
+    const { subagents: _none, models: _models, description: _description, ...shared } = entry;
+    const own: OpenAIEntry = {
+      ...shared,
+      model: subagent.model ?? entry.model,
+      description: `A sub-agent of ${parent}${subagent.system === undefined ? '' : ` (${oneLine(subagent.system)})`}.`,
+    };
+    if (subagent.system !== undefined) own.system = subagent.system;
+    if (subagent.tools !== undefined) own.tools = subagent.tools;
+    const agent = openAIEntryAgentSetup(subagent.name, own, env);
+    if (subagent.model !== undefined) agent.ownModel = true;
+    return openAIAgent(agent);
+  });
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

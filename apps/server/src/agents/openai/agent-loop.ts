@@ -1,9 +1,11 @@
 import type { OpenAI } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { DELEGATE_TOOL } from '@interthought/protocol';
 import type { AgentRunContext } from '@interthought/agent';
 import { streamStep } from '../stream-text.js';
 import { observeTool } from '../tool-steps.js';
 import { ChainRecorder, type ChainStep } from './chain-recorder.js';
+import { callGroups, runDelegateBatch } from './delegate-batch.js';
 import { streamChatCompletion } from './chat-stream.js';
 import { OPENAI_DEFAULT_BASE_URL, type OpenAIConfig } from './config.js';
 import { buildMessages, unansweredToolCalls } from './history.js';
@@ -17,7 +19,7 @@ import { traceChatCompletion } from '../../tracing/chat-completion-span.js';
  * Each model turn is asked with the whole chain as history (corrections in place), so a
  * regeneration after a correction builds on the corrected content for real.
  */
-export async function runAgentLoop(client: OpenAI, config: OpenAIConfig, context: AgentRunContext): Promise<void> {
+export async function runAgentLoop(client: OpenAI, config: OpenAIConfig, context: AgentRunContext, subagents: readonly string[] = []): Promise<void> {
   const chain: ChainStep[] = context.chain.map((step) => ({ ...step }));
   const recorder = new ChainRecorder(context.sink, chain);
   const run: AgentRunContext = { ...context, sink: recorder };
@@ -25,7 +27,7 @@ export async function runAgentLoop(client: OpenAI, config: OpenAIConfig, context
   if (chain.at(-1)?.kind === 'final_answer') return;
   // A chain that ends in a (corrected) tool call gets its result before the model is asked again.
   await answerToolCalls(run, chain);
-  const tools = toolDefinitions(context.tools);
+  const tools = toolDefinitions(context.tools, subagents);
   for (let turn = 1; turn <= config.maxIterations; turn++) {
     const body: ChatCompletionCreateParamsStreaming = {
       model: context.options.model ?? config.model,
@@ -79,11 +81,17 @@ async function modelTurn(
 }
 
 /**
- * Run every tool call the chain has not answered yet, in order. Arguments that fail the tool's
- * schema become an observation with the error, so the model can fix them on its next turn.
+ * Run every tool call the chain has not answered yet, in order; consecutive delegate calls run
+ * together, as one batch. Arguments that fail the tool's schema become an observation with the
+ * error, so the model can fix them on its next turn.
  */
 async function answerToolCalls(context: AgentRunContext, chain: readonly ChainStep[]): Promise<void> {
-  for (const call of unansweredToolCalls(chain)) {
+  for (const group of callGroups(unansweredToolCalls(chain))) {
+    const call = group[0]!;
+    if (call.tool === DELEGATE_TOOL) {
+      await runDelegateBatch(context, group);
+      continue;
+    }
     const tool = call.tool ?? '';
     const check = context.tools.checkInput(tool, call.content);
     if (check.ok) {

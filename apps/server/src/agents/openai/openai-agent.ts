@@ -29,6 +29,10 @@ export interface OpenAIAgentSetup {
   /** OpenAI's organization and project, sent with every request when set. */
   organization?: string;
   project?: string;
+  /** The agents it may hand parts of its task to with `delegate` (registered names, PROTOCOL.md §24.8). */
+  subagents?: readonly string[];
+  /** Always its configured model, whatever model the session picked (a sub-agent that names its own). */
+  ownModel?: boolean;
 }
 
 /**
@@ -59,17 +63,25 @@ export function openAIAgent(setup: OpenAIAgentSetup): Agent {
   // The environment's one endpoint takes whatever model a session names, as it always has.
   const models = setup.models ?? (config === undefined ? undefined : { default: config.model, offered: [config.model], any: true });
   let client: OpenAI | undefined;
-  return {
+  const subagents = setup.subagents ?? [];
+  const agent: Agent & { subagents?: readonly string[] } = {
     name: setup.name,
     description: setup.description ?? describe(config),
     ...(models === undefined ? {} : { models }),
+    ...(subagents.length === 0 ? {} : { subagents: [...subagents] }),
     availability: () => availability,
     async run(context: AgentRunContext): Promise<void> {
       if (!config || !availability.available) throw new Error(availability.available ? `The ${setup.name} agent is not configured.` : availability.reason);
       client ??= createClient(config, setup);
-      await runAgentLoop(client, config, setup.tools === undefined ? context : { ...context, tools: setup.tools.of(context.tools) });
+      let run = setup.tools === undefined ? context : { ...context, tools: setup.tools.of(context.tools) };
+      if (setup.ownModel === true && run.options.model !== undefined) {
+        const { model: _sessionModel, ...options } = run.options;
+        run = { ...run, options };
+      }
+      await runAgentLoop(client, config, run, subagents);
     },
   };
+  return agent;
 }
 
 function createClient(config: OpenAIConfig, setup: OpenAIAgentSetup): OpenAI {

@@ -1,15 +1,24 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import { toolJsonSchema } from '../../tools/tool-json-schema.js';
 import type { AgentToolbox } from '@interthought/agent';
+import { DELEGATE_TOOL } from '@interthought/protocol';
 
 /**
  * The registry's tools as the chat-completions `tools` parameter. Each function's JSON Schema is
  * the one the tool came with (an MCP server's, unchanged) or its zod `inputSchema` converted: the
  * same schema that checks the model's arguments.
  */
-export function toolDefinitions(tools: AgentToolbox): ChatCompletionFunctionTool[] {
+export function toolDefinitions(tools: AgentToolbox, subagents: readonly string[] = []): ChatCompletionFunctionTool[] {
   return tools.list().map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) },
+    function: { name: tool.name, description: tool.description, parameters: tool.name === DELEGATE_TOOL ? delegateSchema(toolJsonSchema(tool), subagents) : toolJsonSchema(tool) },
   }));
+}
+
+/** `delegate`'s schema with `agent` one of the agent's sub-agents (PROTOCOL.md §24.8); absent, the agent itself. */
+function delegateSchema(schema: Record<string, unknown>, subagents: readonly string[]): Record<string, unknown> {
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  if (subagents.length === 0 || properties.agent === undefined) return schema;
+  const agent = { ...properties.agent, enum: [...subagents], description: `Which sub-agent works on the task: ${subagents.join(', ')}. Leave it out to work on it as yourself.` };
+  return { ...schema, properties: { ...properties, agent } };
 }

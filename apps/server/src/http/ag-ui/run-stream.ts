@@ -1,9 +1,10 @@
-import { applyEvent, chainSteps, createSessionState, type ServerMessage, type SessionEvent, type SessionState, type Step, type Usage } from '@interthought/protocol';
+import { applyEvent, createSessionState, type ServerMessage, type SessionEvent, type SessionState, type Step, type Usage } from '@interthought/protocol';
 import { EventType, PROTOCOL_VERSION, type BaseEvent, type Interrupt, type TokenUsage } from '@ag-ui/core';
 import type { Frame } from '../../core/fanout/frame.js';
 import type { Peer } from '../../core/fanout/peer.js';
 import type { Quota } from '../../core/commands/quota.js';
-import { chainMessages, observationText, toolCallIdOf } from './chain-messages.js';
+import { answeredCallOf, chainMessages, observationText, stepsOfScope } from './chain-messages.js';
+import { SubagentLanes, type RunEnding } from './subagent-lanes.js';
 
 /** What an approval interrupt expects back in `resume[].payload` (PROTOCOL.md §23). */
 export const APPROVAL_RESPONSE_SCHEMA = {
@@ -19,7 +20,12 @@ export const APPROVAL_RESPONSE_SCHEMA = {
 /** Where the stream's events go once it is open. */
 export type EventSink = (event: BaseEvent) => void;
 
-type Open = { kind: 'reasoning' | 'text' | 'tool' | 'step'; id: string; name?: string };
+type Open = { kind: 'reasoning' | 'text' | 'tool' | 'step'; id: string; name?: string; scope?: string };
+
+/** The attribution of a scoped step's events: its sub-agent's invocation (PROTOCOL.md §24.9). */
+function attributed(scope: string | undefined): { subagentRunId?: string } {
+  return scope === undefined ? {} : { subagentRunId: scope };
+}
 
 /**
  * One AG-UI run as a listener of its session: it folds the session's frames with the protocol's
@@ -41,6 +47,7 @@ export class AgUiRunStream implements Peer {
   /** `user_message` steps the run's own client sent: it has them already. */
   readonly #ownMessages = new Set<string>();
   readonly #usage = new Map<string, TokenUsage>();
+  readonly #lanes = new SubagentLanes((event) => this.#emit(event));
   #closed = false;
   readonly #done: Promise<void>;
   #finish!: () => void;
@@ -96,6 +103,7 @@ export class AgUiRunStream implements Peer {
   fail(message: string, code?: string): void {
     if (this.#closed) return;
     this.#closeOpen();
+    this.#closeLanes('error');
     this.#emit({ type: EventType.RUN_ERROR, message, ...(code === undefined ? {} : { code }), ...this.#usageField() } as BaseEvent);
     this.#close();
   }
@@ -163,6 +171,12 @@ export class AgUiRunStream implements Peer {
       case 'usage.recorded':
         this.#addUsage(event.model, event.usage);
         return;
+      case 'subagent.started':
+        this.#lanes.open(state, event.scope);
+        return;
+      case 'subagent.status':
+        this.#lanes.status(state, event.scope, event.status, event.error);
+        return;
       case 'session.status':
         this.#status(event.status, event.error);
         return;
@@ -176,30 +190,35 @@ export class AgUiRunStream implements Peer {
 
   #started(step: Step, state: SessionState): void {
     const id = step.stepId;
+    const { scope } = step;
+    // A run that picks up a sub-agent already under way (a resume, a decision inside it) opens it first.
+    if (scope !== undefined) this.#lanes.open(state, scope);
+    const by = attributed(scope);
+    const lane = scope === undefined ? {} : { scope };
     switch (step.kind) {
       case 'thought':
-        this.#emit({ type: EventType.REASONING_START, messageId: id } as BaseEvent);
-        this.#emit({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: 'reasoning' } as BaseEvent);
-        this.#open.set(id, { kind: 'reasoning', id });
+        this.#emit({ type: EventType.REASONING_START, messageId: id, ...by } as BaseEvent);
+        this.#emit({ type: EventType.REASONING_MESSAGE_START, messageId: id, role: 'reasoning', ...by } as BaseEvent);
+        this.#open.set(id, { kind: 'reasoning', id, ...lane });
         break;
       case 'final_answer':
-        this.#emit({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant' } as BaseEvent);
-        this.#open.set(id, { kind: 'text', id });
+        this.#emit({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant', ...by } as BaseEvent);
+        this.#open.set(id, { kind: 'text', id, ...lane });
         break;
       case 'tool_call':
-        this.#emit({ type: EventType.TOOL_CALL_START, toolCallId: id, toolCallName: step.tool ?? 'tool' } as BaseEvent);
-        this.#open.set(id, { kind: 'tool', id });
+        this.#emit({ type: EventType.TOOL_CALL_START, toolCallId: id, toolCallName: step.tool ?? 'tool', ...by } as BaseEvent);
+        this.#open.set(id, { kind: 'tool', id, ...lane });
         break;
       case 'action': {
         const name = `action ${id}`;
-        this.#emit({ type: EventType.STEP_STARTED, stepName: name } as BaseEvent);
-        this.#open.set(id, { kind: 'step', id, name });
+        this.#emit({ type: EventType.STEP_STARTED, stepName: name, ...by } as BaseEvent);
+        this.#open.set(id, { kind: 'step', id, name, ...lane });
         break;
       }
       case 'user_message':
         // Someone else's message (the web app, another client) is news to this client; its own is not.
-        if (!this.#ownMessages.has(id)) this.#emit({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'user' } as BaseEvent);
-        if (!this.#ownMessages.has(id)) this.#open.set(id, { kind: 'text', id });
+        if (!this.#ownMessages.has(id)) this.#emit({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'user', ...by } as BaseEvent);
+        if (!this.#ownMessages.has(id)) this.#open.set(id, { kind: 'text', id, ...lane });
         break;
       case 'observation':
         return;
@@ -211,15 +230,16 @@ export class AgUiRunStream implements Peer {
   #delta(step: Step, text: string): void {
     const open = this.#open.get(step.stepId);
     if (open === undefined) return;
+    const by = attributed(open.scope);
     switch (open.kind) {
       case 'reasoning':
-        this.#emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: open.id, delta: text } as BaseEvent);
+        this.#emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: open.id, delta: text, ...by } as BaseEvent);
         return;
       case 'text':
-        this.#emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: open.id, delta: text } as BaseEvent);
+        this.#emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: open.id, delta: text, ...by } as BaseEvent);
         return;
       case 'tool':
-        this.#emit({ type: EventType.TOOL_CALL_ARGS, toolCallId: open.id, delta: text } as BaseEvent);
+        this.#emit({ type: EventType.TOOL_CALL_ARGS, toolCallId: open.id, delta: text, ...by } as BaseEvent);
         return;
       case 'step':
         return;
@@ -228,14 +248,15 @@ export class AgUiRunStream implements Peer {
 
   #completed(step: Step, state: SessionState): void {
     if (step.kind === 'observation') {
-      const chain = chainSteps(state);
-      const previous = chain[chain.findIndex((candidate) => candidate.stepId === step.stepId) - 1];
+      const chain = stepsOfScope(state, step.scope);
+      const at = chain.findIndex((candidate) => candidate.stepId === step.stepId);
       this.#emit({
         type: EventType.TOOL_CALL_RESULT,
         messageId: step.stepId,
-        toolCallId: toolCallIdOf(step, previous),
+        toolCallId: at === -1 ? (step.parentId ?? step.stepId) : answeredCallOf(chain, at),
         content: observationText(step),
         role: 'tool',
+        ...attributed(step.scope),
       } as BaseEvent);
       return;
     }
@@ -246,19 +267,20 @@ export class AgUiRunStream implements Peer {
     const open = this.#open.get(stepId);
     if (open === undefined) return;
     this.#open.delete(stepId);
+    const by = attributed(open.scope);
     switch (open.kind) {
       case 'reasoning':
-        this.#emit({ type: EventType.REASONING_MESSAGE_END, messageId: open.id } as BaseEvent);
-        this.#emit({ type: EventType.REASONING_END, messageId: open.id } as BaseEvent);
+        this.#emit({ type: EventType.REASONING_MESSAGE_END, messageId: open.id, ...by } as BaseEvent);
+        this.#emit({ type: EventType.REASONING_END, messageId: open.id, ...by } as BaseEvent);
         return;
       case 'text':
-        this.#emit({ type: EventType.TEXT_MESSAGE_END, messageId: open.id } as BaseEvent);
+        this.#emit({ type: EventType.TEXT_MESSAGE_END, messageId: open.id, ...by } as BaseEvent);
         return;
       case 'tool':
-        this.#emit({ type: EventType.TOOL_CALL_END, toolCallId: open.id } as BaseEvent);
+        this.#emit({ type: EventType.TOOL_CALL_END, toolCallId: open.id, ...by } as BaseEvent);
         return;
       case 'step':
-        this.#emit({ type: EventType.STEP_FINISHED, stepName: open.name } as BaseEvent);
+        this.#emit({ type: EventType.STEP_FINISHED, stepName: open.name, ...by } as BaseEvent);
         return;
     }
   }
@@ -295,8 +317,15 @@ export class AgUiRunStream implements Peer {
     const interrupts = pendingApprovals(this.#state);
     const outcome =
       interrupts.length > 0 ? { type: 'interrupt', interrupts } : status === 'cancelled' ? { type: 'cancelled' } : { type: 'success' };
+    this.#closeLanes(outcome.type as RunEnding, interrupts);
     this.#emit({ type: EventType.RUN_FINISHED, threadId: this.threadId, runId: this.runId, outcome, ...this.#usageField() } as BaseEvent);
     this.#close();
+  }
+
+  /** Sub-agents still open as the run ends: a waiting one is suspended on its own interrupts. */
+  #closeLanes(ending: RunEnding, interrupts: readonly Interrupt[] = []): void {
+    if (this.#state === undefined) return;
+    this.#lanes.closeAll(this.#state, ending, (scope) => interrupts.filter((interrupt) => interrupt.subagentRunId === scope).map((interrupt) => interrupt.id));
   }
 
   #addUsage(model: string, usage: Usage): void {
@@ -326,15 +355,22 @@ export class AgUiRunStream implements Peer {
   }
 }
 
-/** An interrupt for each call of the chain that waits for approval: its id is the call's (the step's) id. */
+/**
+ * An interrupt for each call that waits for approval, on the session's chain or a sub-agent's: its
+ * id is the call's (the step's) id, and a scoped call's names its sub-agent.
+ */
 export function pendingApprovals(state: SessionState): Interrupt[] {
-  return chainSteps(state)
-    .filter((step) => step.kind === 'tool_call' && step.approval?.state === 'pending')
-    .map((step) => ({
-      id: step.stepId,
-      reason: 'tool_call',
-      message: `Run ${step.tool ?? 'the tool'} with ${step.content}?`,
-      toolCallId: step.stepId,
-      responseSchema: { ...APPROVAL_RESPONSE_SCHEMA },
-    }));
+  const scopes = [undefined, ...state.subagents.keys()];
+  return scopes.flatMap((scope) =>
+    stepsOfScope(state, scope)
+      .filter((step) => step.kind === 'tool_call' && step.status !== 'invalidated' && step.approval?.state === 'pending')
+      .map((step) => ({
+        id: step.stepId,
+        reason: 'tool_call',
+        message: `Run ${step.tool ?? 'the tool'} with ${step.content}?`,
+        toolCallId: step.stepId,
+        responseSchema: { ...APPROVAL_RESPONSE_SCHEMA },
+        ...attributed(scope),
+      })),
+  );
 }
