@@ -2,6 +2,8 @@ import {
   ReducerError,
   allowsMessage,
   applyEvent,
+  chainOfScope,
+  childrenKeyOf,
   createSessionState,
   isAwaitingDecision,
   isCorrectable,
@@ -19,6 +21,8 @@ import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.
 import { OutgoingMessages } from './outgoing-messages.svelte.js';
 import { rowBlocks } from './row-blocks.js';
 import { StepView } from './step-view.svelte.js';
+import { countRunningSubagents } from './subagent-count.js';
+import { FULL_SCOPE_RELAYOUT, SubagentView } from './subagent-view.svelte.js';
 
 export type SessionPhase = 'loading' | 'ready' | 'not_found' | 'error';
 
@@ -29,25 +33,45 @@ export interface SessionViewOptions {
   onDesync?: (error: ReducerError) => void;
 }
 
+/** What a flush changed of the sub-agents (their steps change their own rows, not the root's). */
+interface FlushChanges {
+  /** The earliest depth at which each scope's rows changed (`FULL_RELAYOUT`: from the top). */
+  scopeRows: Map<string, number>;
+  /** A correction or an invalidation: any chain may have lost steps. */
+  reshaped: boolean;
+  /** A sub-agent started: there is a new view to make. */
+  subagentStarted: boolean;
+}
+
 const EMPTY_LAYOUT: ChainLayout = { rows: [], path: [], viewingEarlierBranch: false, rowDepths: [] };
 
 /** Lay out from the top: a change that is not the live chain growing at its tail. */
 const FULL_RELAYOUT = -1;
 
 /**
- * How an event changes the rows of the timeline: not at all (`undefined`), from the path depth
- * it returns on (the chain grew, or a step there changed status), or everywhere (`FULL_RELAYOUT`).
- * A delta, an approval, usage, the queue and the links change a step or the header, not the rows.
+ * How an event changes the rows of the root's timeline: not at all (`undefined`), from the path
+ * depth it returns on (the chain grew, or a step there changed status), or everywhere
+ * (`FULL_RELAYOUT`). A delta, an approval, usage, the queue and the links change a step or the
+ * header, not the rows. A sub-agent's steps change the rows of their scope instead: `scopes`
+ * gets the earliest depth of each scope they change (PROTOCOL.md §24.2).
  */
-function rowsChangedFrom(traits: SessionEventTraits, event: SessionEvent, state: SessionState): number | undefined {
-  if (traits.changesChainShape === 'reshapes') return FULL_RELAYOUT;
+function rowsChangedFrom(traits: SessionEventTraits, event: SessionEvent, state: SessionState, scopes: Map<string, number>): number | undefined {
   if (traits.changesChainShape === 'no' && !traits.changesStepStatus) return undefined;
+  const reshapes = traits.changesChainShape === 'reshapes';
   let from: number | undefined;
+  let scoped = false;
   for (const stepId of traits.touchesSteps(event)) {
-    const index = state.steps.get(stepId)?.index;
-    if (index === undefined) return FULL_RELAYOUT;
-    from = from === undefined ? index : Math.min(from, index);
+    const step = state.steps.get(stepId);
+    if (step === undefined) return FULL_RELAYOUT;
+    if (step.scope !== undefined) {
+      scopes.set(step.scope, earliestChange(scopes.get(step.scope), reshapes ? FULL_RELAYOUT : step.index)!);
+      scoped = true;
+      continue;
+    }
+    from = earliestChange(from, reshapes ? FULL_RELAYOUT : step.index);
   }
+  // A reshape that named only a sub-agent's steps leaves the root's rows as they are.
+  if (reshapes && from === undefined && !scoped) return FULL_RELAYOUT;
   return from;
 }
 
@@ -101,6 +125,10 @@ export class SessionView {
   #shares = $state.raw<readonly ShareRecord[]>([]);
   /** Messages sent from this page that the state does not hold yet. */
   readonly outgoing = new OutgoingMessages();
+  /** The session's sub-agents by scope, in the order they started; replaced when one starts. */
+  #subagents = $state.raw<ReadonlyMap<string, SubagentView>>(new Map());
+  /** How many of them run now (the header and the rail say it). */
+  #subagentsRunning = $state(0);
 
   /**
    * Bumped whenever steps may leave the live chain (a snapshot, a correction, an invalidation),
@@ -152,6 +180,21 @@ export class SessionView {
 
   get lastActivityAt(): string | undefined {
     return this.#lastActivityAt;
+  }
+
+  /** The sub-agent a delegate call started, once it started (PROTOCOL.md §24). */
+  subagent(scope: string): SubagentView | undefined {
+    return this.#subagents.get(scope);
+  }
+
+  /** Every sub-agent of the session, at every depth, in the order they started. */
+  get subagents(): ReadonlyMap<string, SubagentView> {
+    return this.#subagents;
+  }
+
+  /** How many sub-agents are running now, at every depth. */
+  get subagentsRunning(): number {
+    return this.#subagentsRunning;
   }
 
   /** Messages that wait for a step boundary (`steer`) or the end of the turn (`queue`), oldest first. */
@@ -213,6 +256,7 @@ export class SessionView {
     this.#chainEpoch++;
     this.#phase = 'ready';
     this.#loadError = null;
+    this.#loadSubagents();
     this.#relayout();
     if (this.#queue.length) this.flush();
   }
@@ -249,6 +293,7 @@ export class SessionView {
       return;
     }
     const touched = new Set<string>();
+    const changes: FlushChanges = { scopeRows: new Map(), reshaped: false, subagentStarted: false };
     let rowsFrom: number | undefined;
     let statusChanged = false;
     let queueChanged = false;
@@ -259,7 +304,7 @@ export class SessionView {
         if (error instanceof ReducerError && error.code === 'SEQ_REPLAYED') continue;
         this.#queue = events.slice(i + 1);
         if (queueChanged) this.#syncQueued();
-        this.#sync(touched, rowsFrom, statusChanged);
+        this.#sync(touched, rowsFrom, statusChanged, changes);
         if (error instanceof ReducerError) this.#onDesync?.(error);
         else throw error;
         return;
@@ -269,7 +314,9 @@ export class SessionView {
       const traits = traitsOf(event);
       if (traits === undefined) continue;
       for (const stepId of traits.touchesSteps(event)) touched.add(stepId);
-      rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(traits, event, this.#state));
+      rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(traits, event, this.#state, changes.scopeRows));
+      changes.reshaped ||= traits.changesChainShape === 'reshapes';
+      changes.subagentStarted ||= event.type === 'subagent.started';
       // The header shows the summary; `session.deleted` ends the session; either may change which steps can be acted on.
       statusChanged ||= traits.changesSummary || !traits.logged;
       queueChanged ||= traits.changesQueue(event);
@@ -277,10 +324,10 @@ export class SessionView {
       if (traits.changesShares) this.#shares = this.#state.shares;
     }
     if (queueChanged) this.#syncQueued();
-    this.#sync(touched, rowsFrom, statusChanged);
+    this.#sync(touched, rowsFrom, statusChanged, changes);
   }
 
-  #sync(touched: ReadonlySet<string>, rowsFrom: number | undefined, sessionChanged: boolean): void {
+  #sync(touched: ReadonlySet<string>, rowsFrom: number | undefined, sessionChanged: boolean, changes: FlushChanges): void {
     for (const stepId of touched) {
       const step = this.#state.steps.get(stepId);
       if (!step) continue;
@@ -293,6 +340,8 @@ export class SessionView {
       this.#deleted = this.#state.deleted === true;
       this.#chainEpoch++;
     }
+    // A session without sub-agents pays nothing here.
+    if (this.#state.subagents.size > 0) this.#syncSubagents(changes);
     if (rowsFrom === undefined) return;
     // The live chain growing at its tail (the common case, many times a second) re-lays only the tail.
     if (rowsFrom !== FULL_RELAYOUT && this.#selection.size === 0 && !this.#layout.viewingEarlierBranch) {
@@ -310,6 +359,41 @@ export class SessionView {
 
   #relayout(): void {
     this.#setLayout(layoutChain(this.#state, this.#selection));
+  }
+
+  /** Views for the snapshot's sub-agents (a view already shown keeps its folding), each laid out. */
+  #loadSubagents(): void {
+    const views = new Map<string, SubagentView>();
+    for (const info of this.#state.subagents.values()) {
+      const view = this.#subagents.get(info.scope) ?? new SubagentView(info);
+      view.sync(info);
+      view.relayout(this.#state);
+      views.set(info.scope, view);
+    }
+    this.#subagents = views;
+    this.#subagentsRunning = countRunningSubagents(this.#state);
+  }
+
+  /** Bring the sub-agents' views up to date after a flush: new ones, statuses and usage, and the rows their steps changed. */
+  #syncSubagents(changes: FlushChanges): void {
+    if (changes.subagentStarted) {
+      const views = new Map(this.#subagents);
+      for (const info of this.#state.subagents.values()) if (!views.has(info.scope)) views.set(info.scope, new SubagentView(info));
+      this.#subagents = views;
+    }
+    for (const view of this.#subagents.values()) {
+      const info = this.#state.subagents.get(view.scope);
+      if (info === undefined) continue;
+      view.sync(info);
+      // A correction anywhere may end a scope's chain (or its delegate call's): every scope is laid out again.
+      if (changes.reshaped) view.relayout(this.#state);
+      else {
+        const from = changes.scopeRows.get(view.scope);
+        if (from !== undefined) view.relayout(this.#state, from === FULL_RELAYOUT ? FULL_SCOPE_RELAYOUT : from);
+      }
+    }
+    const running = countRunningSubagents(this.#state);
+    if (running !== this.#subagentsRunning) this.#subagentsRunning = running;
   }
 
   #setLayout(layout: ChainLayout): void {
@@ -341,17 +425,35 @@ export class SessionView {
   awaitsDecision(view: StepView): boolean {
     if (view.approval?.state !== 'pending') return false;
     void this.#chainEpoch;
-    if (this.#info?.status !== 'waiting' || this.#deleted) return false;
+    // A call inside a sub-agent waits with its sub-agent, while its siblings may still run (PROTOCOL.md §24.5).
+    const waiting = view.scope === undefined ? this.#info?.status === 'waiting' : this.#subagents.get(view.scope)?.status === 'waiting';
+    if (!waiting || this.#deleted) return false;
     return isAwaitingDecision(this.#state, view.stepId);
   }
 
-  /** The tool call the session waits on, if it waits for the user (at most one: the run ended there). */
+  /**
+   * The tool call the session waits on, if it waits for the user: the root's (its run ended there),
+   * else the first waiting sub-agent's, which may wait while its siblings still run.
+   */
   get awaitingStep(): StepView | undefined {
     void this.#chainEpoch;
-    if (this.#info?.status !== 'waiting' || this.#deleted) return undefined;
-    // The waiting call ended the run, so it is at or near the head of the chain.
-    for (let index = this.#state.chain.length - 1; index >= 0; index--) {
-      const stepId = this.#state.chain[index]!;
+    if (this.#deleted) return undefined;
+    if (this.#info?.status === 'waiting') {
+      const step = this.#awaitingOn(this.#state.chain);
+      if (step) return step;
+    }
+    for (const subagent of this.#subagents.values()) {
+      if (subagent.status !== 'waiting') continue;
+      const step = this.#awaitingOn(chainOfScope(this.#state, subagent.scope) ?? []);
+      if (step) return step;
+    }
+    return undefined;
+  }
+
+  #awaitingOn(chain: readonly string[]): StepView | undefined {
+    // The waiting call ended its run, so it is at or near the head of its chain.
+    for (let index = chain.length - 1; index >= 0; index--) {
+      const stepId = chain[index]!;
       if (isAwaitingDecision(this.#state, stepId)) return this.#views.get(stepId);
     }
     return undefined;
@@ -361,6 +463,12 @@ export class SessionView {
   selectBranch(stepId: string): void {
     const step = this.#state.steps.get(stepId);
     if (!step) return;
+    if (step.scope !== undefined) {
+      // Each sub-agent keeps its own picks: its branches are apart from every other chain's.
+      const live = chainOfScope(this.#state, step.scope)?.[step.index] === stepId;
+      this.#subagents.get(step.scope)?.select(this.#state, childrenKeyOf(step), stepId, live, step.index);
+      return;
+    }
     const parentKey = step.parentId ?? '';
     const next = new Map(this.#selection);
     if (this.#state.chain[step.index] === stepId) next.delete(parentKey);
@@ -372,6 +480,11 @@ export class SessionView {
     }
     this.#selection = next;
     this.#relayout();
+  }
+
+  /** Leave every earlier branch of a sub-agent's chain and show its live chain again. */
+  showLiveScope(scope: string): void {
+    this.#subagents.get(scope)?.showLiveChain(this.#state);
   }
 
   /** Leave every earlier branch and show the live chain again. */
