@@ -6,7 +6,7 @@ import type { SessionEvent, SessionEventType } from './messages.js';
  * event type is a compile error here until its traits are written.
  */
 
-/** The chain's change by an event: none, steps added at its head, or steps that may leave it. */
+/** A chain's change by an event: none, steps added at the head of their scope's chain, or steps that may leave the chains holding them. */
 export type ChainShapeChange = 'no' | 'grows' | 'reshapes';
 
 /** The traits of one session event type; `E` is that event. */
@@ -15,7 +15,11 @@ export interface SessionEventTraits<E extends SessionEvent = SessionEvent> {
   readonly logged: boolean;
   /** Folding it may change the session's summary (`SessionInfo`: status, revision, usage): what lists show and the server stores beside the log. */
   readonly changesSummary: boolean;
-  /** How it changes the chain: `grows` adds steps at the head, `reshapes` replaces or invalidates steps (some may leave the chain). */
+  /**
+   * How it changes the chains: `grows` adds steps at the head of their scope's chain (the session's
+   * own, or a sub-agent's, PROTOCOL.md §24.2), `reshapes` replaces or invalidates steps (some may
+   * leave the chains holding them); `no` leaves every chain as it was.
+   */
   readonly changesChainShape: ChainShapeChange;
   /** It adds steps or changes a step's `status` (started, completed, invalidated), not only a step's text, approval or usage. */
   readonly changesStepStatus: boolean;
@@ -27,6 +31,8 @@ export interface SessionEventTraits<E extends SessionEvent = SessionEvent> {
   readonly changesQueue: (event: E) => boolean;
   /** It changes the session's share links (`SessionState.shares`). */
   readonly changesShares: boolean;
+  /** It may change the sub-agents (`SessionState.subagents`) other than their chains: one started, a status, usage (§24.3). */
+  readonly changesSubagents: boolean;
 }
 
 /** The traits of every session event type, keyed by type. */
@@ -37,7 +43,7 @@ const none = (): readonly string[] => NONE;
 const never = (): boolean => false;
 const oneStep = (event: { stepId: string }): readonly string[] => [event.stepId];
 /** Traits of an event that touches no step, the chain, the queue nor the links. */
-const QUIET = { logged: true, changesSummary: false, changesChainShape: 'no', changesStepStatus: false, touchesSteps: none, needsSteps: none, changesQueue: never, changesShares: false } as const;
+const QUIET = { logged: true, changesSummary: false, changesChainShape: 'no', changesStepStatus: false, touchesSteps: none, needsSteps: none, changesQueue: never, changesShares: false, changesSubagents: false } as const;
 
 /** What each session event does (PROTOCOL.md §11). */
 export const SESSION_EVENT_TRAITS: SessionEventTraitsTable = {
@@ -89,10 +95,12 @@ export const SESSION_EVENT_TRAITS: SessionEventTraitsTable = {
     // Only the call's last step carries its usage.
     touchesSteps: (event) => event.stepIds.slice(-1),
     needsSteps: (event) => event.stepIds,
+    // A scoped call counts in the usage of its scope and of every scope above it (§24.3).
+    changesSubagents: true,
   },
   // A sub-agent's status is part of the session's state, not of its summary nor of any step.
-  'subagent.started': { ...QUIET, needsSteps: (event) => [event.scope] },
-  'subagent.status': { ...QUIET, needsSteps: (event) => [event.scope] },
+  'subagent.started': { ...QUIET, needsSteps: (event) => [event.scope], changesSubagents: true },
+  'subagent.status': { ...QUIET, needsSteps: (event) => [event.scope], changesSubagents: true },
   'session.deleted': { ...QUIET, logged: false },
 };
 

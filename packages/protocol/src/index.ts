@@ -11,6 +11,7 @@ export * from './sharing.js';
 export * from './usage.js';
 export * from './step.js';
 export * from './subagent.js';
+export * from './subagent-queries.js';
 export * from './session.js';
 export * from './session-list.js';
 export * from './correction.js';

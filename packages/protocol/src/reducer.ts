@@ -253,10 +253,16 @@ function checkFits(state: SessionState, event: SessionEvent): void {
       return;
     case 'steps.copied':
       return checkContinuesChain(state, (event as StepsCopiedEvent).steps, event);
-    case 'subagent.started':
+    case 'subagent.started': {
       if (state.subagents.has(event.scope)) throw new ReducerError('DUPLICATE_SCOPE', `Sub-agent ${event.scope} was already started.`, event);
       if (event.parentScope !== undefined) requireChain(state, event.parentScope, event);
+      // Usage counts up the parent scopes, so the parent named must be the one the delegate call is in.
+      const callScope = state.steps.get(event.scope)!.scope;
+      if (event.parentScope !== callScope) {
+        throw new ReducerError('UNKNOWN_SCOPE', `Sub-agent ${event.scope} names parent scope ${event.parentScope ?? '(the root)'}, but its delegate call is in ${callScope ?? 'the root'}.`, event);
+      }
       return;
+    }
     case 'subagent.status':
       requireChain(state, event.scope, event);
       return;

@@ -47,12 +47,19 @@ export function allowsLifecycle(request: LifecycleRequest, status: SessionStatus
 
 /**
  * Whether a step is on the current chain of its scope (the session's own, or its sub-agent's,
- * PROTOCOL.md §24.2): not invalidated, and that chain's step at its index.
+ * PROTOCOL.md §24.2): not invalidated, that chain's step at its index, and its scope current: its
+ * delegate call on the chain of its own scope, and so on up to the root (§24.4).
  */
 export function isOnChain(state: SessionState, step: Step): boolean {
-  if (step.status === 'invalidated') return false;
-  const chain = step.scope === undefined ? state.chain : state.subagents.get(step.scope)?.chain;
-  return chain !== undefined && chain[step.index] === step.stepId;
+  const seen = new Set<string>();
+  for (let at: Step | undefined = step; at !== undefined; at = at.scope === undefined ? undefined : state.steps.get(at.scope)) {
+    if (at.status === 'invalidated' || seen.has(at.stepId)) return false;
+    seen.add(at.stepId);
+    const chain = at.scope === undefined ? state.chain : state.subagents.get(at.scope)?.chain;
+    if (chain === undefined || chain[at.index] !== at.stepId) return false;
+    if (at.scope !== undefined && !state.steps.has(at.scope)) return false;
+  }
+  return true;
 }
 
 /** Whether the protocol allows correcting this step now (on the chain, session neither cancelled nor deleted). */
@@ -70,6 +77,9 @@ export function usableRequestId(value: unknown): string | undefined {
 /** Why a step cannot be approved or rejected now; `undefined` when it can (PROTOCOL.md §17.3). */
 export type DecisionRefusal = 'not_found' | 'not_a_tool_call' | 'not_requested' | 'already_decided' | 'invalidated' | 'session_not_waiting';
 
+/** The session statuses in which a pending call inside a waiting sub-agent can be decided: its siblings run, or nothing does. */
+const SCOPED_DECISION_STATUSES: ReadonlySet<SessionStatus> = new Set<SessionStatus>(['running', 'waiting']);
+
 /** Whether `tool.approve` / `tool.reject` apply to this step now, and if not, why not. */
 export function decisionRefusal(state: SessionState, stepId: string): DecisionRefusal | undefined {
   const step = state.steps.get(stepId);
@@ -79,8 +89,12 @@ export function decisionRefusal(state: SessionState, stepId: string): DecisionRe
   if (step.approval.state !== 'pending') return 'already_decided';
   if (!isOnChain(state, step)) return 'invalidated';
   if (state.deleted === true) return 'session_not_waiting';
-  // A call inside a sub-agent waits with its sub-agent; sibling scopes may still run (PROTOCOL.md §24.5).
-  const waiting = step.scope === undefined ? state.session.status === 'waiting' : state.subagents.get(step.scope)?.status === 'waiting';
+  // A call inside a sub-agent waits with its sub-agent while sibling scopes may still run, but not
+  // in a session paused or at rest: deciding would start a run there (PROTOCOL.md §24.5).
+  const waiting =
+    step.scope === undefined
+      ? state.session.status === 'waiting'
+      : state.subagents.get(step.scope)?.status === 'waiting' && SCOPED_DECISION_STATUSES.has(state.session.status);
   if (!waiting) return 'session_not_waiting';
   return undefined;
 }

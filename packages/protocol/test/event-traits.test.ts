@@ -32,15 +32,27 @@ function everyEvent(): SessionEvent[] {
     ev({ type: 'approval.resolved', stepId: 'k1', decision: 'approved', by: 'u' }),
     ev({ type: 'message.queued', stepId: 'm1', text: 'and then?', mode: 'queue' }),
     ev({ type: 'step.started', step: stepOf('m1', 'k1', 3, 'user_message', 'completed', 'and then?') }),
+    ev({ type: 'step.started', step: stepOf('d1', 'm1', 4, 'tool_call') }),
+    ev({ type: 'step.completed', stepId: 'd1', content: '{"task":"Check it."}', tool: 'delegate' }),
+    ev({ type: 'subagent.started', scope: 'd1', depth: 1, name: 'checker', agent: 'demo', task: 'Check it.' }),
+    ev({ type: 'step.started', step: { ...stepOf('a1', null, 0, 'thought'), scope: 'd1' } }),
+    ev({ type: 'step.delta', stepId: 'a1', text: 'Fine.' }),
+    ev({ type: 'step.completed', stepId: 'a1', content: 'Fine.' }),
+    ev({ type: 'usage.recorded', model: 'm', usage: { inputTokens: 3, outputTokens: 1 }, stepIds: ['a1'] }),
+    ev({ type: 'subagent.status', scope: 'd1', status: 'completed' }),
     ev({ type: 'share.created', share }),
     ev({ type: 'share.revoked', shareId: 'sh1', by: 'u' }),
     ev({ type: 'step.corrected', revision: 3, step: { ...stepOf('t2', 'c1', 1, 'thought', 'completed', 'Better.'), correctionOf: 't1' } }),
-    ev({ type: 'steps.invalidated', revision: 3, stepIds: ['k1', 'm1'] }),
+    ev({ type: 'steps.invalidated', revision: 3, stepIds: ['k1', 'm1', 'd1', 'a1'] }),
     ev({ type: 'session.deleted' }),
   ];
 }
 
-const copy = (state: SessionState) => structuredClone({ ...state, steps: [...state.steps.entries()] });
+const copy = (state: SessionState) => structuredClone({ ...state, steps: [...state.steps.entries()], subagents: [...state.subagents.entries()] });
+
+/** Every chain of a state copy by scope (the root's under `''`), and the sub-agents without their chains. */
+const chainsOf = (state: ReturnType<typeof copy>): Map<string, string[]> => new Map([['', state.chain], ...state.subagents.map(([scope, subagent]): [string, string[]] => [scope, subagent.chain])]);
+const subagentsWithoutChains = (state: ReturnType<typeof copy>) => state.subagents.map(([scope, { chain, ...rest }]) => [scope, rest]);
 
 describe('the table of per-event traits', () => {
   it('has traits for every session event type, and for nothing else', () => {
@@ -50,6 +62,11 @@ describe('the table of per-event traits', () => {
   it('names the events that change a session summary: status, corrections, invalidations, copies and usage', () => {
     const changing = SESSION_EVENT_TYPES.filter((type) => SESSION_EVENT_TRAITS[type].changesSummary);
     expect(changing.sort()).toEqual(['session.status', 'step.corrected', 'steps.copied', 'steps.invalidated', 'usage.recorded']);
+  });
+
+  it('names the events that change sub-agents: their start, their status and usage', () => {
+    const changing = SESSION_EVENT_TYPES.filter((type) => SESSION_EVENT_TRAITS[type].changesSubagents);
+    expect(changing.sort()).toEqual(['subagent.started', 'subagent.status', 'usage.recorded']);
   });
 
   it('logs every event but session.deleted', () => {
@@ -69,10 +86,16 @@ describe('the table of per-event traits', () => {
       if (!traits.changesSummary) expect(after.session, `${event.type} changed the summary`).toEqual(before.session);
       if (!traits.changesQueue(event)) expect(after.queued, `${event.type} changed the queue`).toEqual(before.queued);
       if (!traits.changesShares) expect(after.shares, `${event.type} changed the links`).toEqual(before.shares);
-      if (traits.changesChainShape === 'no') expect(after.chain, `${event.type} changed the chain`).toEqual(before.chain);
-      if (traits.changesChainShape === 'grows') {
-        expect(after.chain.slice(0, before.chain.length)).toEqual(before.chain);
-        expect(after.chain.length).toBeGreaterThan(before.chain.length);
+      if (!traits.changesSubagents) expect(subagentsWithoutChains(after), `${event.type} changed a sub-agent`).toEqual(subagentsWithoutChains(before));
+      const chainsBefore = chainsOf(before);
+      const grown = traits.changesChainShape === 'grows' ? (after.steps.find(([stepId]) => stepId === traits.touchesSteps(event)[0])?.[1].scope ?? '') : undefined;
+      for (const [scope, chain] of chainsOf(after)) {
+        const old = chainsBefore.get(scope) ?? [];
+        if (traits.changesChainShape === 'no' || (grown !== undefined && scope !== grown)) expect(chain, `${event.type} changed the chain of ${scope || 'the root'}`).toEqual(old);
+        if (scope === grown) {
+          expect(chain.slice(0, old.length)).toEqual(old);
+          expect(chain.length, `${event.type} did not grow the chain of ${scope || 'the root'}`).toBeGreaterThan(old.length);
+        }
       }
       const touched = new Set(traits.touchesSteps(event));
       const beforeSteps = new Map(before.steps);
