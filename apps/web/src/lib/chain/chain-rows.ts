@@ -1,4 +1,4 @@
-import { DELEGATE_TOOL, ROOT_KEY, alternativesOf, chainOfScope, scopeRootKey, type SessionState, type Step } from '@interthought/protocol';
+import { ROOT_KEY, alternativesOf, chainOfScope, isDelegateCall, scopeRootKey, type SessionState, type Step } from '@interthought/protocol';
 
 /** Where a step sits among its alternatives (siblings), for the "‹ 2 / 3 ›" picker. */
 export interface BranchPosition {
@@ -108,9 +108,6 @@ function branchOf(state: SessionState, stepId: string): BranchPosition | undefin
 }
 
 const foldableThought = (step: Step | undefined): boolean => step?.kind === 'thought' && step.status === 'completed';
-
-/** Whether a step starts a sub-agent: a `delegate` tool call (PROTOCOL.md §24.1). */
-export const isDelegateCall = (step: Pick<Step, 'kind' | 'tool'> | undefined): boolean => step?.kind === 'tool_call' && step.tool === DELEGATE_TOOL;
 
 /**
  * Turns a displayed path into rows, depth by depth. Its only state is the rows so far and the

@@ -12,7 +12,6 @@ export {
   displayedPath,
   supersededBy,
   chainSource,
-  isDelegateCall,
   type ChainRow,
   type ChainLayout,
   type ChainSource,
