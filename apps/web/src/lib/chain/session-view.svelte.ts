@@ -5,6 +5,7 @@ import {
   chainOfScope,
   childrenKeyOf,
   createSessionState,
+  enclosingScopes,
   isAwaitingDecision,
   isCorrectable,
   traitsOf,
@@ -480,6 +481,11 @@ export class SessionView {
     }
     this.#selection = next;
     this.#relayout();
+  }
+
+  /** Unfold every sub-agent panel around a step, so it is on the page to be focused (the call a sub-agent waits on). */
+  reveal(stepId: string): void {
+    for (const scope of enclosingScopes(this.#state, stepId)) this.#subagents.get(scope)?.expand();
   }
 
   /** Leave every earlier branch of a sub-agent's chain and show its live chain again. */

@@ -74,6 +74,10 @@ export class SubagentView {
     this.#expanded = !this.#expanded;
   }
 
+  expand(): void {
+    this.#expanded = true;
+  }
+
   /** Copy what changed from the reducer's entry; unchanged fields are not written. */
   sync(info: SubagentInfo): void {
     if (info.status !== this.#status) this.#status = info.status;

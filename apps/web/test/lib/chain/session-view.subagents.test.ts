@@ -115,6 +115,21 @@ describe('SessionView with sub-agents', () => {
     expect(harness.session.awaitsDecision(view)).toBe(false);
   });
 
+  it('unfolds the panels around a step it is asked to reveal, nested ones included', () => {
+    const harness = createHarness();
+    const { part1 } = parallelParts(harness);
+    const inner = harness.log.delegate('check', 'Check 395.', part1);
+    const deep = harness.log.step('thought', 'Checking.', { scope: inner });
+    harness.deliver();
+    const outer = harness.session.subagent(part1)!;
+    const nested = harness.session.subagent(inner)!;
+    expect([nested.depth, nested.parentScope]).toEqual([2, part1]);
+    outer.toggle();
+    nested.toggle();
+    harness.session.reveal(deep);
+    expect([outer.expanded, nested.expanded]).toEqual([true, true]);
+  });
+
   it('loads sub-agents from a snapshot, keeping a panel’s folding across a reload', () => {
     const harness = createHarness();
     const { part1, call1, result1 } = parallelParts(harness);
