@@ -139,6 +139,19 @@ describe('sub-agent panels', () => {
     expect(stepIdsIn(panel(target, 'part 1'))).toEqual([fixed]);
   });
 
+  it('draws a sub-agent’s own sub-agent nested inside its panel, under its delegate call', () => {
+    const harness = createHarness();
+    const { part1 } = parallelParts(harness);
+    const inner = harness.log.delegate('check', 'Check 395.', part1);
+    const checking = harness.log.step('thought', 'Checking the product.', { scope: inner });
+    harness.deliver();
+    const target = render(harness);
+    const nested = panel(target, 'check');
+    expect(panel(target, 'part 1').contains(nested)).toBe(true);
+    expect(nested.closest('[data-subagent-batch]')?.querySelector('article')?.dataset.stepId).toBe(inner);
+    expect(stepIdsIn(nested)).toEqual([checking]);
+  });
+
   it('speaks Chinese', () => {
     const harness = createHarness('zh');
     parallelParts(harness);
