@@ -118,6 +118,13 @@ export interface Agent {
   readonly description: string;
   /** The models a session may pick; absent: the agent takes no model choice and ignores `options.model`. */
   readonly models?: AgentModels;
+  /**
+   * The agents (registered names) this agent may hand parts of its task to with the `delegate`
+   * tool (PROTOCOL.md §24.8), besides itself: a delegate call's `agent` names one of them, or is
+   * absent for the agent itself. Declaring any also offers `delegate` to the agent's model in
+   * `tools.list()`; without, `tools.get("delegate")` still finds it.
+   */
+  readonly subagents?: readonly string[];
   availability(): AgentAvailability;
   /** Stream steps until a final answer. Throwing fails the session with the error's message (a `RunInterruptedError` interrupts it instead). */
   run(context: AgentRunContext): Promise<void>;

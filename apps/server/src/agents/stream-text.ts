@@ -14,14 +14,15 @@ export async function writeTokens(writer: StepWriter, text: string): Promise<voi
   for (const token of tokenize(text)) await writer.write(token);
 }
 
-/** Stream a whole step of `kind` with `text`, then end it. */
+/** Stream a whole step of `kind` with `text`, then end it. Resolves to the step's id (a delegate call's id is its sub-agent's scope). */
 export async function streamStep(
   sink: StepSink,
   kind: StepKind,
   text: string,
   extra?: { tool?: string; result?: unknown },
-): Promise<void> {
+): Promise<string> {
   const writer = sink.start(kind, extra?.tool === undefined ? undefined : { tool: extra.tool });
   await writeTokens(writer, text);
   writer.end(extra?.result === undefined ? undefined : { result: extra.result });
+  return writer.stepId;
 }

@@ -20,6 +20,7 @@ import { SessionError, notFound } from './session-error.js';
 import { PlacedCommands } from './placement/placed-commands.js';
 import type {
   Actor,
+  CancelSubagentInput,
   CorrectStepInput,
   CorrectionResult,
   CreateSessionInput,
@@ -196,6 +197,10 @@ export class SessionManager implements SessionService {
 
   cancel(sessionId: string, reply?: ReplyTo): Promise<void> {
     return this.#command('cancel', sessionId, reply) as Promise<void>;
+  }
+
+  cancelSubagent(input: CancelSubagentInput, reply?: ReplyTo): Promise<void> {
+    return this.#command('cancelSubagent', input.sessionId, reply, { scope: input.scope }) as Promise<void>;
   }
 
   delete(sessionId: string, reply?: ReplyTo): Promise<SessionDeletedEvent> {

@@ -53,6 +53,12 @@ export interface DecideInput {
   quota?: Quota;
 }
 
+/** Which sub-agent to stop (`subagent.cancel`): the session, and the scope (its delegate call's step id). */
+export interface CancelSubagentInput {
+  sessionId: string;
+  scope: string;
+}
+
 /** What the user says to a session's agent (`session.message`). */
 export interface MessageInput {
   sessionId: string;
@@ -196,6 +202,12 @@ export interface SessionService {
   pause(sessionId: string, reply?: ReplyTo): Promise<void>;
   resume(sessionId: string, reply?: ReplyTo): Promise<void>;
   cancel(sessionId: string, reply?: ReplyTo): Promise<void>;
+  /**
+   * Stop one running or waiting sub-agent (PROTOCOL.md §24.6 "`subagent.cancel`"): the requester
+   * gets the `subagent.status` `cancelled` event with its request id; the parent goes on with that
+   * outcome. `STEP_NOT_FOUND` for no such scope, `INVALID_STATE` for one that is not running or waiting.
+   */
+  cancelSubagent(input: CancelSubagentInput, reply?: ReplyTo): Promise<void>;
   /**
    * Delete the session and its log from the store. Its run is aborted; every subscriber, and the
    * requester with `requestId`, gets `session.deleted` (its last event, at the last seq + 1, not

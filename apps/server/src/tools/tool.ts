@@ -28,7 +28,17 @@ export interface Tool<Input = any> {
   execute(input: Input, signal: AbortSignal, call?: ToolCallContext): Promise<ToolResult>;
 }
 
-/** A failure the tool explains to its caller (e.g. "division by zero"); shown as the observation. */
+/**
+ * A failure the tool explains to its caller (e.g. "division by zero"); shown as the observation.
+ * `output` is the structured result its observation carries, when the tool defines one for its
+ * failures (a `delegate` call that starts nothing: `{ subagent, status: "failed", error }`).
+ */
 export class ToolError extends Error {
   override readonly name = 'ToolError';
+  readonly output: unknown;
+
+  constructor(message: string, options?: { output?: unknown }) {
+    super(message);
+    this.output = options?.output;
+  }
 }

@@ -179,9 +179,10 @@ export async function dispatch(
       await refreshSignIn(message, connection, context.verifyToken);
       return;
     case 'subagent.cancel':
-      // Sub-agents (PROTOCOL.md §24) are being built: until the core runs them, no session has one to cancel.
+      // Who may stop one sub-agent is who may stop the session (PROTOCOL.md §24.6).
       await gate.require(connection, message.sessionId, 'steer');
-      throw new SessionError(ERROR_CODES.STEP_NOT_FOUND, `Session ${message.sessionId} has no sub-agent ${message.scope}.`);
+      await sessions.cancelSubagent({ sessionId: message.sessionId, scope: message.scope }, reply);
+      return;
     default:
       assertNever(message);
   }

@@ -64,7 +64,10 @@ describe('SessionManager.create', () => {
     expect(context.task).toBe('Remember me');
     expect(context.options).toEqual({ tokenDelayMs: 0, model: 'm1' });
     expect(context.chain).toEqual([]);
-    expect(context.tools).toBe(tools);
+    // The server's tools, and a `delegate` bound to the run: found, but not offered to an agent that declares no sub-agents.
+    expect(context.tools.list()).toEqual(tools.list());
+    for (const tool of tools.list()) expect(context.tools.get(tool.name)).toBe(tool);
+    expect(context.tools.get('delegate')?.name).toBe('delegate');
     expect(context.signal.aborted).toBe(false);
   });
 

@@ -1,8 +1,9 @@
-import type { StepKind } from '@interthought/protocol';
 import type { Agent, AgentRunContext } from '@interthought/agent';
-import { streamStep } from '../stream-text.js';
 import { observeTool } from '../tool-steps.js';
 import { readChain, type ChainState } from './chain-state.js';
+import { continueDelegation } from './delegation-run.js';
+import { readDelegation, rewrittenSplitTask } from './delegation-state.js';
+import { emit } from './emit.js';
 import { say } from './language.js';
 import { announceCall, keptPlanRemark, refusedCallAnswer, toolFailureAnswer, unreadableObservationAnswer } from './narration.js';
 import type { Outcome, PlannedCall, SolvePlan } from './plan.js';
@@ -11,12 +12,6 @@ import { arithmeticAnswer } from './recognize-arithmetic.js';
 /** A step kind the state machine does not handle is a compile error here. */
 function unreachable(kind: never): never {
   throw new Error(`The demo agent cannot continue after a step of kind ${String(kind)}.`);
-}
-
-/** Stream one step, unless the run was aborted (then stop before starting it). */
-async function emit(context: AgentRunContext, kind: StepKind, text: string, extra?: { tool?: string; result?: unknown }): Promise<void> {
-  context.signal.throwIfAborted();
-  await streamStep(context.sink, kind, text, extra);
 }
 
 function nextCall(state: ChainState): PlannedCall | undefined {
@@ -144,7 +139,8 @@ async function continueChain(context: AgentRunContext, state: ChainState): Promi
  * The offline demo agent: no model, no network. It reads the task (English or Chinese), plans
  * tool calls with a rule-based problem analyser, and continues any chain, corrected or not,
  * from its last step. A user message on the chain starts a new turn: a follow-up on its answer
- * or steering of the run (recognize-follow-up.ts).
+ * or steering of the run (recognize-follow-up.ts). A task of independent questions is split
+ * into parts, each answered by a sub-agent of its own in one parallel batch (delegation-run.ts).
  */
 export function createDemoAgent(): Agent {
   return {
@@ -153,7 +149,10 @@ export function createDemoAgent(): Agent {
       'Offline demo agent (English / 中文): solves arithmetic, percentages, word problems and unit conversions step by step with real tools, and takes follow-ups on its answers. No API key needed.',
     availability: () => ({ available: true }),
     async run(context) {
-      await continueChain(context, readChain(context.task, context.chain, context.tools));
+      // A multi-part task goes to sub-agents, one per part; a sub-agent's own task is one part, so it never splits again.
+      const delegation = readDelegation(context.task, context.chain, context.tools);
+      if (delegation) await continueDelegation(context, delegation);
+      else await continueChain(context, readChain(rewrittenSplitTask(context.task, context.chain) ?? context.task, context.chain, context.tools));
     },
   };
 }

@@ -49,12 +49,16 @@ function proposedInput(step: Step): unknown {
   }
 }
 
+/** Record that the completed tool call `step` waits for the user (`approval.requested`). */
+export function appendApprovalRequested(session: LiveSession, step: Step): void {
+  const requested: SessionEvent = { type: 'approval.requested', ...session.nextBase(), stepId: step.stepId, tool: step.tool ?? '', input: proposedInput(step) };
+  session.append(requested);
+}
+
 /** Record that the completed tool call `step` waits for the user, and make the session wait. */
 export function appendApprovalRequest(session: LiveSession, step: Step): void {
-  const tool = step.tool ?? '';
-  const requested: SessionEvent = { type: 'approval.requested', ...session.nextBase(), stepId: step.stepId, tool, input: proposedInput(step) };
-  session.append(requested);
-  session.setStatus('waiting', { detail: `Waiting for approval: ${tool}` });
+  appendApprovalRequested(session, step);
+  session.setStatus('waiting', { detail: `Waiting for approval: ${step.tool ?? ''}` });
 }
 
 /**
@@ -139,6 +143,7 @@ export function appendRefusalObservation(session: LiveSession, call: Step, by: s
       content: '',
       revision: session.state.session.revision,
       tool,
+      ...(call.scope === undefined ? {} : { scope: call.scope }),
     },
   });
   session.append({ type: 'step.completed', ...session.nextBase(), stepId, content, tool, result });

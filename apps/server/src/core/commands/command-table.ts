@@ -6,6 +6,7 @@ import type { CorrectStepInput, CorrectionResult, DecideInput, MessageInput, Mes
 import { correctStep } from './correct-step.js';
 import { decideCall } from './decide-call.js';
 import { cancelSession, pauseSession, resumeSession } from './lifecycle.js';
+import { cancelSubagent } from './cancel-subagent.js';
 import { sendMessage } from './send-message.js';
 import { shareSession, unshareSession } from './share-links.js';
 
@@ -20,6 +21,7 @@ export interface CommandTypes {
   pause: { input: undefined; result: void };
   resume: { input: undefined; result: void };
   cancel: { input: undefined; result: void };
+  cancelSubagent: { input: { scope: string }; result: void };
   delete: { input: undefined; result: SessionDeletedEvent };
 }
 
@@ -37,4 +39,5 @@ export const COMMANDS: { readonly [K in Exclude<CommandOp, 'delete'>]: CommandRu
   pause: (engine, sessionId, reply) => pauseSession(engine, sessionId, reply),
   resume: (engine, sessionId, reply) => resumeSession(engine, sessionId, reply),
   cancel: (engine, sessionId, reply) => cancelSession(engine, sessionId, reply),
+  cancelSubagent: (engine, sessionId, reply, input) => cancelSubagent(engine, sessionId, input.scope, reply),
 };

@@ -82,6 +82,8 @@ export interface AcceptedCorrection {
   byName?: string;
   /** The new step's approval, when the correction edited a call that waited for one. */
   approval?: StepApproval;
+  /** What `steps.invalidated` lists (sub-agents and parents included, `planInvalidation`); by default the rest of the target's chain. */
+  invalidated?: readonly string[];
 }
 
 /**
@@ -93,8 +95,8 @@ export function appendCorrection(session: LiveSession, accepted: AcceptedCorrect
   const { state } = session;
   const { target } = accepted;
   const revision = state.session.revision + 1;
-  // Read before step.corrected truncates the chain.
-  const invalidated = state.chain.slice(target.index);
+  // Read before step.corrected truncates the chain (of the target's scope).
+  const invalidated = accepted.invalidated ?? session.chainOf(target.scope).slice(target.index);
   const correctedBase = session.nextBase();
   const correction: NonNullable<Step['correction']> = { previousContent: target.content, at: correctedBase.at };
   if (accepted.note !== undefined) correction.note = accepted.note;
@@ -112,13 +114,14 @@ export function appendCorrection(session: LiveSession, accepted: AcceptedCorrect
     correction,
   };
   if (target.tool !== undefined) step.tool = target.tool;
+  if (target.scope !== undefined) step.scope = target.scope;
   if (accepted.approval !== undefined) step.approval = accepted.approval;
   const corrected: SessionEvent = { type: 'step.corrected', ...correctedBase, step, revision };
   session.append(corrected);
   const invalidation: SessionEvent = {
     type: 'steps.invalidated',
     ...session.nextBase(),
-    stepIds: invalidated,
+    stepIds: [...invalidated],
     byStepId: accepted.newStepId,
     revision,
   };

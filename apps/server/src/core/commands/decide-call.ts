@@ -1,4 +1,4 @@
-import type { ApprovalDecision } from '@interthought/protocol';
+import { isActive, type ApprovalDecision } from '@interthought/protocol';
 import type { SessionEngine } from '../sessions/session-engine.js';
 import type { ReplyTo } from '../fanout/peer.js';
 import type { DecideInput } from '../session-service.js';
@@ -21,15 +21,19 @@ export async function decideCall(engine: SessionEngine, input: DecideInput, deci
     const call = checkDecision(session, input.stepId);
     checkBudget(session.state, session.options, engine.maxTokensPerSession);
     const agent = engine.requireAgent(session.state.session.agent);
+    // A call of a sub-agent may be decided while the rest of the session runs (PROTOCOL.md §24.5): it holds its slot already.
+    const reviving = !isActive(session.status);
     // A timeout's rejection ends a wait the session already held a slot for: it is not refused for room.
-    if (input.by !== TIMEOUT_DECIDER) engine.checkCapacity(input.quota);
+    if (reviving && input.by !== TIMEOUT_DECIDER) engine.checkCapacity(input.quota);
     engine.timers.disarmDeadline(session.id);
-    session.countAgainst(input.quota?.key);
+    if (reviving) session.countAgainst(input.quota?.key);
     const by = input.by ?? UNKNOWN_DECIDER;
     appendDecision(session, { step: call, decision, by, ...byNameOf(input), ...(input.reason === undefined ? {} : { reason: input.reason }) }, reply);
-    session.setStatus('running');
+    if (session.status === 'waiting') session.setStatus('running');
+    if (call.scope !== undefined) engine.subagents.reopen(session, call.scope);
     if (decision === 'rejected') appendRefusalObservation(session, call, by, input.reason, engine.newId());
-    engine.startRun(session, agent);
+    if (call.scope === undefined) engine.startRun(session, agent);
+    else engine.subagents.drive(session, call.scope);
     engine.inUse(session);
   });
 }

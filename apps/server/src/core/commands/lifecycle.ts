@@ -22,7 +22,11 @@ export async function pauseSession(engine: SessionEngine, sessionId: string, rep
   });
 }
 
-/** `session.resume`: a paused run goes on; a session without one (interrupted) continues from the head of its chain. */
+/**
+ * `session.resume`: a paused run goes on; a session without one (interrupted) continues from the
+ * head of its chain, and its delegate calls give the outcomes of finished sub-agents at once and
+ * run the others on from their scopes' chains (PROTOCOL.md §24.7).
+ */
 export async function resumeSession(engine: SessionEngine, sessionId: string, reply: ReplyTo | undefined): Promise<void> {
   await engine.open();
   const session = await engine.require(sessionId);
@@ -30,7 +34,7 @@ export async function resumeSession(engine: SessionEngine, sessionId: string, re
     checkStatusRequest(sessionId, 'resume', session.status);
     checkBudget(session.state, session.options, engine.maxTokensPerSession);
     engine.timers.disarmPaused(session);
-    if (session.run !== undefined) {
+    if (session.hasRun) {
       session.setStatus('running', requester(reply));
       return;
     }
@@ -53,6 +57,7 @@ export async function cancelSession(engine: SessionEngine, sessionId: string, re
   inOneTurn(() => {
     checkStatusRequest(sessionId, 'cancel', session.status);
     engine.stopRun(session, 'the session was cancelled');
+    engine.subagents.endAll(session, 'cancelled');
     session.setStatus('cancelled', requester(reply));
     if (session.state.queued.length > 0) {
       session.finishDanglingHead();

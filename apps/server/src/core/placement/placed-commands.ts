@@ -143,7 +143,7 @@ export class PlacedCommands {
    */
   async #handOver(sessionId: string): Promise<boolean> {
     const session = await this.engine.find(sessionId);
-    if (session?.run !== undefined) return false;
+    if (session?.hasRun === true) return false;
     await this.engine.flushed();
     if (!this.placement.holds(sessionId)) return true;
     this.engine.evict(sessionId, 'a node with a worker for its agent runs it now');

@@ -10,7 +10,7 @@ import type { ClusterHealth } from '../session-service.js';
 export type Placement = { here: true } | { here: false; nodeId: string; handOver?: true };
 
 /** The commands that change a session, which run where the session runs. */
-export type CommandOp = 'correct' | 'approve' | 'reject' | 'message' | 'pause' | 'resume' | 'cancel' | 'delete' | 'share' | 'unshare';
+export type CommandOp = 'correct' | 'approve' | 'reject' | 'message' | 'pause' | 'resume' | 'cancel' | 'cancelSubagent' | 'delete' | 'share' | 'unshare';
 
 /** Commands that may start a run of the session's agent: they run where that agent can run. */
 export const RUN_STARTING_OPS: ReadonlySet<RoutedOp> = new Set<RoutedOp>(['create', 'correct', 'approve', 'reject', 'message', 'resume']);

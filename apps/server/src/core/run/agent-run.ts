@@ -1,5 +1,5 @@
 import type { Step } from '@interthought/protocol';
-import { isRunInterrupted, type Agent, type ModelCallReport } from '@interthought/agent';
+import { isRunInterrupted, type Agent, type AgentToolbox, type ModelCallReport } from '@interthought/agent';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
@@ -27,6 +27,25 @@ export interface RunDeps {
    * new turn (messages were queued for it); false when the run's end is the session's status.
    */
   continueAfterTurn(run: AgentRun): boolean;
+  /** The sub-agents' side of runs (PROTOCOL.md §24): each run's toolbox with its own `delegate`, and a sub-agent's end. */
+  subagents: SubagentHost;
+}
+
+/** What runs need of the sub-agents' owner (`core/subagents/`). */
+export interface SubagentHost {
+  /** The tools `run`'s agent gets: the server's, and a `delegate` bound to the run. */
+  toolboxFor(run: AgentRun): AgentToolbox;
+  /** A sub-agent's run ended by itself (`failure` when it threw): its status, and the outcome its parent awaits. */
+  scopeEnded(run: AgentRun, failure: { error: unknown } | undefined): void;
+  /** The session's own run ended (`interrupted`: cut off from outside): sub-agents its agent left running stop with it. */
+  turnEnded(session: LiveSession, interrupted: boolean): void;
+}
+
+/** A run of a sub-agent: its scope, the task it was delegated, and the run it belongs to, whose abort ends it too. */
+export interface ScopedRunInit {
+  scope: string;
+  task: string;
+  parentSignal: AbortSignal;
 }
 
 function errorMessage(error: unknown): string {
@@ -43,6 +62,9 @@ export class AgentRun implements SessionRun, RunScope {
   readonly tokenDelayMs: number;
   readonly backlog: Backlog | undefined;
   readonly sink: RunSink;
+  /** The sub-agent's scope this run writes in; `undefined` for the session's own chain. */
+  readonly scope: string | undefined;
+  readonly #task: string;
   readonly #controller = new AbortController();
   readonly #agent: Agent;
   readonly #deps: RunDeps;
@@ -50,10 +72,13 @@ export class AgentRun implements SessionRun, RunScope {
   /** Set once the agent returned: the step its end closes is no boundary to steer at (the turn's end handles the messages). */
   #ending = false;
 
-  private constructor(session: LiveSession, agent: Agent, deps: RunDeps) {
+  private constructor(session: LiveSession, agent: Agent, deps: RunDeps, scoped: ScopedRunInit | undefined) {
     this.session = session;
     this.#agent = agent;
     this.#deps = deps;
+    this.scope = scoped?.scope;
+    this.#task = scoped?.task ?? session.state.session.task;
+    if (scoped !== undefined) linkAbort(scoped.parentSignal, this);
     this.tokenDelayMs = session.options.tokenDelayMs ?? deps.defaultTokenDelayMs;
     this.backlog = deps.backlog;
     this.sink = new RunSink(this);
@@ -63,8 +88,8 @@ export class AgentRun implements SessionRun, RunScope {
    * Make a new run the session's run and launch the agent on a later tick, so the caller's
    * answer (`session.created`, `correction.accepted`) and subscriptions come first.
    */
-  static start(session: LiveSession, agent: Agent, deps: RunDeps): AgentRun {
-    const run = new AgentRun(session, agent, deps);
+  static start(session: LiveSession, agent: Agent, deps: RunDeps, scoped?: ScopedRunInit): AgentRun {
+    const run = new AgentRun(session, agent, deps, scoped);
     session.claimRun(run);
     run.#settled = new Promise<void>((resolve) => {
       setImmediate(() => {
@@ -83,7 +108,12 @@ export class AgentRun implements SessionRun, RunScope {
   }
 
   get live(): boolean {
-    return !this.#controller.signal.aborted && this.session.run === this;
+    return !this.#controller.signal.aborted && this.session.runs.of(this.scope) === this;
+  }
+
+  /** The agent this run drives. */
+  get agentName(): string {
+    return this.#agent.name;
   }
 
   get settled(): Promise<void> {
@@ -103,7 +133,8 @@ export class AgentRun implements SessionRun, RunScope {
   }
 
   atStepBoundary(): void {
-    if (this.live && !this.#ending) this.#deps.atStepBoundary(this);
+    // Messages go on the session's own chain: a sub-agent's steps are no boundary for them.
+    if (this.scope === undefined && this.live && !this.#ending) this.#deps.atStepBoundary(this);
   }
 
   recordUsage(report: ModelCallReport): void {
@@ -125,10 +156,10 @@ export class AgentRun implements SessionRun, RunScope {
       await turn.within(() =>
         this.#agent.run({
           sessionId: session.id,
-          task: session.state.session.task,
-          chain: session.chainCopy(),
+          task: this.#task,
+          chain: session.chainCopy(this.scope),
           options: { ...session.options },
-          tools: this.#deps.tools,
+          tools: this.#deps.subagents.toolboxFor(this),
           sink: this.sink,
           signal: this.signal,
         }),
@@ -142,6 +173,12 @@ export class AgentRun implements SessionRun, RunScope {
     this.#ending = true;
     this.sink.closeOpenStep();
     session.releaseRun(this);
+    if (this.scope !== undefined) {
+      this.#deps.subagents.scopeEnded(this, failure);
+      return;
+    }
+    const interrupted = failure !== undefined && isRunInterrupted(failure.error);
+    this.#deps.subagents.turnEnded(session, interrupted);
     // Cut off from outside (a remote worker went away): resumable, not a failure of the agent.
     if (failure !== undefined && isRunInterrupted(failure.error)) {
       session.setStatus('interrupted', { detail: failure.error.detail });
@@ -152,4 +189,15 @@ export class AgentRun implements SessionRun, RunScope {
     if (failure === undefined) session.setStatus('completed');
     else session.setStatus('failed', { error: errorMessage(failure.error) });
   }
+}
+
+/** A sub-agent's run ends with the run it belongs to (a correction, a cancel, a shutdown of its parent). */
+function linkAbort(parent: AbortSignal, run: AgentRun): void {
+  if (parent.aborted) {
+    run.abort('its parent run stopped');
+    return;
+  }
+  const onAbort = (): void => run.abort('its parent run stopped');
+  parent.addEventListener('abort', onAbort, { once: true });
+  run.signal.addEventListener('abort', () => parent.removeEventListener('abort', onAbort), { once: true });
 }

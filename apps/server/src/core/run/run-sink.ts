@@ -1,5 +1,5 @@
-import { StepKindSchema, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
-import type { ModelCallReport, StepSink, StepWriter } from '@interthought/agent';
+import { DELEGATE_TOOL, StepKindSchema, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
+import type { ModelCallReport, StepSink, StepWriter, SubagentSink } from '@interthought/agent';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
 import { pace } from './pace.js';
@@ -8,6 +8,8 @@ import { reportProblem } from './usage-ledger.js';
 /** What a sink needs of the run it belongs to. */
 export interface RunScope {
   readonly session: LiveSession;
+  /** The sub-agent's scope its steps carry and chain in (PROTOCOL.md §24.2); `undefined` for the session's own chain. */
+  readonly scope: string | undefined;
   readonly signal: AbortSignal;
   /** Still the session's run and not aborted: only then may it emit. */
   readonly live: boolean;
@@ -65,19 +67,21 @@ export class RunSink implements StepSink {
     this.closeOpenStep();
     const { session } = scope;
     const stepId = scope.newId();
-    const head = session.state.chain[session.state.chain.length - 1] ?? null;
+    const chain = session.chainOf(scope.scope);
+    const head = chain[chain.length - 1] ?? null;
     const event: SessionEvent = {
       type: 'step.started',
       ...session.nextBase(),
       step: {
         stepId,
         parentId: head,
-        index: session.state.chain.length,
+        index: chain.length,
         kind,
         status: 'streaming',
         content: '',
         revision: session.state.session.revision,
         ...(extra?.tool === undefined ? {} : { tool: extra.tool }),
+        ...(scope.scope === undefined ? {} : { scope: scope.scope }),
       },
     };
     session.append(event);
@@ -110,6 +114,108 @@ export class RunSink implements StepSink {
   /** Finish the step still streaming, if any, with the text it has (when a run ends or moves on). */
   closeOpenStep(): void {
     this.#open?.end();
+  }
+
+  /**
+   * Open the scope of a sub-agent the run's own agent runs (PROTOCOL.md §24: an AG-UI agent's
+   * `SUBAGENT_STARTED`) under a completed delegate call of this sink's chain: `subagent.started`
+   * now, and a sink whose steps carry the scope, alive as long as this run is.
+   */
+  openSubagent(call: { callStepId: string; name: string; agent: string; task: string }): SubagentSink {
+    const parent = this.#scope;
+    if (!parent.live) throw deadRunError(parent);
+    const { session } = parent;
+    const step = session.state.steps.get(call.callStepId);
+    const onChain = session.chainOf(parent.scope).includes(call.callStepId);
+    if (step === undefined || step.kind !== 'tool_call' || step.tool !== DELEGATE_TOOL || step.status === 'streaming' || !onChain) {
+      throw new TypeError(`A sub-agent opens under a completed ${DELEGATE_TOOL} tool call of its run's chain; ${call.callStepId} is none.`);
+    }
+    if (session.state.subagents.has(step.stepId)) throw new TypeError(`The sub-agent of ${step.stepId} was opened already.`);
+    for (const field of ['agent', 'task'] as const) {
+      if (typeof call[field] !== 'string' || call[field].length === 0) throw new TypeError(`A sub-agent's ${field} must be a non-empty string.`);
+    }
+    const depth = (parent.scope === undefined ? 0 : (session.state.subagents.get(parent.scope)?.depth ?? 0)) + 1;
+    const name = typeof call.name === 'string' && call.name.length > 0 ? call.name.slice(0, 80) : call.agent;
+    session.append({
+      type: 'subagent.started',
+      ...session.nextBase(),
+      scope: step.stepId,
+      ...(parent.scope === undefined ? {} : { parentScope: parent.scope }),
+      depth,
+      name,
+      agent: call.agent,
+      task: call.task,
+    });
+    return new OpenedSubagentSink(new OpenedScope(parent, step.stepId));
+  }
+}
+
+/**
+ * The scope of a sub-agent its parent's own agent runs: it writes while the parent run may, its
+ * calls never wait for the policy (the agent says when it stopped to ask), and it is no step
+ * boundary for the user's messages, which go on the session's own chain.
+ */
+class OpenedScope implements RunScope {
+  constructor(
+    readonly parent: RunScope,
+    readonly scope: string,
+  ) {}
+
+  get session(): LiveSession {
+    return this.parent.session;
+  }
+  get signal(): AbortSignal {
+    return this.parent.signal;
+  }
+  get live(): boolean {
+    return this.parent.live;
+  }
+  get tokenDelayMs(): number {
+    return this.parent.tokenDelayMs;
+  }
+  get backlog(): Backlog | undefined {
+    return this.parent.backlog;
+  }
+  newId(): string {
+    return this.parent.newId();
+  }
+  needsApproval(): boolean {
+    return false;
+  }
+  waitForApproval(step: Step): void {
+    this.parent.waitForApproval(step);
+  }
+  atStepBoundary(): void {}
+  recordUsage(report: ModelCallReport): void {
+    this.parent.recordUsage(report);
+  }
+}
+
+/** What `openSubagent` returns: a sink in the scope, and `finish` for the sub-agent's end. */
+class OpenedSubagentSink extends RunSink implements SubagentSink {
+  readonly #opened: OpenedScope;
+  #finished = false;
+
+  constructor(opened: OpenedScope) {
+    super(opened);
+    this.#opened = opened;
+  }
+
+  get scope(): string {
+    return this.#opened.scope;
+  }
+
+  finish(outcome: { status: 'completed' | 'failed' | 'cancelled'; error?: string }): void {
+    if (this.#finished || !this.#opened.live) return;
+    if (outcome.status !== 'completed' && outcome.status !== 'failed' && outcome.status !== 'cancelled') {
+      throw new TypeError('A sub-agent finishes completed, failed or cancelled.');
+    }
+    this.#finished = true;
+    this.closeOpenStep();
+    const { session } = this.#opened;
+    const event: SessionEvent = { type: 'subagent.status', ...session.nextBase(), scope: this.scope, status: outcome.status };
+    if (typeof outcome.error === 'string' && outcome.error.length > 0) event.error = outcome.error;
+    session.append(event);
   }
 }
 

@@ -1,7 +1,8 @@
 import { isLive } from '@interthought/protocol';
 import type { Agent, AgentRegistry, ModelCallReport } from '@interthought/agent';
 import type { Step } from '@interthought/protocol';
-import { appendApprovalRequest } from '../commands/approvals.js';
+import { appendApprovalRequest, appendApprovalRequested } from '../commands/approvals.js';
+import type { SubagentRuns } from '../subagents/subagent-runs.js';
 import { applyQueuedMessages, atStepBoundary } from '../commands/conversation.js';
 import { budgetReached, budgetStopMessage, type BudgetUse } from '../commands/token-budget.js';
 import type { LiveSession } from '../sessions/live-session.js';
@@ -17,6 +18,7 @@ export interface TurnHooksContext {
   usage: UsageTotals;
   prices?: PriceTable;
   maxTokensPerSession?: number;
+  subagents: SubagentRuns;
   stopRun(session: LiveSession, why: string): void;
   /** Start a new run of `agent` on the session, which replaces the current one. */
   runAgain(session: LiveSession, agent: Agent): void;
@@ -29,7 +31,9 @@ export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApprov
   /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */
   const stopForBudget = (session: LiveSession, use: BudgetUse): void => {
     context.stopRun(session, 'the token budget is spent');
-    session.setStatus('failed', { error: budgetStopMessage(use), failure: 'budget' });
+    const error = budgetStopMessage(use);
+    context.subagents.endAll(session, 'failed', error);
+    session.setStatus('failed', { error, failure: 'budget' });
     if (session.state.queued.length > 0) {
       session.finishDanglingHead();
       applyQueuedMessages(session);
@@ -62,6 +66,12 @@ export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApprov
     awaitApproval(run: AgentRun, call: Step): void {
       const { session } = run;
       run.abort('the tool call waits for approval');
+      // Inside a sub-agent only that sub-agent stops; the session waits once nothing of it works (PROTOCOL.md §24.5).
+      if (run.scope !== undefined) {
+        appendApprovalRequested(session, call);
+        context.subagents.awaitApproval(session, run.scope);
+        return;
+      }
       timers.disarmPaused(session);
       appendApprovalRequest(session, call);
       timers.armDeadlineOf(session.state, session.options);

@@ -2,7 +2,7 @@ import {
   SESSION_EVENT_TRAITS,
   applyEvent,
   isActive,
-  chainSteps,
+  chainOfScope,
   type FailureReason,
   type LoggedSessionEvent,
   type SessionEvent,
@@ -16,6 +16,7 @@ import type { OutboxEntry, OutboxTarget, SummaryTaken } from '../persistence/out
 import { PauseGate } from '../run/pause-gate.js';
 import { SessionError } from '../session-error.js';
 import type { Peer, ReplyTo } from '../fanout/peer.js';
+import { ScopeRuns } from '../subagents/scope-runs.js';
 
 /** The fields every event of a session carries, for its next event. */
 export interface EventBase {
@@ -26,6 +27,12 @@ export interface EventBase {
 
 /** What a live session needs of the run driving it (see `AgentRun`). */
 export interface SessionRun {
+  /** The sub-agent's scope the run writes in (PROTOCOL.md §24); `undefined` for the session's own chain. */
+  readonly scope: string | undefined;
+  /** Aborted with the run; a sub-agent's run ends with its parent's. */
+  readonly signal: AbortSignal;
+  /** Still its scope's run and not aborted: only then may it write. */
+  readonly live: boolean;
   abort(why: string): void;
   /** Settles once the agent's `run()` has settled (or at once when it never started). */
   readonly settled: Promise<void>;
@@ -46,8 +53,8 @@ export class LiveSession implements OutboxTarget {
   readonly state: SessionState;
   readonly options: SessionOptions;
   readonly gate = new PauseGate();
-  /** The run allowed to write to this session; any other run is stale and stays silent. */
-  #run: SessionRun | undefined;
+  /** The runs allowed to write to this session, one per scope; any other run is stale and stays silent. */
+  readonly runs = new ScopeRuns<SessionRun>();
   /** The last seq the store holds: events after it are appended here but not written yet (never sent). */
   #writtenSeq: number;
   /** Bumped by every change of the summary; the stored summary is as of `#storedSummaryVersion`. */
@@ -86,18 +93,29 @@ export class LiveSession implements OutboxTarget {
     return this.#subscribersOf(this);
   }
 
+  /** The run of the session's own chain (the root scope), if any. */
   get run(): SessionRun | undefined {
-    return this.#run;
+    return this.runs.of(undefined);
   }
 
-  /** `run` is the one allowed to write to the session from now on (a previous one is stale). */
+  /** Whether anything runs: the session's own run or a sub-agent's. */
+  get hasRun(): boolean {
+    return this.runs.size > 0;
+  }
+
+  /** `run` is the one allowed to write to its scope from now on (a previous one is stale). */
   claimRun(run: SessionRun): void {
-    this.#run = run;
+    this.runs.claim(run);
   }
 
-  /** `run` ended: the session has no run, unless a newer one claimed it meanwhile. */
+  /** `run` ended: its scope has no run, unless a newer one claimed it meanwhile. */
   releaseRun(run: SessionRun): void {
-    if (this.#run === run) this.#run = undefined;
+    this.runs.release(run);
+  }
+
+  /** Abort every run of the session, the sub-agents' included. */
+  abortRuns(why: string): void {
+    for (const run of this.runs.all()) run.abort(why);
   }
 
   get deleted(): boolean {
@@ -186,9 +204,15 @@ export class LiveSession implements OutboxTarget {
     this.append(event, extra.reply);
   }
 
-  /** The step at the head of the chain, if any. */
-  head(): Step | undefined {
-    const headId = this.state.chain[this.state.chain.length - 1];
+  /** The chain of `scope` (the session's own when absent); empty for a scope never opened. */
+  chainOf(scope?: string): readonly string[] {
+    return chainOfScope(this.state, scope) ?? [];
+  }
+
+  /** The step at the head of the chain (of `scope`), if any. */
+  head(scope?: string): Step | undefined {
+    const chain = this.chainOf(scope);
+    const headId = chain[chain.length - 1];
     return headId === undefined ? undefined : this.state.steps.get(headId);
   }
 
@@ -196,8 +220,8 @@ export class LiveSession implements OutboxTarget {
    * Finish a head step left streaming by a run that died (a restart, a pause across one) with
    * the text it has, so the next run continues after complete steps only.
    */
-  finishDanglingHead(): void {
-    const head = this.head();
+  finishDanglingHead(scope?: string): void {
+    const head = this.head(scope);
     if (head === undefined || head.status !== 'streaming') return;
     const event: SessionEvent = { type: 'step.completed', ...this.nextBase(), stepId: head.stepId, content: head.content };
     if (head.tool !== undefined) event.tool = head.tool;
@@ -209,13 +233,16 @@ export class LiveSession implements OutboxTarget {
     this.#retired = true;
   }
 
-  /** Deep copies of the chain's steps, root first: what an agent gets as its context. */
-  chainCopy(): Step[] {
-    return chainSteps(this.state).map((step) => structuredClone(step));
+  /** Deep copies of the chain's steps (of `scope`), root first: what an agent gets as its context. */
+  chainCopy(scope?: string): Step[] {
+    return this.chainOf(scope).flatMap((id) => {
+      const step = this.state.steps.get(id);
+      return step === undefined ? [] : [structuredClone(step)];
+    });
   }
 
   /** Active, running an agent, holding unwritten events or summary, or watched: must stay in memory. */
   get busy(): boolean {
-    return this.#run !== undefined || isActive(this.status) || this.unwritten > 0 || this.summaryChanged || this.subscribers.size > 0;
+    return this.hasRun || isActive(this.status) || this.unwritten > 0 || this.summaryChanged || this.subscribers.size > 0;
   }
 }

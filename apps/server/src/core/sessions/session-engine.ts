@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import { toSnapshot, type ApprovalPolicy, type SessionInfo, type SessionSnapshotData } from '@interthought/protocol';
+import { DEFAULT_MAX_SUBAGENT_DEPTH, toSnapshot, type ApprovalPolicy, type SessionInfo, type SessionSnapshotData } from '@interthought/protocol';
 import type { Agent, AgentRegistry } from '@interthought/agent';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import { UNTRACED, type TraceTurn } from '../ports/turn-tracer.js';
@@ -19,6 +19,8 @@ import { Subscriptions } from '../fanout/subscriptions.js';
 import type { PriceTable } from '../run/model-prices.js';
 import { UsageTotals } from '../run/usage-ledger.js';
 import { turnHooks } from '../run/turn-hooks.js';
+import { SubagentRuns } from '../subagents/subagent-runs.js';
+import { withDelegate } from '../subagents/delegate-tool.js';
 
 export interface SessionEngineDeps {
   store: EventStore;
@@ -47,6 +49,8 @@ export interface SessionEngineDeps {
   prices?: PriceTable;
   /** Every session's token budget, which `options.maxTokens` may lower (INTERTHOUGHT_MAX_TOKENS_PER_SESSION; §22.3). */
   maxTokensPerSession?: number;
+  /** How deep sub-agents may nest (INTERTHOUGHT_MAX_SUBAGENT_DEPTH; `hello.limits.maxSubagentDepth`, PROTOCOL.md §24.1). */
+  maxSubagentDepth?: number;
   /** Typed hooks the engine reports to (the service that owns it). */
   hooks: EngineHooks;
 }
@@ -81,6 +85,8 @@ export class SessionEngine {
   readonly reportError: (context: string, error: unknown) => void;
   readonly hooks: EngineHooks;
   readonly subscriptions: Subscriptions;
+  /** The sub-agents of the sessions run here (PROTOCOL.md §24). */
+  readonly subagents: SubagentRuns;
   readonly #agents: AgentRegistry;
   readonly #maxActive: number;
   /** The clocks of paused runs and pending approvals. */
@@ -98,7 +104,7 @@ export class SessionEngine {
   constructor(deps: SessionEngineDeps) {
     this.store = deps.store;
     this.#agents = deps.agents;
-    this.tools = deps.tools;
+    this.tools = withDelegate(deps.tools);
     this.hooks = deps.hooks;
     this.#maxActive = deps.maxActiveSessions ?? 1000;
     this.#sessions = new SessionTable(deps.idleSessionCacheSize ?? 100);
@@ -126,8 +132,19 @@ export class SessionEngine {
         for (const session of sessions) this.evict(session.id, 'the store refused its events: another node owns it now');
       },
     });
+    this.subagents = new SubagentRuns({
+      agents: deps.agents,
+      tools: this.tools,
+      maxDepth: deps.maxSubagentDepth ?? DEFAULT_MAX_SUBAGENT_DEPTH,
+      startScoped: (session, agent, scoped) => AgentRun.start(session, agent, this.#runDeps, scoped),
+      startRoot: (session) => {
+        const agent = this.#agents.get(session.state.session.agent);
+        if (agent !== undefined) this.startRun(session, agent);
+      },
+    });
     this.#runDeps = {
-      tools: deps.tools,
+      tools: this.tools,
+      subagents: this.subagents,
       newId: this.newId,
       defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0,
       traceTurn: deps.traceTurn ?? UNTRACED,
@@ -138,6 +155,7 @@ export class SessionEngine {
         usage: this.#usage,
         ...(deps.prices === undefined ? {} : { prices: deps.prices }),
         ...(deps.maxTokensPerSession === undefined ? {} : { maxTokensPerSession: deps.maxTokensPerSession }),
+        subagents: this.subagents,
         stopRun: (session, why) => this.stopRun(session, why),
         runAgain: (session, agent) => AgentRun.start(session, agent, this.#runDeps),
       }),
@@ -261,13 +279,9 @@ export class SessionEngine {
    * and the deadline of a pending approval are disarmed. The one way a command ends a run.
    */
   stopRun(session: LiveSession, why: string): void {
-    session.run?.abort(why);
+    session.abortRuns(why);
     this.timers.disarm(session);
   }
-
-
-
-
 
 
   /**
@@ -278,7 +292,7 @@ export class SessionEngine {
   evict(sessionId: string, why: string): void {
     const session = this.#sessions.get(sessionId);
     if (session === undefined) return;
-    session.run?.abort(why);
+    session.abortRuns(why);
     this.timers.disarmPaused(session);
     session.retire();
     this.subscriptions.removeSession(session);
@@ -347,10 +361,10 @@ export class SessionEngine {
     this.timers.stop();
     const settling: Promise<void>[] = [];
     for (const session of this.#sessions.values()) {
-      const run = session.run;
-      if (run === undefined) continue;
-      settling.push(run.settled);
-      run.abort('the server is shutting down');
+      for (const run of session.runs.all()) {
+        settling.push(run.settled);
+        run.abort('the server is shutting down');
+      }
     }
     await this.#outbox.flush();
     let timer: NodeJS.Timeout | undefined;
@@ -367,8 +381,7 @@ export class SessionEngine {
   /** A run paused for the whole TTL: stopped, and the session marked interrupted (resumable), so its slot is free. */
   #expirePausedRun(session: LiveSession): void {
     if (session.status !== 'paused' || session.deleted) return;
-    session.run?.abort('the session stayed paused too long');
-    session.setStatus('interrupted', { detail: 'Paused for too long: the run was stopped to free its slot. Resume to continue.' });
+    this.subagents.interrupt(session, 'Paused for too long: the run was stopped to free its slot. Resume to continue.');
   }
 
   #live(state: LiveSession['state'], options: LiveSession['options']): LiveSession {
@@ -384,6 +397,8 @@ export class SessionEngine {
     const session = this.#sessions.add(this.#live(loaded.state, loaded.options));
     // Stored as running but run by no one here: a run the startup recovery did not see.
     if (session.status === 'running') session.setStatus('interrupted');
+    // Its sub-agents' runs stopped with it (the startup recovery marked the session alone, without reading its log).
+    if (session.status === 'interrupted') this.subagents.markInterrupted(session);
     this.timers.armDeadlineOf(session.state, session.options);
     this.#sessions.noteIfIdle(session, { keep: true });
     return session;

@@ -6,6 +6,7 @@ import { createDefaultTools } from '../../../src/tools/index.js';
 import type { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from '../support/test-agents.js';
 import { adderTool } from '../support/test-tools.js';
+import { CallCounts, delegatingAgents } from './delegating-agents.js';
 
 /** A gate an agent waits at until the test opens it, or its run is aborted. Once open, it stays open. */
 export class Gate {
@@ -84,18 +85,23 @@ export interface ContractAgents {
   agents: Agent[];
   tools: () => ToolRegistry;
   gates: Gates;
+  /** How often the `counter` sub-agent ran each task. */
+  calls: CallCounts;
 }
 
 /**
- * `script` (the default: one step of each kind, then done), `gated` (held at a gate) and `demo`
- * (the demo agent and the built-in tools: its calculator call waits with `options.approve`).
+ * `script` (the default: one step of each kind, then done), `gated` (held at a gate), `demo`
+ * (the demo agent and the built-in tools: its calculator call waits with `options.approve`), and
+ * `delegator` with its `counter` sub-agents (`delegating-agents.ts`).
  */
 export function contractAgents(): ContractAgents {
   const gates = new Gates();
+  const calls = new CallCounts();
   return {
-    agents: [new TestAgent('script', scriptBehaviour(FIVE_KINDS)), gatedAgent(gates), createDemoAgent()],
+    agents: [new TestAgent('script', scriptBehaviour(FIVE_KINDS)), gatedAgent(gates), createDemoAgent(), ...delegatingAgents(gates, calls)],
     tools: () => createDefaultTools().register(adderTool),
     gates,
+    calls,
   };
 }
 

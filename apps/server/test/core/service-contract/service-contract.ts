@@ -9,6 +9,7 @@ import { describeDeletion } from './deletion.contract.js';
 import { describeSessionList } from './session-list.contract.js';
 import { describeTransfer } from './transfer.contract.js';
 import { describeAccess } from './access.contract.js';
+import { describeSubagents } from './subagents.contract.js';
 
 /** Every facet of the `SessionService` contract (its doc comments), against one kind of target. */
 export function describeServiceContract(name: string, factory: ServiceTargetFactory): void {
@@ -22,4 +23,5 @@ export function describeServiceContract(name: string, factory: ServiceTargetFact
   describeSessionList(name, factory);
   describeTransfer(name, factory);
   describeAccess(name, factory);
+  describeSubagents(name, factory);
 }

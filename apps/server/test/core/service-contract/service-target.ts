@@ -1,6 +1,7 @@
 import type { SessionService } from '../../../src/core/session-service.js';
 import type { RecordingPeer } from '../support/recording-peer.js';
 import type { Gates } from './contract-agents.js';
+import type { CallCounts } from './delegating-agents.js';
 
 /**
  * What the service contract runs against: one or more `SessionService`s over one shared store.
@@ -14,6 +15,8 @@ export interface ServiceTarget {
   peer(id: string): RecordingPeer;
   /** The gates the `gated` agent waits at, one per task text (see `contract-agents.ts`). */
   readonly gates: Gates;
+  /** How often the `counter` sub-agent ran each task (see `delegating-agents.ts`). */
+  readonly calls: CallCounts;
   /** What the services reported as failures they survived, taken (a test that expects none asserts it). */
   takeErrors(): string[];
   /** Stop every service and let go of the store; called after each test for every target opened. */

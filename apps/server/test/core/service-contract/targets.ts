@@ -41,9 +41,9 @@ function errorLog(): { report: (context: string, error: unknown) => void; take: 
 
 /** The core's settings every target shares: tokens unpaced, so runs are quick and ordered by the event loop alone. */
 function coreDeps(report: (context: string, error: unknown) => void, now: () => Date) {
-  const { agents, tools, gates } = contractAgents();
+  const { agents, tools, gates, calls } = contractAgents();
   const deps = (): Omit<SessionManagerDeps, 'store'> => ({ agents: registryOf(agents), tools: tools(), defaultTokenDelayMs: 0, now, reportError: report });
-  return { deps, gates };
+  return { deps, gates, calls };
 }
 
 /**
@@ -79,13 +79,14 @@ interface OwnStore {
 function singleNode(openStore: () => OwnStore): ServiceTargetFactory {
   return closingAfterEach(async () => {
     const errors = errorLog();
-    const { deps, gates } = coreDeps(errors.report, steadyClock());
+    const { deps, gates, calls } = coreDeps(errors.report, steadyClock());
     const own = openStore();
     const manager = await startSessionManager({ ...deps(), store: own.store });
     return {
       services: [manager],
       peer: (id) => new RecordingPeer(id),
       gates,
+      calls,
       takeErrors: errors.take,
       async close() {
         await manager.shutdown();
@@ -140,7 +141,7 @@ export function twoNodeCluster(): ServiceTargetFactory {
     if (redis === undefined || admin === undefined) throw new Error('The redis-server is started before the first test');
     await admin.flushall();
     const errors = errorLog();
-    const { deps, gates } = coreDeps(errors.report, steadyClock());
+    const { deps, gates, calls } = coreDeps(errors.report, steadyClock());
     const nodes: ClusterNode[] = [];
     for (const nodeId of ['a', 'b']) {
       const core = deps();
@@ -151,6 +152,7 @@ export function twoNodeCluster(): ServiceTargetFactory {
       services,
       peer: (id) => new RecordingPeer(id),
       gates,
+      calls,
       takeErrors: errors.take,
       async close() {
         for (const node of nodes) {
