@@ -60,6 +60,7 @@ describe('sub-agents in Chromium', { timeout: 90_000 }, () => {
       // The page's panels are the server's scopes, step for step.
       const snapshot = await fetchSnapshot(page, sessionId);
       for (const subagent of snapshot.subagents ?? []) expect(await panelStepIds(page, subagent.name)).toEqual(subagent.chain);
+      await page.locator('[data-subagent-batch="2"]').evaluate((batch) => batch.scrollIntoView({ block: 'start' }));
       await screenshot(page, 'subagents-02-completed');
       expect(errors).toEqual([]);
     } finally {
@@ -72,7 +73,7 @@ describe('sub-agents in Chromium', { timeout: 90_000 }, () => {
     try {
       await page.goto(`/sessions/${encodeURIComponent(sessionId)}`);
       await waitForParts(page);
-      const toggle = panel(page, 'part 1').locator('button[aria-expanded]');
+      const toggle = panel(page, 'part 1').locator('button.toggle');
       const shown = (await panelStepIds(page, 'part 1')).length;
       expect(shown).toBeGreaterThan(1);
       await toggle.focus();
