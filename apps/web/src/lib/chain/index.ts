@@ -20,6 +20,7 @@ export {
   type DelegateCall,
 } from './chain-rows.js';
 export { SubagentView } from './subagent-view.svelte.js';
+export { SubagentViews, type ScopeChanges } from './subagent-views.svelte.js';
 export { countRunningSubagents } from './subagent-count.js';
 export { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 export { provideChain, useChain, type ChainActions, type ChainContext } from './chain-context.js';

@@ -5,7 +5,6 @@ import {
   chainOfScope,
   childrenKeyOf,
   createSessionState,
-  enclosingScopes,
   isAwaitingDecision,
   isCorrectable,
   traitsOf,
@@ -22,8 +21,8 @@ import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.
 import { OutgoingMessages } from './outgoing-messages.svelte.js';
 import { rowBlocks } from './row-blocks.js';
 import { StepView } from './step-view.svelte.js';
-import { countRunningSubagents } from './subagent-count.js';
-import { FULL_SCOPE_RELAYOUT, SubagentView } from './subagent-view.svelte.js';
+import { FULL_SCOPE_RELAYOUT, type SubagentView } from './subagent-view.svelte.js';
+import { noScopeChanges, SubagentViews, type ScopeChanges } from './subagent-views.svelte.js';
 
 export type SessionPhase = 'loading' | 'ready' | 'not_found' | 'error';
 
@@ -34,20 +33,10 @@ export interface SessionViewOptions {
   onDesync?: (error: ReducerError) => void;
 }
 
-/** What a flush changed of the sub-agents (their steps change their own rows, not the root's). */
-interface FlushChanges {
-  /** The earliest depth at which each scope's rows changed (`FULL_RELAYOUT`: from the top). */
-  scopeRows: Map<string, number>;
-  /** A correction or an invalidation: any chain may have lost steps. */
-  reshaped: boolean;
-  /** A sub-agent started: there is a new view to make. */
-  subagentStarted: boolean;
-}
-
 const EMPTY_LAYOUT: ChainLayout = { rows: [], path: [], viewingEarlierBranch: false, rowDepths: [] };
 
-/** Lay out from the top: a change that is not the live chain growing at its tail. */
-const FULL_RELAYOUT = -1;
+/** Lay out from the top: a change that is not the live chain growing at its tail (the same mark for a sub-agent's rows). */
+const FULL_RELAYOUT = FULL_SCOPE_RELAYOUT;
 
 /**
  * How an event changes the rows of the root's timeline: not at all (`undefined`), from the path
@@ -126,10 +115,8 @@ export class SessionView {
   #shares = $state.raw<readonly ShareRecord[]>([]);
   /** Messages sent from this page that the state does not hold yet. */
   readonly outgoing = new OutgoingMessages();
-  /** The session's sub-agents by scope, in the order they started; replaced when one starts. */
-  #subagents = $state.raw<ReadonlyMap<string, SubagentView>>(new Map());
-  /** How many of them run now (the header and the rail say it). */
-  #subagentsRunning = $state(0);
+  /** The session's sub-agents, each with its own rows. */
+  readonly #subagents = new SubagentViews();
 
   /**
    * Bumped whenever steps may leave the live chain (a snapshot, a correction, an invalidation),
@@ -190,12 +177,12 @@ export class SessionView {
 
   /** Every sub-agent of the session, at every depth, in the order they started. */
   get subagents(): ReadonlyMap<string, SubagentView> {
-    return this.#subagents;
+    return this.#subagents.all;
   }
 
   /** How many sub-agents are running now, at every depth. */
   get subagentsRunning(): number {
-    return this.#subagentsRunning;
+    return this.#subagents.running;
   }
 
   /** Messages that wait for a step boundary (`steer`) or the end of the turn (`queue`), oldest first. */
@@ -257,7 +244,7 @@ export class SessionView {
     this.#chainEpoch++;
     this.#phase = 'ready';
     this.#loadError = null;
-    this.#loadSubagents();
+    this.#subagents.load(this.#state);
     this.#relayout();
     if (this.#queue.length) this.flush();
   }
@@ -294,7 +281,7 @@ export class SessionView {
       return;
     }
     const touched = new Set<string>();
-    const changes: FlushChanges = { scopeRows: new Map(), reshaped: false, subagentStarted: false };
+    const changes = noScopeChanges();
     let rowsFrom: number | undefined;
     let statusChanged = false;
     let queueChanged = false;
@@ -315,9 +302,9 @@ export class SessionView {
       const traits = traitsOf(event);
       if (traits === undefined) continue;
       for (const stepId of traits.touchesSteps(event)) touched.add(stepId);
-      rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(traits, event, this.#state, changes.scopeRows));
+      rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(traits, event, this.#state, changes.rows));
       changes.reshaped ||= traits.changesChainShape === 'reshapes';
-      changes.subagentStarted ||= event.type === 'subagent.started';
+      changes.started ||= event.type === 'subagent.started';
       // The header shows the summary; `session.deleted` ends the session; either may change which steps can be acted on.
       statusChanged ||= traits.changesSummary || !traits.logged;
       queueChanged ||= traits.changesQueue(event);
@@ -328,7 +315,7 @@ export class SessionView {
     this.#sync(touched, rowsFrom, statusChanged, changes);
   }
 
-  #sync(touched: ReadonlySet<string>, rowsFrom: number | undefined, sessionChanged: boolean, changes: FlushChanges): void {
+  #sync(touched: ReadonlySet<string>, rowsFrom: number | undefined, sessionChanged: boolean, changes: ScopeChanges): void {
     for (const stepId of touched) {
       const step = this.#state.steps.get(stepId);
       if (!step) continue;
@@ -342,7 +329,7 @@ export class SessionView {
       this.#chainEpoch++;
     }
     // A session without sub-agents pays nothing here.
-    if (this.#state.subagents.size > 0) this.#syncSubagents(changes);
+    if (this.#state.subagents.size > 0) this.#subagents.sync(this.#state, changes);
     if (rowsFrom === undefined) return;
     // The live chain growing at its tail (the common case, many times a second) re-lays only the tail.
     if (rowsFrom !== FULL_RELAYOUT && this.#selection.size === 0 && !this.#layout.viewingEarlierBranch) {
@@ -360,41 +347,6 @@ export class SessionView {
 
   #relayout(): void {
     this.#setLayout(layoutChain(this.#state, this.#selection));
-  }
-
-  /** Views for the snapshot's sub-agents (a view already shown keeps its folding), each laid out. */
-  #loadSubagents(): void {
-    const views = new Map<string, SubagentView>();
-    for (const info of this.#state.subagents.values()) {
-      const view = this.#subagents.get(info.scope) ?? new SubagentView(info);
-      view.sync(info);
-      view.relayout(this.#state);
-      views.set(info.scope, view);
-    }
-    this.#subagents = views;
-    this.#subagentsRunning = countRunningSubagents(this.#state);
-  }
-
-  /** Bring the sub-agents' views up to date after a flush: new ones, statuses and usage, and the rows their steps changed. */
-  #syncSubagents(changes: FlushChanges): void {
-    if (changes.subagentStarted) {
-      const views = new Map(this.#subagents);
-      for (const info of this.#state.subagents.values()) if (!views.has(info.scope)) views.set(info.scope, new SubagentView(info));
-      this.#subagents = views;
-    }
-    for (const view of this.#subagents.values()) {
-      const info = this.#state.subagents.get(view.scope);
-      if (info === undefined) continue;
-      view.sync(info);
-      // A correction anywhere may end a scope's chain (or its delegate call's): every scope is laid out again.
-      if (changes.reshaped) view.relayout(this.#state);
-      else {
-        const from = changes.scopeRows.get(view.scope);
-        if (from !== undefined) view.relayout(this.#state, from === FULL_RELAYOUT ? FULL_SCOPE_RELAYOUT : from);
-      }
-    }
-    const running = countRunningSubagents(this.#state);
-    if (running !== this.#subagentsRunning) this.#subagentsRunning = running;
   }
 
   #setLayout(layout: ChainLayout): void {
@@ -443,7 +395,7 @@ export class SessionView {
       const step = this.#awaitingOn(this.#state.chain);
       if (step) return step;
     }
-    for (const subagent of this.#subagents.values()) {
+    for (const subagent of this.#subagents.all.values()) {
       if (subagent.status !== 'waiting') continue;
       const step = this.#awaitingOn(chainOfScope(this.#state, subagent.scope) ?? []);
       if (step) return step;
@@ -485,7 +437,7 @@ export class SessionView {
 
   /** Unfold every sub-agent panel around a step, so it is on the page to be focused (the call a sub-agent waits on). */
   reveal(stepId: string): void {
-    for (const scope of enclosingScopes(this.#state, stepId)) this.#subagents.get(scope)?.expand();
+    this.#subagents.reveal(this.#state, stepId);
   }
 
   /** Leave every earlier branch of a sub-agent's chain and show its live chain again. */
