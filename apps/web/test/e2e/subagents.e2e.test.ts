@@ -36,10 +36,17 @@ describe('sub-agents in Chromium', { timeout: 90_000 }, () => {
     try {
       sessionId = await startFromHome(page, MULTI_PART_TASK);
       await page.locator('[data-subagent-batch="2"]').waitFor();
-      // The header and the rail say how many run, while they run.
-      await page.waitForFunction(() => document.querySelector('header [data-subagents-running="2"]') !== null, undefined, { polling: 'raf', timeout: 20_000 });
-      expect(await page.locator('header [data-subagents-running]').innerText()).toBe('2 sub-agents running');
-      expect(await page.locator(`nav a[data-session-id="${sessionId}"] [data-subagents-running]`).innerText()).toMatch(/sub-agents? running/);
+      // The header and the rail say how many run, while they run (read in one frame: they finish soon).
+      const counts = await page.waitForFunction(
+        (id) => {
+          const header = document.querySelector<HTMLElement>('header [data-subagents-running="2"]');
+          const rail = document.querySelector<HTMLElement>(`nav a[data-session-id="${CSS.escape(id)}"] [data-subagents-running="2"]`);
+          return header && rail ? { header: header.innerText.trim(), rail: rail.innerText.trim() } : null;
+        },
+        sessionId,
+        { polling: 'raf', timeout: 20_000 },
+      );
+      expect(await counts.jsonValue()).toEqual({ header: '2 sub-agents running', rail: '2 sub-agents running' });
       await screenshot(page, 'subagents-01-running');
 
       await waitForParts(page);
