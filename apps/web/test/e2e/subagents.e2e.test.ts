@@ -182,4 +182,45 @@ describe('sub-agents in Chromium', { timeout: 90_000 }, () => {
       await context.close();
     }
   });
+
+  it('decides a call inside a waiting sub-agent from its panel, and stops the other one with its Stop button', async () => {
+    const { page, context, errors } = await openPage(env().browser, env().server.url);
+    try {
+      const id = await startFromHome(page, MULTI_PART_TASK, { askBeforeTools: true });
+      // Every call waits, the delegate calls of the root included: approve both.
+      for (const step of [2, 3]) {
+        const approve = page.getByRole('button', { name: `Approve step ${step}: run delegate as proposed` });
+        await approve.waitFor({ timeout: 20_000 });
+        await approve.click();
+        await approve.waitFor({ state: 'detached' });
+      }
+      // Each sub-agent then waits on its own calculator call, in its own panel.
+      for (const name of ['part 1', 'part 2']) await page.locator(`section[data-subagent-name="${name}"][data-status="waiting"]`).waitFor({ timeout: 20_000 });
+      expect(await panel(page, 'part 1').locator('[data-subagent-status]').innerText()).toBe('Waiting for you');
+      expect(await panel(page, 'part 1').getByRole('button', { name: /^Approve/ }).count()).toBe(1);
+      await screenshot(page, 'subagents-06-waiting');
+
+      await panel(page, 'part 1').getByRole('button', { name: /^Approve/ }).click();
+      await page.locator('section[data-subagent-name="part 1"][data-status="completed"]').waitFor({ timeout: 20_000 });
+      expect(await panel(page, 'part 1').locator('[data-kind="final_answer"] [data-step-text]').innerText()).toContain('395');
+      // Part 2 still waits for its decision; stop it instead.
+      expect(await panel(page, 'part 2').getAttribute('data-status')).toBe('waiting');
+      await panel(page, 'part 2').getByRole('button', { name: 'Stop the sub-agent part 2' }).click();
+      await page.locator('section[data-subagent-name="part 2"][data-status="cancelled"]').waitFor({ timeout: 20_000 });
+      expect(await panel(page, 'part 2').locator('[data-subagent-status]').innerText()).toBe('Cancelled');
+      expect(await panel(page, 'part 2').locator('[data-action="cancel-subagent"]').count()).toBe(0);
+
+      // The parent goes on: it joins part 1's answer and part 2's cancellation.
+      await waitForCompletion(page, 45_000);
+      expect(await finalAnswer(page)).toContain('395');
+      const snapshot = await fetchSnapshot(page, id);
+      expect(snapshot.subagents?.map((subagent) => [subagent.name, subagent.status])).toEqual([
+        ['part 1', 'completed'],
+        ['part 2', 'cancelled'],
+      ]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
