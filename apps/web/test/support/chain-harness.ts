@@ -19,6 +19,8 @@ export class RecordingActions implements ChainActions {
   readonly refusedDecisions: unknown[] = [];
   /** The steps a fork was asked from, in order. */
   readonly forked: string[] = [];
+  /** The sub-agents a cancel was asked for, in order. */
+  readonly cancelledSubagents: string[] = [];
   answer: (draft: CorrectionDraft) => Promise<void> = async () => undefined;
   answerDecision: () => Promise<void> = async () => undefined;
   answerFork: () => Promise<void> = async () => undefined;
@@ -51,6 +53,10 @@ export class RecordingActions implements ChainActions {
     } catch (error) {
       this.refusedDecisions.push(error);
     }
+  }
+
+  async cancelSubagent(scope: string): Promise<void> {
+    this.cancelledSubagents.push(scope);
   }
 
   async fork(view: StepView): Promise<void> {

@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionInfo, SessionSnapshotData, ShareRecord, Step, StepKind } from '@interthought/protocol';
+import type { SessionEvent, SessionInfo, SessionSnapshotData, ShareRecord, Step, StepKind, SubagentStatus } from '@interthought/protocol';
 
 /**
  * Builds a session's event log the way the server emits it: contiguous seqs, steps started on
@@ -7,6 +7,8 @@ import type { SessionEvent, SessionInfo, SessionSnapshotData, ShareRecord, Step,
 export class EventLog {
   readonly events: SessionEvent[] = [];
   readonly chain: string[] = [];
+  /** The chain of each sub-agent's scope (PROTOCOL.md §24.2). */
+  readonly scopeChains = new Map<string, string[]>();
   #seq = 0;
   #revision = 0;
   #nextStep = 1;
@@ -29,12 +31,21 @@ export class EventLog {
     return event;
   }
 
-  start(kind: StepKind, extra: { tool?: string } = {}): string {
+  /** The chain a step of `scope` goes on: the root's, or that sub-agent's. */
+  chainOf(scope: string | undefined): string[] {
+    if (scope === undefined) return this.chain;
+    const chain = this.scopeChains.get(scope);
+    if (!chain) throw new Error(`No sub-agent ${scope} was started in this log.`);
+    return chain;
+  }
+
+  start(kind: StepKind, extra: { tool?: string; scope?: string } = {}): string {
     const stepId = `st${this.#nextStep++}`;
-    const parentId = this.chain[this.chain.length - 1] ?? null;
-    const step: Step = { stepId, parentId, index: this.chain.length, kind, status: 'streaming', content: '', revision: this.#revision, ...extra };
+    const chain = this.chainOf(extra.scope);
+    const parentId = chain[chain.length - 1] ?? null;
+    const step: Step = { stepId, parentId, index: chain.length, kind, status: 'streaming', content: '', revision: this.#revision, ...extra };
     this.steps.set(stepId, { ...step });
-    this.chain.push(stepId);
+    chain.push(stepId);
     this.#push({ type: 'step.started', ...this.#base(), step });
     return stepId;
   }
@@ -52,17 +63,21 @@ export class EventLog {
   }
 
   /** A whole step: started, streamed in word-sized deltas, completed. */
-  step(kind: StepKind, text: string, extra: { tool?: string } = {}): string {
+  step(kind: StepKind, text: string, extra: { tool?: string; scope?: string } = {}): string {
     const stepId = this.start(kind, extra);
     for (const word of text.match(/\S+\s*/g) ?? [text]) this.delta(stepId, word);
     this.complete(stepId);
     return stepId;
   }
 
-  /** Correct a step on the chain: a new step replaces it, it and every later step are invalidated. */
-  correct(stepId: string, content: string, note?: string, by = 'c-1', extra: { approval?: Step['approval']; byName?: string } = {}): string {
+  /**
+   * Correct a step on its scope's chain: a new step replaces it, it and every later step of that
+   * chain are invalidated (with `alsoInvalidated`: a parent's steps after a batch's join, §24.4).
+   */
+  correct(stepId: string, content: string, note?: string, by = 'c-1', extra: { approval?: Step['approval']; byName?: string; alsoInvalidated?: string[] } = {}): string {
     const old = this.steps.get(stepId)!;
-    const invalidated = this.chain.slice(old.index);
+    const chain = this.chainOf(old.scope);
+    const invalidated = [...chain.slice(old.index), ...(extra.alsoInvalidated ?? [])];
     this.#revision += 1;
     const newId = `st${this.#nextStep++}`;
     const base = this.#base();
@@ -77,15 +92,51 @@ export class EventLog {
       correctionOf: stepId,
       correction: { previousContent: old.content, at: base.at, by, ...(note !== undefined ? { note } : {}), ...(extra.byName !== undefined ? { byName: extra.byName } : {}) },
       ...(old.tool !== undefined ? { tool: old.tool } : {}),
+      ...(old.scope !== undefined ? { scope: old.scope } : {}),
       ...(extra.approval !== undefined ? { approval: extra.approval } : {}),
     };
     this.steps.set(newId, { ...step });
-    this.chain.length = old.index;
-    this.chain.push(newId);
+    chain.length = old.index;
+    chain.push(newId);
     this.#push({ type: 'step.corrected', ...base, step, revision: this.#revision });
-    for (const id of invalidated) this.steps.get(id)!.status = 'invalidated';
+    for (const id of invalidated) {
+      const gone = this.steps.get(id)!;
+      gone.status = 'invalidated';
+      // An invalidated step leaves the chain that held it (the reducer cuts that chain there).
+      const holder = this.chainOf(gone.scope);
+      const at = holder.indexOf(id);
+      if (at !== -1) holder.length = at;
+    }
     this.#push({ type: 'steps.invalidated', ...this.#base(), stepIds: invalidated, byStepId: newId, revision: this.#revision });
     return newId;
+  }
+
+  /** A delegate call's sub-agent begins (`subagent.started`, PROTOCOL.md §24.3): its scope is the call's id. */
+  subagentStarted(scope: string, extra: { name?: string; agent?: string; task?: string; parentScope?: string } = {}): void {
+    this.scopeChains.set(scope, []);
+    const depth = extra.parentScope === undefined ? 1 : 2;
+    this.#push({
+      type: 'subagent.started',
+      ...this.#base(),
+      scope,
+      depth,
+      name: extra.name ?? scope,
+      agent: extra.agent ?? 'demo',
+      task: extra.task ?? 'a part of the task',
+      ...(extra.parentScope !== undefined ? { parentScope: extra.parentScope } : {}),
+    });
+  }
+
+  /** A sub-agent's status changed (`subagent.status`). */
+  subagentStatus(scope: string, status: SubagentStatus, error?: string): void {
+    this.#push({ type: 'subagent.status', ...this.#base(), scope, status, ...(error !== undefined ? { error } : {}) });
+  }
+
+  /** A delegate call (its content the §24.1 input), completed, and its sub-agent started. */
+  delegate(name: string, task: string, scope?: string): string {
+    const callId = this.step('tool_call', JSON.stringify({ task, name }), { tool: 'delegate', ...(scope !== undefined ? { scope } : {}) });
+    this.subagentStarted(callId, { name, task, ...(scope !== undefined ? { parentScope: scope } : {}) });
+    return callId;
   }
 
   status(status: SessionInfo['status'], detail?: string, extra: { error?: string; failure?: 'budget' } = {}): void {
@@ -103,6 +154,14 @@ export class EventLog {
     step.approval = { state: 'pending' };
     this.#push({ type: 'approval.requested', ...this.#base(), stepId, tool: step.tool ?? '', input: JSON.parse(step.content) as unknown });
     this.status('waiting', `waiting for approval of ${step.tool ?? 'a tool'}`);
+  }
+
+  /** The policy makes a completed tool call of a sub-agent wait: only that sub-agent stops (`subagent.status` `waiting`, §24.5). */
+  askApprovalIn(stepId: string, scope: string): void {
+    const step = this.steps.get(stepId)!;
+    step.approval = { state: 'pending' };
+    this.#push({ type: 'approval.requested', ...this.#base(), stepId, tool: step.tool ?? '', input: JSON.parse(step.content) as unknown });
+    this.subagentStatus(scope, 'waiting');
   }
 
   /** The decision on a waiting tool call (`by` a connection id, or "server" for a timeout). Returns when it was made. */

@@ -12,6 +12,8 @@ export interface ChainActions {
   approve(view: StepView): Promise<void>;
   /** Reject it, with the reason written in `view.decision` if any: it does not run. Resolves when answered. */
   reject(view: StepView): Promise<void>;
+  /** Stop one running or waiting sub-agent (`subagent.cancel`); its parent goes on. Resolves when answered (a refusal is shown as a toast). */
+  cancelSubagent(scope: string): Promise<void>;
   /** Start a new session from a copy of the chain up to this step (`session.fork`) and open it. Resolves when done or refused (a toast). */
   fork(view: StepView): Promise<void>;
   /** Whether a correction, decision or message recorded as made by `by` (a connection id, or a user id) came from this user or browser. */

@@ -1,4 +1,4 @@
-import { ROOT_KEY, alternativesOf, type SessionState, type Step } from '@interthought/protocol';
+import { ROOT_KEY, alternativesOf, chainOfScope, isDelegateCall, scopeRootKey, type SessionState, type Step } from '@interthought/protocol';
 
 /** Where a step sits among its alternatives (siblings), for the "‹ 2 / 3 ›" picker. */
 export interface BranchPosition {
@@ -9,9 +9,18 @@ export interface BranchPosition {
   alternatives: string[];
 }
 
+/** A `delegate` call in a batch row: the step that starts a sub-agent (PROTOCOL.md §24.1). */
+export interface DelegateCall {
+  stepId: string;
+  readOnly: boolean;
+  branch?: BranchPosition;
+}
+
 /** One row of the timeline. */
 export type ChainRow =
   | { type: 'step'; key: string; stepId: string; readOnly: boolean; branch?: BranchPosition }
+  /** Delegate calls one after another (a batch, run in parallel), each with its sub-agent drawn under it. */
+  | { type: 'subagents'; key: string; calls: DelegateCall[] }
   /** The steps a correction replaced, folded into one muted row just above the correcting step. */
   | { type: 'superseded'; key: string; stepIds: string[] }
   /** A run of completed thoughts, shown as one line ("Thought for 4 s · 3 steps") until opened. */
@@ -30,6 +39,25 @@ export interface ChainLayout {
   rowDepths: number[];
 }
 
+/** Which chain a layout is of: the session's own (the root) or a sub-agent's (PROTOCOL.md §24.2). */
+export interface ChainSource {
+  /** The `children` key of the chain's first steps. */
+  rootKey: string;
+  /** The live chain, first step first. */
+  chain: readonly string[];
+  /** No step of it is live any more (a sub-agent whose delegate call was invalidated): show it as it last was, read-only. */
+  historic?: boolean;
+}
+
+const NO_CHAIN: readonly string[] = [];
+
+/** The chain of `scope` (the root's when absent) as a layout reads it; empty for a scope not started yet. */
+export function chainSource(state: SessionState, scope?: string): ChainSource {
+  if (scope === undefined) return { rootKey: ROOT_KEY, chain: state.chain };
+  const historic = state.steps.get(scope)?.status === 'invalidated';
+  return { rootKey: scopeRootKey(scope), chain: chainOfScope(state, scope) ?? NO_CHAIN, ...(historic ? { historic } : {}) };
+}
+
 function newestChild(state: SessionState, parentKey: string): string | undefined {
   const children = state.children.get(parentKey);
   return children?.[children.length - 1];
@@ -40,14 +68,15 @@ function newestChild(state: SessionState, parentKey: string): string | undefined
  * such a pick, each level follows the newest child, which is the chain as it was when that
  * branch was live (a correction always adds the newest child of its parent).
  */
-export function displayedPath(state: SessionState, selection: BranchSelection): { path: string[]; divergesAt: number } {
+export function displayedPath(state: SessionState, selection: BranchSelection, source: ChainSource = chainSource(state)): { path: string[]; divergesAt: number } {
   const path: string[] = [];
-  let divergesAt = -1;
-  let parentKey = ROOT_KEY;
+  // A historic chain has left the live one from its first step: each level follows its newest step.
+  let divergesAt = source.historic ? 0 : -1;
+  let parentKey = source.rootKey;
   for (let depth = 0; ; depth++) {
     const children = state.children.get(parentKey);
     if (!children?.length) break;
-    const live = divergesAt === -1 ? state.chain[depth] : undefined;
+    const live = divergesAt === -1 ? source.chain[depth] : undefined;
     const picked = selection.get(parentKey);
     const next = picked !== undefined && children.includes(picked) ? picked : (live ?? (divergesAt === -1 ? undefined : newestChild(state, parentKey)));
     if (next === undefined) break;
@@ -82,11 +111,13 @@ const foldableThought = (step: Step | undefined): boolean => step?.kind === 'tho
 
 /**
  * Turns a displayed path into rows, depth by depth. Its only state is the rows so far and the
- * run of completed thoughts still open at the end, so a scan can resume at any depth.
+ * run of completed thoughts or of delegate calls still open at the end, so a scan can resume at any depth.
  */
 class RowScanner {
   #thoughtRun: string[] = [];
   #runDepth = 0;
+  #batch: DelegateCall[] = [];
+  #batchDepth = 0;
 
   constructor(
     private readonly state: SessionState,
@@ -101,22 +132,47 @@ class RowScanner {
     this.#runDepth = depth;
   }
 
+  /** Continue an open batch of delegate calls that began at `depth` (its row was taken off the end). */
+  reopenBatch(calls: DelegateCall[], depth: number): void {
+    this.#batch = calls;
+    this.#batchDepth = depth;
+  }
+
   visit(stepId: string, depth: number): void {
     const step = this.state.steps.get(stepId);
     if (!step) return;
     const onLiveChain = this.divergesAt === -1 || depth < this.divergesAt;
     const branch = branchOf(this.state, stepId);
     if (onLiveChain && foldableThought(step) && !branch) {
+      this.endBatch();
       if (this.#thoughtRun.length === 0) this.#runDepth = depth;
       this.#thoughtRun.push(stepId);
       return;
     }
     this.endThoughtRun();
-    if (onLiveChain) {
-      const superseded = supersededBy(this.state, step);
-      if (superseded.length) this.#push({ type: 'superseded', key: `superseded:${stepId}`, stepIds: superseded }, depth);
+    const superseded = onLiveChain ? supersededBy(this.state, step) : [];
+    // A fold of superseded steps sits between the calls around it, so it ends a batch.
+    if (superseded.length || !isDelegateCall(step)) this.endBatch();
+    if (superseded.length) this.#push({ type: 'superseded', key: `superseded:${stepId}`, stepIds: superseded }, depth);
+    const readOnly = !onLiveChain || step.status === 'invalidated';
+    if (isDelegateCall(step)) {
+      if (this.#batch.length === 0) this.#batchDepth = depth;
+      this.#batch.push({ stepId, readOnly, ...(branch ? { branch } : {}) });
+      return;
     }
-    this.#push({ type: 'step', key: stepId, stepId, readOnly: !onLiveChain || step.status === 'invalidated', ...(branch ? { branch } : {}) }, depth);
+    this.#push({ type: 'step', key: stepId, stepId, readOnly, ...(branch ? { branch } : {}) }, depth);
+  }
+
+  /** Close whatever run is open at the end: the scan is over, or resumes after it. */
+  end(): void {
+    this.endThoughtRun();
+    this.endBatch();
+  }
+
+  endBatch(): void {
+    const calls = this.#batch;
+    if (calls.length) this.#push({ type: 'subagents', key: `subagents:${calls[0]!.stepId}`, calls }, this.#batchDepth);
+    this.#batch = [];
   }
 
   endThoughtRun(): void {
@@ -132,12 +188,12 @@ class RowScanner {
   }
 }
 
-/** The timeline rows for a state and a branch selection. Pure: called on structural changes only. */
-export function layoutChain(state: SessionState, selection: BranchSelection = new Map()): ChainLayout {
-  const { path, divergesAt } = displayedPath(state, selection);
+/** The timeline rows for a state and a branch selection (of the root's chain, or `source`'s). Pure: called on structural changes only. */
+export function layoutChain(state: SessionState, selection: BranchSelection = new Map(), source: ChainSource = chainSource(state)): ChainLayout {
+  const { path, divergesAt } = displayedPath(state, selection, source);
   const scanner = new RowScanner(state, divergesAt);
   path.forEach((stepId, depth) => scanner.visit(stepId, depth));
-  scanner.endThoughtRun();
+  scanner.end();
   return { rows: scanner.rows, path, viewingEarlierBranch: divergesAt !== -1, rowDepths: scanner.rowDepths };
 }
 
@@ -161,8 +217,8 @@ function firstRowAtOrBelow(rowDepths: readonly number[], depth: number): number 
  * Only for the live chain with nothing selected, and `previous` laid out from a prefix of it
  * (no correction since): a correction or a branch pick calls `layoutChain`.
  */
-export function relayoutFrom(state: SessionState, previous: ChainLayout, changedFrom: number): ChainLayout {
-  const path = state.chain.slice();
+export function relayoutFrom(state: SessionState, previous: ChainLayout, changedFrom: number, source: ChainSource = chainSource(state)): ChainLayout {
+  const path = source.chain.slice();
   const from = Math.min(changedFrom, previous.path.length);
   let keep = firstRowAtOrBelow(previous.rowDepths, from);
   const scanner = new RowScanner(state, -1, previous.rows.slice(0, keep), previous.rowDepths.slice(0, keep));
@@ -175,8 +231,14 @@ export function relayoutFrom(state: SessionState, previous: ChainLayout, changed
     scanner.rowDepths.pop();
     keep--;
     scanner.reopenRun(stepIds, lastDepth);
+  } else if (last?.type === 'subagents') {
+    // A batch ending just above `from` (or spanning it) may grow by another call: reopen it too.
+    scanner.rows.pop();
+    scanner.rowDepths.pop();
+    keep--;
+    scanner.reopenBatch(last.calls.slice(0, from - lastDepth), lastDepth);
   }
   for (let depth = from; depth < path.length; depth++) scanner.visit(path[depth] ?? '', depth);
-  scanner.endThoughtRun();
+  scanner.end();
   return { rows: scanner.rows, path, viewingEarlierBranch: false, rowDepths: scanner.rowDepths };
 }

@@ -6,7 +6,22 @@ export { CorrectionDraft, formatToolInput, type DraftCheck } from './correction-
 export { ApprovalDecision, type DecisionKind } from './approval-decision.svelte.js';
 export { describeDecision, describeRefusal, type DecisionText } from './approval-text.js';
 export { AutoScroll } from './auto-scroll.svelte.js';
-export { layoutChain, relayoutFrom, displayedPath, supersededBy, type ChainRow, type ChainLayout, type BranchPosition, type BranchSelection } from './chain-rows.js';
+export {
+  layoutChain,
+  relayoutFrom,
+  displayedPath,
+  supersededBy,
+  chainSource,
+  type ChainRow,
+  type ChainLayout,
+  type ChainSource,
+  type BranchPosition,
+  type BranchSelection,
+  type DelegateCall,
+} from './chain-rows.js';
+export { SubagentView } from './subagent-view.svelte.js';
+export { SubagentViews, type ScopeChanges } from './subagent-views.svelte.js';
+export { countRunningSubagents } from './subagent-count.js';
 export { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 export { provideChain, useChain, type ChainActions, type ChainContext } from './chain-context.js';
 export { displayText, isLongText, isMonospaceKind } from './step-text.js';
@@ -25,3 +40,7 @@ export { default as WordDiff } from './WordDiff.svelte';
 export { default as BranchPicker } from './BranchPicker.svelte';
 export { default as StepFold } from './StepFold.svelte';
 export { default as SkeletonSteps } from './SkeletonSteps.svelte';
+export { default as SubagentBatch } from './SubagentBatch.svelte';
+export { default as SubagentPanel } from './SubagentPanel.svelte';
+export { default as SubagentRows } from './SubagentRows.svelte';
+export { default as SubagentStatusBadge } from './SubagentStatusBadge.svelte';

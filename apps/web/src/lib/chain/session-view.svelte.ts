@@ -2,6 +2,8 @@ import {
   ReducerError,
   allowsMessage,
   applyEvent,
+  chainOfScope,
+  childrenKeyOf,
   createSessionState,
   isAwaitingDecision,
   isCorrectable,
@@ -19,6 +21,8 @@ import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.
 import { OutgoingMessages } from './outgoing-messages.svelte.js';
 import { rowBlocks } from './row-blocks.js';
 import { StepView } from './step-view.svelte.js';
+import { FULL_SCOPE_RELAYOUT, type SubagentView } from './subagent-view.svelte.js';
+import { noScopeChanges, SubagentViews, type ScopeChanges } from './subagent-views.svelte.js';
 
 export type SessionPhase = 'loading' | 'ready' | 'not_found' | 'error';
 
@@ -31,23 +35,33 @@ export interface SessionViewOptions {
 
 const EMPTY_LAYOUT: ChainLayout = { rows: [], path: [], viewingEarlierBranch: false, rowDepths: [] };
 
-/** Lay out from the top: a change that is not the live chain growing at its tail. */
-const FULL_RELAYOUT = -1;
+/** Lay out from the top: a change that is not the live chain growing at its tail (the same mark for a sub-agent's rows). */
+const FULL_RELAYOUT = FULL_SCOPE_RELAYOUT;
 
 /**
- * How an event changes the rows of the timeline: not at all (`undefined`), from the path depth
- * it returns on (the chain grew, or a step there changed status), or everywhere (`FULL_RELAYOUT`).
- * A delta, an approval, usage, the queue and the links change a step or the header, not the rows.
+ * How an event changes the rows of the root's timeline: not at all (`undefined`), from the path
+ * depth it returns on (the chain grew, or a step there changed status), or everywhere
+ * (`FULL_RELAYOUT`). A delta, an approval, usage, the queue and the links change a step or the
+ * header, not the rows. A sub-agent's steps change the rows of their scope instead: `scopes`
+ * gets the earliest depth of each scope they change (PROTOCOL.md §24.2).
  */
-function rowsChangedFrom(traits: SessionEventTraits, event: SessionEvent, state: SessionState): number | undefined {
-  if (traits.changesChainShape === 'reshapes') return FULL_RELAYOUT;
+function rowsChangedFrom(traits: SessionEventTraits, event: SessionEvent, state: SessionState, scopes: Map<string, number>): number | undefined {
   if (traits.changesChainShape === 'no' && !traits.changesStepStatus) return undefined;
+  const reshapes = traits.changesChainShape === 'reshapes';
   let from: number | undefined;
+  let scoped = false;
   for (const stepId of traits.touchesSteps(event)) {
-    const index = state.steps.get(stepId)?.index;
-    if (index === undefined) return FULL_RELAYOUT;
-    from = from === undefined ? index : Math.min(from, index);
+    const step = state.steps.get(stepId);
+    if (step === undefined) return FULL_RELAYOUT;
+    if (step.scope !== undefined) {
+      scopes.set(step.scope, earliestChange(scopes.get(step.scope), reshapes ? FULL_RELAYOUT : step.index)!);
+      scoped = true;
+      continue;
+    }
+    from = earliestChange(from, reshapes ? FULL_RELAYOUT : step.index);
   }
+  // A reshape that named only a sub-agent's steps leaves the root's rows as they are.
+  if (reshapes && from === undefined && !scoped) return FULL_RELAYOUT;
   return from;
 }
 
@@ -101,6 +115,8 @@ export class SessionView {
   #shares = $state.raw<readonly ShareRecord[]>([]);
   /** Messages sent from this page that the state does not hold yet. */
   readonly outgoing = new OutgoingMessages();
+  /** The session's sub-agents, each with its own rows. */
+  readonly #subagents = new SubagentViews();
 
   /**
    * Bumped whenever steps may leave the live chain (a snapshot, a correction, an invalidation),
@@ -152,6 +168,21 @@ export class SessionView {
 
   get lastActivityAt(): string | undefined {
     return this.#lastActivityAt;
+  }
+
+  /** The sub-agent a delegate call started, once it started (PROTOCOL.md §24). */
+  subagent(scope: string): SubagentView | undefined {
+    return this.#subagents.get(scope);
+  }
+
+  /** Every sub-agent of the session, at every depth, in the order they started. */
+  get subagents(): ReadonlyMap<string, SubagentView> {
+    return this.#subagents.all;
+  }
+
+  /** How many sub-agents are running now, at every depth. */
+  get subagentsRunning(): number {
+    return this.#subagents.running;
   }
 
   /** Messages that wait for a step boundary (`steer`) or the end of the turn (`queue`), oldest first. */
@@ -213,6 +244,7 @@ export class SessionView {
     this.#chainEpoch++;
     this.#phase = 'ready';
     this.#loadError = null;
+    this.#subagents.load(this.#state);
     this.#relayout();
     if (this.#queue.length) this.flush();
   }
@@ -249,6 +281,7 @@ export class SessionView {
       return;
     }
     const touched = new Set<string>();
+    const changes = noScopeChanges();
     let rowsFrom: number | undefined;
     let statusChanged = false;
     let queueChanged = false;
@@ -259,7 +292,7 @@ export class SessionView {
         if (error instanceof ReducerError && error.code === 'SEQ_REPLAYED') continue;
         this.#queue = events.slice(i + 1);
         if (queueChanged) this.#syncQueued();
-        this.#sync(touched, rowsFrom, statusChanged);
+        this.#sync(touched, rowsFrom, statusChanged, changes);
         if (error instanceof ReducerError) this.#onDesync?.(error);
         else throw error;
         return;
@@ -269,7 +302,9 @@ export class SessionView {
       const traits = traitsOf(event);
       if (traits === undefined) continue;
       for (const stepId of traits.touchesSteps(event)) touched.add(stepId);
-      rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(traits, event, this.#state));
+      rowsFrom = earliestChange(rowsFrom, rowsChangedFrom(traits, event, this.#state, changes.rows));
+      changes.reshaped ||= traits.changesChainShape === 'reshapes';
+      changes.started ||= event.type === 'subagent.started';
       // The header shows the summary; `session.deleted` ends the session; either may change which steps can be acted on.
       statusChanged ||= traits.changesSummary || !traits.logged;
       queueChanged ||= traits.changesQueue(event);
@@ -277,10 +312,10 @@ export class SessionView {
       if (traits.changesShares) this.#shares = this.#state.shares;
     }
     if (queueChanged) this.#syncQueued();
-    this.#sync(touched, rowsFrom, statusChanged);
+    this.#sync(touched, rowsFrom, statusChanged, changes);
   }
 
-  #sync(touched: ReadonlySet<string>, rowsFrom: number | undefined, sessionChanged: boolean): void {
+  #sync(touched: ReadonlySet<string>, rowsFrom: number | undefined, sessionChanged: boolean, changes: ScopeChanges): void {
     for (const stepId of touched) {
       const step = this.#state.steps.get(stepId);
       if (!step) continue;
@@ -293,6 +328,8 @@ export class SessionView {
       this.#deleted = this.#state.deleted === true;
       this.#chainEpoch++;
     }
+    // A session without sub-agents pays nothing here.
+    if (this.#state.subagents.size > 0) this.#subagents.sync(this.#state, changes);
     if (rowsFrom === undefined) return;
     // The live chain growing at its tail (the common case, many times a second) re-lays only the tail.
     if (rowsFrom !== FULL_RELAYOUT && this.#selection.size === 0 && !this.#layout.viewingEarlierBranch) {
@@ -341,17 +378,35 @@ export class SessionView {
   awaitsDecision(view: StepView): boolean {
     if (view.approval?.state !== 'pending') return false;
     void this.#chainEpoch;
-    if (this.#info?.status !== 'waiting' || this.#deleted) return false;
+    // A call inside a sub-agent waits with its sub-agent, while its siblings may still run (PROTOCOL.md §24.5).
+    const waiting = view.scope === undefined ? this.#info?.status === 'waiting' : this.#subagents.get(view.scope)?.status === 'waiting';
+    if (!waiting || this.#deleted) return false;
     return isAwaitingDecision(this.#state, view.stepId);
   }
 
-  /** The tool call the session waits on, if it waits for the user (at most one: the run ended there). */
+  /**
+   * The tool call the session waits on, if it waits for the user: the root's (its run ended there),
+   * else the first waiting sub-agent's, which may wait while its siblings still run.
+   */
   get awaitingStep(): StepView | undefined {
     void this.#chainEpoch;
-    if (this.#info?.status !== 'waiting' || this.#deleted) return undefined;
-    // The waiting call ended the run, so it is at or near the head of the chain.
-    for (let index = this.#state.chain.length - 1; index >= 0; index--) {
-      const stepId = this.#state.chain[index]!;
+    if (this.#deleted) return undefined;
+    if (this.#info?.status === 'waiting') {
+      const step = this.#awaitingOn(this.#state.chain);
+      if (step) return step;
+    }
+    for (const subagent of this.#subagents.all.values()) {
+      if (subagent.status !== 'waiting') continue;
+      const step = this.#awaitingOn(chainOfScope(this.#state, subagent.scope) ?? []);
+      if (step) return step;
+    }
+    return undefined;
+  }
+
+  #awaitingOn(chain: readonly string[]): StepView | undefined {
+    // The waiting call ended its run, so it is at or near the head of its chain.
+    for (let index = chain.length - 1; index >= 0; index--) {
+      const stepId = chain[index]!;
       if (isAwaitingDecision(this.#state, stepId)) return this.#views.get(stepId);
     }
     return undefined;
@@ -361,6 +416,12 @@ export class SessionView {
   selectBranch(stepId: string): void {
     const step = this.#state.steps.get(stepId);
     if (!step) return;
+    if (step.scope !== undefined) {
+      // Each sub-agent keeps its own picks: its branches are apart from every other chain's.
+      const live = chainOfScope(this.#state, step.scope)?.[step.index] === stepId;
+      this.#subagents.get(step.scope)?.select(this.#state, childrenKeyOf(step), stepId, live, step.index);
+      return;
+    }
     const parentKey = step.parentId ?? '';
     const next = new Map(this.#selection);
     if (this.#state.chain[step.index] === stepId) next.delete(parentKey);
@@ -372,6 +433,16 @@ export class SessionView {
     }
     this.#selection = next;
     this.#relayout();
+  }
+
+  /** Unfold every sub-agent panel around a step, so it is on the page to be focused (the call a sub-agent waits on). */
+  reveal(stepId: string): void {
+    this.#subagents.reveal(this.#state, stepId);
+  }
+
+  /** Leave every earlier branch of a sub-agent's chain and show its live chain again. */
+  showLiveScope(scope: string): void {
+    this.#subagents.get(scope)?.showLiveChain(this.#state);
   }
 
   /** Leave every earlier branch and show the live chain again. */

@@ -26,6 +26,8 @@ export class StepView {
   readonly index: number;
   readonly parentId: string | null;
   readonly correctionOf: string | undefined;
+  /** The delegate call whose sub-agent wrote it; undefined for the session's own steps (PROTOCOL.md §24.2). */
+  readonly scope: string | undefined;
   /** For the user's turn: who wrote it (a user id, else a connection id) and their name, when the server knows. */
   readonly by: string | undefined;
   readonly byName: string | undefined;
@@ -65,6 +67,7 @@ export class StepView {
     this.index = step.index;
     this.parentId = step.parentId;
     this.correctionOf = step.correctionOf;
+    this.scope = step.scope;
     this.by = step.by;
     this.byName = step.byName;
     this.sync(step);

@@ -61,6 +61,12 @@ export const ICON_PATHS = {
     strokeWidth: 1.4,
     round: true,
   },
+  /** One line splitting into parallel ones: sub-agents at work side by side. */
+  subagents: {
+    paths: ['M2.5 8h3', 'M5.5 8c2 0 2-4 4-4h4', 'M5.5 8h8', 'M5.5 8c2 0 2 4 4 4h4'],
+    strokeWidth: 1.4,
+    round: true,
+  },
   copy: {
     paths: [
       'M7.1 5.5h4.8a1.6 1.6 0 0 1 1.6 1.6v4.8a1.6 1.6 0 0 1 -1.6 1.6h-4.8a1.6 1.6 0 0 1 -1.6 -1.6v-4.8a1.6 1.6 0 0 1 1.6 -1.6Z',

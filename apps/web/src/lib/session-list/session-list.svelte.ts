@@ -21,6 +21,11 @@ export class SessionList {
   /** The cursor of the next older page: undefined before the first, null once there is none. */
   #olderCursor = $state<string | null | undefined>(undefined);
   #stopWatching: (() => void) | null = null;
+  /**
+   * How many sub-agents run in the sessions this tab follows (the open one): the server's list
+   * does not carry it, the page that folds the session's events does.
+   */
+  #subagentsRunning = $state.raw<ReadonlyMap<string, number>>(new Map());
   /** Sessions deleted while this page is open: a list sent before the deletion must not bring them back. */
   readonly #gone = new Set<string>();
 
@@ -104,6 +109,20 @@ export class SessionList {
     const known = this.#window.some((session) => session.sessionId === info.sessionId);
     if (!known) this.#window = [info, ...this.#window].sort(newestFirst);
     else this.#window = this.#window.map((session) => (session.sessionId === info.sessionId ? { ...session, ...info } : session));
+  }
+
+  /** How many sub-agents run in this session, as far as this tab knows (0 when it does not follow it). */
+  subagentsRunning(sessionId: string): number {
+    return this.#subagentsRunning.get(sessionId) ?? 0;
+  }
+
+  /** Say how many sub-agents run in a session this tab follows; 0 when it stops following it. */
+  setSubagentsRunning(sessionId: string, count: number): void {
+    if (this.subagentsRunning(sessionId) === count) return;
+    const next = new Map(this.#subagentsRunning);
+    if (count > 0) next.set(sessionId, count);
+    else next.delete(sessionId);
+    this.#subagentsRunning = next;
   }
 
   /** Drop a deleted session at once, and for good: ids are never reused. */

@@ -184,6 +184,17 @@ export class SessionController implements ChainActions {
     }
   }
 
+  /** Stop one sub-agent (`subagent.cancel`, PROTOCOL.md §24.6): its run ends `cancelled` and its parent goes on. */
+  async cancelSubagent(scope: string): Promise<void> {
+    try {
+      await this.deps.client.request({ type: 'subagent.cancel', sessionId: this.sessionId, scope });
+      const name = this.view.subagent(scope)?.name ?? scope;
+      this.deps.announcer.announce(this.deps.i18n.t('announce.subagentCancelled', { name }));
+    } catch (error) {
+      this.#toast(error);
+    }
+  }
+
   /** Load the session again after it failed to load (the error state's Retry). */
   retry(): void {
     this.view.expectSnapshot();

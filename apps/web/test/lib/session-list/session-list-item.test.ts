@@ -29,6 +29,22 @@ describe('SessionListItem', () => {
     expect(button.getAttribute('aria-haspopup')).toBe('dialog');
   });
 
+  it('says how many sub-agents run in the session this tab follows, in either language', async () => {
+    for (const [language, label] of [['en', '1 sub-agent running'], ['zh', '1 个子代理运行中']] as const) {
+      const test = createTestApp(language);
+      const target = render(test, true, { ...session, status: 'running' });
+      expect(target.querySelector('[data-subagents-running]')).toBeNull();
+      test.app.sessionList.setSubagentsRunning('s/1', 1);
+      await settle();
+      expect(target.querySelector('[data-subagents-running]')?.textContent).toBe(label);
+      test.app.sessionList.setSubagentsRunning('s/1', 0);
+      await settle();
+      expect(target.querySelector('[data-subagents-running]')).toBeNull();
+      cleanup?.();
+      cleanup = undefined;
+    }
+  });
+
   it('asks for confirmation instead of deleting right away', async () => {
     const test = createTestApp();
     const target = render(test, true);

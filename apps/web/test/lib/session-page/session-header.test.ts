@@ -1,3 +1,4 @@
+import { flushSync } from 'svelte';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionController } from '$lib/session-page/session-controller.svelte.js';
 import SessionHeader from '$lib/session-page/SessionHeader.svelte';
@@ -30,6 +31,26 @@ describe('SessionHeader', () => {
       const mounted = mountWithApp(SessionHeader, { controller }, test);
       expect(mounted.target.querySelector('[data-model]')?.textContent).toBe(label);
       mounted.destroy();
+    }
+  });
+
+  it('says how many sub-agents are running, in either language, and nothing once none runs', () => {
+    for (const [language, label] of [['en', '2 sub-agents running'], ['zh', '2 个子代理运行中']] as const) {
+      const test = createTestApp(language);
+      const { target, log, controller, frames } = render(test);
+      const part1 = log.delegate('part 1', 'What is 17 * 23 + 4?');
+      const part2 = log.delegate('part 2', 'What is 15% of 240?');
+      for (const event of log.events) controller.view.enqueue(event);
+      flushSync(() => frames.run());
+      expect(target.querySelector('[data-subagents-running]')?.textContent?.trim()).toBe(label);
+      const seen = log.events.length;
+      log.subagentStatus(part1, 'completed');
+      log.subagentStatus(part2, 'completed');
+      for (const event of log.since(log.events[seen - 1]!.seq)) controller.view.enqueue(event);
+      flushSync(() => frames.run());
+      expect(target.querySelector('[data-subagents-running]')).toBeNull();
+      cleanup?.();
+      cleanup = undefined;
     }
   });
 
