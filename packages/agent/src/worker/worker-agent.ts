@@ -67,3 +67,14 @@ export function runServerTool(context: AgentRunContext, tool: string, input: unk
   if (typeof run !== 'function') throw new TypeError('runServerTool is for runs of an agent worker; an agent in the server calls context.tools.');
   return run.call(context, tool, input);
 }
+
+/**
+ * Hand parts of the task to sub-agents (PROTOCOL.md §24, Part II §A6.2): one `tool.run` of the
+ * server's `delegate` per input, sent together, so they are one batch whose sub-agents run at the
+ * same time, each in the scope of its call. Resolves, in the inputs' order, once every one has
+ * ended and the server wrote their observations after the batch; `ok: false` for a sub-agent that
+ * failed or was refused (its `text` says why).
+ */
+export function delegate(context: AgentRunContext, ...inputs: Array<{ task: string; agent?: string; name?: string }>): Promise<ServerToolResult[]> {
+  return Promise.all(inputs.map((input) => runServerTool(context, 'delegate', input)));
+}

@@ -1,7 +1,8 @@
-import { AGENT_ERROR_CODES, agentErrorFrame, type AgentServerMessage, type RunStart, type WorkerMessage } from '@interthought/protocol';
+import { AGENT_ERROR_CODES, DELEGATE_TOOL, agentErrorFrame, type AgentServerMessage, type RunStart, type WorkerMessage } from '@interthought/protocol';
 import { RunInterruptedError, type AgentRunContext, type StepWriter } from '@interthought/agent';
 import { WorkerFrameError } from './worker-frame-error.js';
 import { applyToolRun } from './tool-run.js';
+import { DelegateBatch } from './delegate-batch.js';
 
 /** Every worker frame that names a run. */
 export type RunFrame = Exclude<WorkerMessage, { type: 'agent.register' }>;
@@ -56,6 +57,7 @@ export class RemoteRun {
   #aborted = false;
   #tail: Promise<void> = Promise.resolve();
   #queued = 0;
+  #batch: DelegateBatch | undefined;
   #flowPaused = false;
   #draining = false;
   /** Deltas written and not awaited yet (unpaced sessions only), and the last of them. */
@@ -179,8 +181,21 @@ export class RemoteRun {
     }
   }
 
+  /** The batch a delegate `tool.run` joins: the open one, or a new one once the last is written out. */
+  delegateBatch(): DelegateBatch {
+    if (this.#batch === undefined || this.#batch.closed) this.#batch = new DelegateBatch(this);
+    return this.#batch;
+  }
+
   async #apply(frame: RunFrame): Promise<void> {
     const { sink } = this.#context;
+    // The parent writes nothing while its batch runs: any other frame waits for the batch's observations.
+    const joins = frame.type === 'tool.run' && frame.tool === DELEGATE_TOOL && this.#batch?.closed === false;
+    if (this.#batch !== undefined && !joins) {
+      const batch = this.#batch;
+      await batch.done;
+      if (this.#batch === batch) this.#batch = undefined;
+    }
     // Whatever is not a delta comes after the deltas before it are out.
     if (frame.type !== 'step.delta') await this.#settleWrites();
     switch (frame.type) {

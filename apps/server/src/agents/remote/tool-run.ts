@@ -1,4 +1,4 @@
-import type { ToolRun } from '@interthought/protocol';
+import { DELEGATE_TOOL, type ToolRun } from '@interthought/protocol';
 import type { RemoteRun } from './remote-run.js';
 import { runServerTool } from './server-tool.js';
 import { WorkerFrameError } from './worker-frame-error.js';
@@ -16,6 +16,8 @@ export async function applyToolRun(run: RemoteRun, frame: ToolRun): Promise<void
   const input = JSON.stringify(frame.input ?? {});
   const check = context.tools.checkInput(frame.tool, input);
   if (!check.ok) throw new WorkerFrameError('BAD_TOOL_INPUT', `The input does not fit tool "${frame.tool}": ${check.message}`, check.details);
+  // A delegate call joins the run's batch: its sub-agent runs beside the others (PROTOCOL.md §24.1).
+  if (frame.tool === DELEGATE_TOOL) return run.delegateBatch().add(frame, check.input, input);
   const call = run.startStep(`\u0000tool.run:${frame.id}:${Date.now()}`, 'tool_call', frame.tool);
   await call.writer.write(input);
   call.ended = true;
