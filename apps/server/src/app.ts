@@ -86,6 +86,7 @@ function coreDeps(app: FastifyInstance) {
     ...(app.config.defaultApprove === undefined ? {} : { defaultApprove: app.config.defaultApprove }),
     ...(app.config.prices === undefined ? {} : { prices: app.config.prices }),
     ...(app.config.maxTokensPerSession === undefined ? {} : { maxTokensPerSession: app.config.maxTokensPerSession }),
+    maxSubagentDepth: app.config.maxSubagentDepth,
   };
 }
 

@@ -18,6 +18,7 @@ export const CAPABILITIES = [
   'sharing',
   'usage',
   'models',
+  'subagents',
 ] as const;
 
 /** A feature named in `hello.capabilities`. */

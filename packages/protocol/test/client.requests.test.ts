@@ -227,6 +227,21 @@ describe('InterthoughtClient requests', () => {
     await expect(client.request({ type: 'session.resume', sessionId: 'nope' })).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
   });
 
+  it('answers subagent.cancel with the subagent.status event that carries the request id, and passes on its refusals', async () => {
+    server.addSession('sess_1');
+    server.log('sess_1', { type: 'step.started', step: { stepId: 'd1', parentId: null, index: 0, kind: 'tool_call', status: 'streaming', content: '', revision: 0, tool: 'delegate' } });
+    server.log('sess_1', { type: 'step.completed', stepId: 'd1', content: '{"task":"part"}', tool: 'delegate' });
+    server.log('sess_1', { type: 'subagent.started', scope: 'd1', depth: 1, name: 'part', agent: 'demo', task: 'part' });
+    const client = clientOf(server);
+    await client.connect();
+    const cancelled = await client.cancelSubagent('sess_1', 'd1');
+    expect(cancelled).toEqual({ type: 'subagent.status', sessionId: 'sess_1', seq: 4, at: expect.any(String), scope: 'd1', status: 'cancelled', requestId: server.requests('subagent.cancel')[0]?.id });
+    expect(server.requests('subagent.cancel')[0]).toMatchObject({ type: 'subagent.cancel', sessionId: 'sess_1', scope: 'd1' });
+    await expect(client.cancelSubagent('sess_1', 'd1')).rejects.toMatchObject({ code: 'INVALID_STATE' });
+    await expect(client.cancelSubagent('sess_1', 'nope')).rejects.toMatchObject({ code: 'STEP_NOT_FOUND' });
+    await expect(client.cancelSubagent('nope', 'd1')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+  });
+
   it('answers session.delete with the session.deleted event that carries the request id, and refuses a second one', async () => {
     server.addSession('sess_1');
     server.log('sess_1', { type: 'session.status', status: 'running' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalPolicySchema, type ApprovalPolicy } from '@interthought/protocol';
+import { ApprovalPolicySchema, DEFAULT_MAX_SUBAGENT_DEPTH, type ApprovalPolicy } from '@interthought/protocol';
 import type { PriceTable } from '../core/run/model-prices.js';
 import { ConfigError } from './config-error.js';
 import { integer, optionalInteger, parseEnv, shown, type Env } from './env-values.js';
@@ -24,6 +24,8 @@ export interface AgentsConfig {
   prices: PriceTable | undefined;
   /** Every session's token budget, which a session's `options.maxTokens` may lower (INTERTHOUGHT_MAX_TOKENS_PER_SESSION). Undefined: none. */
   maxTokensPerSession: number | undefined;
+  /** How deep sub-agents may nest (INTERTHOUGHT_MAX_SUBAGENT_DEPTH, default 3; `hello.limits.maxSubagentDepth`, PROTOCOL.md §24.1). */
+  maxSubagentDepth: number;
 }
 
 /** A bad pacing, approval policy, price table or token budget. */
@@ -51,6 +53,7 @@ export const AgentsEnvSchema = z.object({
   INTERTHOUGHT_APPROVE: approvePolicy,
   INTERTHOUGHT_PRICES: pricesVariable,
   INTERTHOUGHT_MAX_TOKENS_PER_SESSION: optionalInteger(1, 1_000_000_000_000),
+  INTERTHOUGHT_MAX_SUBAGENT_DEPTH: integer(DEFAULT_MAX_SUBAGENT_DEPTH, 1, 16),
 });
 
 export type AgentsEnv = z.infer<typeof AgentsEnvSchema>;
@@ -61,6 +64,7 @@ export function agentsConfigOf(vars: AgentsEnv): AgentsConfig {
     defaultApprove: vars.INTERTHOUGHT_APPROVE,
     prices: vars.INTERTHOUGHT_PRICES,
     maxTokensPerSession: vars.INTERTHOUGHT_MAX_TOKENS_PER_SESSION,
+    maxSubagentDepth: vars.INTERTHOUGHT_MAX_SUBAGENT_DEPTH,
   };
 }
 

@@ -31,6 +31,7 @@ export function serverLimits(config: Config): ServerLimits {
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
     requestsPerSecond: config.ratePerSec,
     requestBurst: config.rateBurst,
+    maxSubagentDepth: config.maxSubagentDepth,
   };
 }
 

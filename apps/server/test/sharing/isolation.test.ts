@@ -50,6 +50,7 @@ describe.each([HS256_SETUP, JWKS_SETUP])('users kept apart, signed in with $name
       { type: 'session.pause', sessionId: id },
       { type: 'session.resume', sessionId: id },
       { type: 'session.cancel', sessionId: id },
+      { type: 'subagent.cancel', sessionId: id, scope: stepId },
       { type: 'session.delete', sessionId: id },
       { type: 'session.fork', sessionId: id, stepId },
       { type: 'session.share', sessionId: id, role: 'editor' },

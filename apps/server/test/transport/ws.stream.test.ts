@@ -1,4 +1,4 @@
-import { FIELD_LIMITS, PROTOCOL_VERSION, toSnapshot, type SessionEvent } from '@interthought/protocol';
+import { DEFAULT_MAX_SUBAGENT_DEPTH, FIELD_LIMITS, PROTOCOL_VERSION, toSnapshot, type SessionEvent } from '@interthought/protocol';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_VERSION } from '../../src/config/index.js';
@@ -20,7 +20,7 @@ describe('ws stream via injectWS', () => {
     expect(hello).toMatchObject({
       protocol: PROTOCOL_VERSION,
       serverVersion: SERVER_VERSION,
-      capabilities: ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation', 'auth-refresh', 'users', 'sharing', 'usage', 'models'],
+      capabilities: ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation', 'auth-refresh', 'users', 'sharing', 'usage', 'models', 'subagents'],
       limits: {
         maxFrameBytes: 65_536,
         maxTaskChars: FIELD_LIMITS.taskMax,
@@ -29,6 +29,7 @@ describe('ws stream via injectWS', () => {
         maxSubscriptionsPerConnection: 9,
         requestsPerSecond: 12,
         requestBurst: 24,
+        maxSubagentDepth: DEFAULT_MAX_SUBAGENT_DEPTH,
       },
     });
     await client.close();

@@ -6,6 +6,7 @@ import { TOKEN_EXPIRED_CLOSE } from '../auth.js';
 import { PROTOCOL_VERSION, isCompatibleProtocol } from '../version.js';
 import type { ClientMessageType, ServerMessage } from '../messages.js';
 import type { SessionCreated, SessionOptions } from '../session.js';
+import type { SubagentStatusEvent } from '../subagent.js';
 import { ANSWER_TYPES, type AnswerTo, type RequestOf } from './answers.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import { InterthoughtError } from './interthought-error.js';
@@ -210,6 +211,15 @@ export class InterthoughtClient {
   /** Run a tool call that waits for approval (§19.3); resolves with the `approval.resolved` event. */
   approveToolCall(sessionId: string, stepId: string): Promise<ApprovalResolvedEvent> {
     return this.request({ type: 'tool.approve', sessionId, stepId });
+  }
+
+  /**
+   * Stop one running or waiting sub-agent of a session (PROTOCOL.md §24.6; capability `subagents`):
+   * `scope` is its delegate call's step id. Resolves with the `subagent.status` event (`cancelled`)
+   * that carries the request id; the parent goes on.
+   */
+  cancelSubagent(sessionId: string, scope: string): Promise<SubagentStatusEvent> {
+    return this.request({ type: 'subagent.cancel', sessionId, scope });
   }
 
   /** Make a share link to a session (§21.3): resolves with `session.shared`, whose token is sent only this once. */

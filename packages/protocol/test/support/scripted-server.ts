@@ -229,6 +229,8 @@ export class ScriptedServer {
       case 'tool.approve':
       case 'tool.reject':
         return this.refuse(connection, requestId, 'APPROVAL_NOT_PENDING', `No approval was asked for ${message.stepId}.`);
+      case 'subagent.cancel':
+        return this.cancelSubagent(connection, message.sessionId, message.scope, requestId);
       case 'auth.refresh': {
         // Verifies nothing: it reads `exp` as the real server would after checking the signature.
         const exp = (JSON.parse(Buffer.from(message.token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { exp: number }).exp;
@@ -249,6 +251,20 @@ export class ScriptedServer {
       if (other === connection) this.send(other, { ...event, requestId });
       else if (other.subscriptions.has(sessionId)) this.send(other, event);
       other.subscriptions.delete(sessionId);
+    }
+  }
+
+  /** As PROTOCOL.md §24.6: only a running or waiting sub-agent is cancelled; the requester's copy of the status carries its request id. */
+  private cancelSubagent(connection: Connection, sessionId: string, scope: string, requestId: string | undefined): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) return this.refuse(connection, requestId, 'SESSION_NOT_FOUND', `No session ${sessionId}.`);
+    const subagent = applyEvents(createSessionState(session.info), session.events).subagents.get(scope);
+    if (!subagent) return this.refuse(connection, requestId, 'STEP_NOT_FOUND', `No sub-agent ${scope}.`);
+    if (subagent.status !== 'running' && subagent.status !== 'waiting') return this.refuse(connection, requestId, 'INVALID_STATE', `Sub-agent ${scope} is ${subagent.status}.`);
+    const event = this.log(sessionId, { type: 'subagent.status', scope, status: 'cancelled' });
+    for (const other of this.connections) {
+      if (other === connection) this.send(other, { ...event, requestId });
+      else if (other.subscriptions.has(sessionId)) this.send(other, event);
     }
   }
 

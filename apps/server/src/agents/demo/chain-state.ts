@@ -5,9 +5,9 @@ import { conversionAnswer, conversionPlan } from './recognize-conversion.js';
 import type { Question } from './follow-up-question.js';
 import { languageOf, say, type Lang } from './language.js';
 import type { Plan, PlannedCall, SolvePlan, StepValue } from './plan.js';
-import { analyseTask } from './problem-analyser.js';
 import { planTurn } from './recognize-follow-up.js';
 import { reviseFromStep } from './revision.js';
+import { planTask } from './sequential-parts.js';
 import { findUnit } from '../../tools/units.js';
 
 /** The tool call at the head of the chain, waiting for its observation. */
@@ -241,7 +241,7 @@ export function readChain(task: string, chain: readonly Step[], tools: AgentTool
   const state: ChainState = {
     task,
     lang,
-    plan: analyseTask(task, lang),
+    plan: planTask(task, lang, tools),
     nextStep: 0,
     last: 'none',
     values: [],

@@ -35,16 +35,19 @@ export function listedParts(thought: string): string[] {
   });
 }
 
-/** The final answer: each part's answer, in call order, in the task's language. */
-export function joinedAnswer(lang: Lang, parts: readonly PartOutcome[]): string {
+/** The final answer: each part's answer, in order, in the task's language; answered by sub-agents, or by the agent part after part. */
+export function joinedAnswer(lang: Lang, parts: readonly PartOutcome[], by: 'subagents' | 'sequential' = 'subagents'): string {
   const lines = parts.map((part) => {
     const answer = part.answer.trim() || say(lang, '(no answer)', '（没有答案）');
     return say(lang, `- ${part.name} (${part.task}): ${answer}`, `- ${part.name}（${part.task}）：${answer}`);
   });
-  const head = say(
-    lang,
-    parts.length === 1 ? 'A sub-agent answered the task:' : `The task had ${parts.length} parts, each answered by its own sub-agent:`,
-    parts.length === 1 ? '子智能体的解答：' : `这道题有 ${parts.length} 个部分，分别由各自的子智能体解答：`,
-  );
+  const head =
+    by === 'sequential'
+      ? say(lang, `The task had ${parts.length} parts:`, `这道题有 ${parts.length} 个部分：`)
+      : say(
+          lang,
+          parts.length === 1 ? 'A sub-agent answered the task:' : `The task had ${parts.length} parts, each answered by its own sub-agent:`,
+          parts.length === 1 ? '子智能体的解答：' : `这道题有 ${parts.length} 个部分，分别由各自的子智能体解答：`,
+        );
   return [head, ...lines].join('\n');
 }

@@ -41,6 +41,7 @@ function finalAnswer(state: ChainState): string {
     ...(state.lastCall ? { call: state.lastCall } : {}),
     fromTool: state.fromTool,
     asPlanned: state.asPlanned,
+    values: state.values,
   };
   if (plan.kind === 'reply') return plan.answer;
   if (plan.kind === 'advice') {
@@ -146,7 +147,7 @@ export function createDemoAgent(): Agent {
   return {
     name: 'demo',
     description:
-      'Offline demo agent (English / 中文): solves arithmetic, percentages, word problems and unit conversions step by step with real tools, and takes follow-ups on its answers. No API key needed.',
+      'Offline demo agent (English / 中文): solves arithmetic, percentages, word problems and unit conversions step by step with real tools, hands each part of a multi-part task to a sub-agent of its own, and takes follow-ups on its answers. No API key needed.',
     availability: () => ({ available: true }),
     async run(context) {
       // A multi-part task goes to sub-agents, one per part; a sub-agent's own task is one part, so it never splits again.

@@ -28,6 +28,8 @@ export interface Outcome extends StepValue {
   fromTool: boolean;
   /** The call ran as planned (not corrected) and the tool produced the value: answers may restate the plan's inputs. */
   asPlanned: boolean;
+  /** What each plan step produced on the chain, by step index (a plan of several parts answers each from its own). */
+  values?: ReadonlyArray<StepValue | undefined>;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { PlannedCall, Plan } from './plan.js';
 import { solve } from './problem-analyser.js';
 import { readProblem } from './problem-facts.js';
 import { recognizeConversion } from './recognize-conversion.js';
+import { solveParts } from './sequential-parts.js';
 import { normaliseProblemText } from './text-normalize.js';
 
 /**
@@ -110,10 +111,11 @@ export function reviseFromStep(task: string, lang: Lang, step: Step, current: Pl
   // The rewritten text itself may say it ("use 20 instead of 12"), as may the note.
   const changes = new Map([...noteReplacements(note), ...noteReplacements(now), ...changedNumbers(before, now)]);
   if (changes.size > 0) {
-    const plan = solve(replaceNumbers(task, changes), lang);
+    const replaced = replaceNumbers(task, changes);
+    const plan = solve(replaced, lang) ?? solveParts(replaced, lang);
     if (plan) return { kind: 'plan', plan };
   }
-  const rewritten = solve(now, lang);
+  const rewritten = solve(now, lang) ?? solveParts(now, lang);
   if (rewritten && expression === undefined) return { kind: 'plan', plan: rewritten };
   const noted = note === undefined ? undefined : expressionIn(note);
   if (noted !== undefined) return { kind: 'call', call: { tool: 'calculator', input: { expression: noted } } };

@@ -60,8 +60,8 @@ export function applyQueuedMessages(session: LiveSession, mode?: MessageMode): n
   return due.length;
 }
 
-/** The path from the root of the tree to `stepId`, root first; `STEP_NOT_FOUND` for an unknown step. */
-function pathTo(state: SessionState, sessionId: string, stepId: string): Step[] {
+/** The path from the first step of its scope's tree to `stepId`, first step first; `STEP_NOT_FOUND` for an unknown step. */
+export function pathTo(state: SessionState, sessionId: string, stepId: string): Step[] {
   const path: Step[] = [];
   let step = state.steps.get(stepId);
   if (step === undefined) throw new SessionError('STEP_NOT_FOUND', `Session ${sessionId} has no step ${stepId} to fork from.`);
@@ -73,20 +73,27 @@ function pathTo(state: SessionState, sessionId: string, stepId: string): Step[] 
 }
 
 /**
- * The copies a fork starts with (§20.4): the path to `stepId`, each step with a new id, under the
- * copy before it, finished (a streaming step keeps what it had), at revision 0, naming its origin.
+ * Copies of `path` for a fork (§20.4): each step with a new id, under the copy before it,
+ * finished (a streaming step keeps what it had), at revision 0, naming its origin; in `scope`
+ * (a sub-agent's scope in the fork, PROTOCOL.md §24.7) or the fork's own chain when absent.
  */
-export function copiedPath(source: SessionState, stepId: string, newId: () => string): Step[] {
+export function copiedSteps(source: SessionState, path: readonly Step[], newId: (original: Step) => string, scope?: string): Step[] {
   const sessionId = source.session.sessionId;
   let parentId: string | null = null;
-  return pathTo(source, sessionId, stepId).map((original) => {
+  return path.map((original) => {
     // A copy carries no usage: the source paid for its calls (PROTOCOL.md §22.1).
-    const { stepId: originalId, correctionOf: _replaced, approval, status, usage: _paid, ...kept } = original;
+    const { stepId: originalId, correctionOf: _replaced, approval, status, usage: _paid, scope: _scope, ...kept } = original;
     const origin: Origin = { sessionId, stepId: originalId };
-    const copy: Step = { ...kept, stepId: newId(), parentId, status: status === 'corrected' ? 'corrected' : 'completed', revision: 0, copiedFrom: origin };
+    const copy: Step = { ...kept, stepId: newId(original), parentId, status: status === 'corrected' ? 'corrected' : 'completed', revision: 0, copiedFrom: origin };
+    if (scope !== undefined) copy.scope = scope;
     // A decision stays part of the trail; a pending one belongs to the source's waiting session.
     if (approval !== undefined && approval.state !== 'pending') copy.approval = approval;
     parentId = copy.stepId;
     return copy;
   });
+}
+
+/** The copies a fork starts with (§20.4): the path to `stepId` (see `copiedSteps`). */
+export function copiedPath(source: SessionState, stepId: string, newId: () => string): Step[] {
+  return copiedSteps(source, pathTo(source, source.session.sessionId, stepId), () => newId());
 }

@@ -1,4 +1,4 @@
-import type { SessionInfo, SessionOptions, SessionState } from '@interthought/protocol';
+import type { LoggedSessionEvent, SessionInfo, SessionOptions, SessionState } from '@interthought/protocol';
 import type { SessionEngine } from '../sessions/session-engine.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { Peer, ReplyTo } from '../fanout/peer.js';
@@ -6,7 +6,7 @@ import { answer } from '../fanout/answer.js';
 import { stateBeforeFirstEvent } from '../persistence/session-loader.js';
 import { importedSession, writeImport, type ParsedImport } from '../transfer/session-import.js';
 import type { Actor, CreateSessionInput } from '../session-service.js';
-import { copiedPath } from './conversation.js';
+import { forkCopy } from '../subagents/scope-copies.js';
 import { checkOptions, checkTask } from './session-input.js';
 import { sessionModel } from './session-model.js';
 import { inOneTurn } from './in-one-turn.js';
@@ -92,13 +92,13 @@ export async function forkSession(
 ): Promise<SessionInfo> {
   engine.checkOpen();
   const sourceId = source.state.session.sessionId;
-  const copies = copiedPath(source.state, stepId, engine.newId);
+  const copy = forkCopy(source.state, stepId, engine.newId);
   const { task, agent, model } = source.state.session;
   const info: SessionInfo = {
     sessionId: engine.newId(),
     task,
     agent,
-    status: 'idle',
+    status: copy.status,
     revision: 0,
     createdAt: engine.now().toISOString(),
     forkedFrom: { sessionId: sourceId, stepId },
@@ -107,8 +107,12 @@ export async function forkSession(
   // A fork belongs to whoever forked it, whoever owns the source (PROTOCOL.md §21.2).
   if (ownedBy !== undefined) info.owner = { id: ownedBy.id, name: ownedBy.name };
   await openSession(engine, info, { ...source.options }, reply, attach, (fork) => {
-    fork.setStatus('idle');
-    if (copies.length > 0) fork.append({ type: 'steps.copied', ...fork.nextBase(), steps: copies, from: { sessionId: sourceId, stepId } });
+    fork.setStatus(copy.status);
+    // The path's copies, then each copied sub-agent's scope (PROTOCOL.md §24.7); a scoped fork's own `from` is the named step.
+    for (const event of copy.events) {
+      const from = event.type === 'steps.copied' && event === copy.events[0] ? { from: { sessionId: sourceId, stepId } } : {};
+      fork.append({ ...event, ...fork.nextBase(), ...from } as LoggedSessionEvent);
+    }
     engine.noteIfIdle(fork);
   });
   return { ...info };

@@ -124,9 +124,10 @@ function parseSnapshot(raw: Record<string, unknown>, line: number, header: Expor
   const stepIds = new Set(snapshot.steps.map((step) => step.stepId));
   const missing = snapshot.chain.find((stepId) => !stepIds.has(stepId));
   if (missing !== undefined) throw new ImportError(line, `The snapshot on line ${line} has step ${missing} on its chain but not among its steps.`);
-  return snapshot.queued === undefined
-    ? { session: snapshot.session, steps: snapshot.steps, chain: snapshot.chain, seq: snapshot.seq }
-    : { session: snapshot.session, steps: snapshot.steps, chain: snapshot.chain, seq: snapshot.seq, queued: snapshot.queued };
+  const kept: SessionSnapshotData = { session: snapshot.session, steps: snapshot.steps, chain: snapshot.chain, seq: snapshot.seq };
+  if (snapshot.queued !== undefined) kept.queued = snapshot.queued;
+  if (snapshot.subagents !== undefined) kept.subagents = snapshot.subagents;
+  return kept;
 }
 
 function parseEvent(raw: Record<string, unknown>, line: number): LoggedSessionEvent {
@@ -170,6 +171,20 @@ function snapshotEvents(snapshot: SessionSnapshotData, at: string): LoggedSessio
     const steps = chain.map(({ correctionOf: _replaced, ...step }) => step);
     const revision = snapshot.session.revision;
     events.push({ type: 'steps.copied', sessionId, seq: events.length + 1, at, steps, from: { sessionId, stepId: head.stepId }, ...(revision > 0 ? { revision } : {}) });
+  }
+  // Each sub-agent's scope with its chain, in the order they started (a parent's before its own), and how it ended (PROTOCOL.md §24.7).
+  for (const subagent of snapshot.subagents ?? []) {
+    const { scope, parentScope, depth, name, agent, task, status, error: failed } = subagent;
+    events.push({ type: 'subagent.started', sessionId, seq: events.length + 1, at, scope, ...(parentScope === undefined ? {} : { parentScope }), depth, name, agent, task });
+    const steps = subagent.chain.flatMap((stepId) => {
+      const step = byId.get(stepId);
+      if (step === undefined) return [];
+      const { correctionOf: _replaced, ...copy } = step;
+      return [copy];
+    });
+    const last = steps.at(-1);
+    if (last !== undefined) events.push({ type: 'steps.copied', sessionId, seq: events.length + 1, at, steps, from: { sessionId, stepId: last.stepId } });
+    if (status !== 'running') events.push({ type: 'subagent.status', sessionId, seq: events.length + 1, at, scope, status, ...(failed === undefined ? {} : { error: failed }) });
   }
   for (const message of snapshot.queued ?? []) {
     events.push({ type: 'message.queued', sessionId, seq: events.length + 1, at: message.at, stepId: message.stepId, text: message.text, mode: message.mode });

@@ -63,10 +63,46 @@ describe('demo agent: a multi-part task in one batch of sub-agents', () => {
     expect(answer).toMatch(/part 1 .*5[\s\S]*part 2 .*20[\s\S]*part 3 .*8\.05/u);
   });
 
-  it('answers a multi-part task itself, as one task, on a server without the delegate tool', async () => {
+  it('answers the parts one after another itself on a server without the delegate tool', async () => {
     const sink = await runDemo(EN);
     expect(sink.steps.some((step) => step.tool === 'delegate')).toBe(false);
-    expect(sink.kinds().at(-1)).toBe('final_answer');
+    expect(sink.kinds()).toEqual(['thought', 'action', 'tool_call', 'observation', 'action', 'tool_call', 'observation', 'final_answer']);
+    expect(sink.steps[0]!.content).toContain('one after another');
+    expect(sink.steps.filter((step) => step.kind === 'tool_call').map((step) => step.content)).toEqual([
+      JSON.stringify({ expression: '17 * 23 + 4' }),
+      JSON.stringify({ expression: '240 * 15%' }),
+    ]);
+    expect(sink.last('final_answer')!.content).toMatch(/part 1 \(What is 17 \* 23 \+ 4\?\): .*395[\s\S]*part 2 \(What is 15% of 240\?\): .*36/u);
+  });
+
+  it('answers Chinese parts one after another, a part of several steps from its own results', async () => {
+    const sink = await runDemo(ZH);
+    // Part 1 is two calls (17 × 23, then + 4); part 2 starts afresh from its own numbers.
+    expect(sink.steps.filter((step) => step.kind === 'tool_call').map((step) => step.content)).toEqual([
+      JSON.stringify({ expression: '17 * 23' }),
+      JSON.stringify({ expression: '391 + 4' }),
+      JSON.stringify({ expression: '240 * 15%' }),
+    ]);
+    expect(sink.last('final_answer')!.content).toMatch(/第 1 部分（17 乘以 23 加 4 是多少？）：.*395[\s\S]*第 2 部分（240 的 15% 是多少？）：.*36/u);
+  });
+
+  it('answers each part from the chain after a correction of one of its calls, without sub-agents', async () => {
+    const first = await runDemo(EN);
+    const chain = correct(asChain(first.steps), 'tool_call', JSON.stringify({ expression: '17 * 23 + 5' }));
+    const sink = await runDemo(EN, chain);
+    expect(sink.last('final_answer')!.content).toMatch(/part 1 .*396[\s\S]*part 2 .*36/u);
+    expect(sink.last('final_answer')!.content).not.toContain('395');
+  });
+
+  it('answers the parts with the numbers a corrected thought changes, without sub-agents', async () => {
+    const first = await runDemo(EN);
+    const chain = correct(asChain(first.steps), 'thought', 'Use 20 instead of 17.');
+    const sink = await runDemo(EN, chain);
+    expect(sink.steps.filter((step) => step.kind === 'tool_call').map((step) => step.content)).toEqual([
+      JSON.stringify({ expression: '20 * 23 + 4' }),
+      JSON.stringify({ expression: '240 * 15%' }),
+    ]);
+    expect(sink.last('final_answer')!.content).toMatch(/464[\s\S]*36/u);
   });
 
   it('answers a single part normally as a sub-agent: it never splits again', async () => {
@@ -195,6 +231,25 @@ describe('demo agent: any correction of a delegated turn', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('reaches a final answer after any correction of any step of a task answered part after part', async () => {
+    const firstRuns = await Promise.all([EN, ZH, 'Convert 5 miles to km and what is 3 + 4?'].map(async (task) => ({ task, chain: asChain((await runDemo(task)).steps) })));
+    const kinds: StepKind[] = ['thought', 'action', 'tool_call', 'observation'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...firstRuns),
+        fc.constantFrom(...kinds),
+        fc.constantFrom(0, 1, 2),
+        fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.json(), fc.constantFrom('{"expression":"2 + 2"}', 'use 20 instead of 17', '把 240 改成 300')),
+        async ({ task, chain }, kind, nth, content) => {
+          if (chain.filter((step) => step.kind === kind).length <= nth) return;
+          const sink = await runDemo(task, correct(chain, kind, content, { nth }));
+          expect(sink.kinds().at(-1)).toBe('final_answer');
+        },
+      ),
+      { numRuns: 80 },
     );
   });
 

@@ -41,6 +41,8 @@ describe('splitTask: independent parts of a task', () => {
     ['a second sentence that refers to the first result', 'What is 12 * 7? Divide it by 2.'],
     ['a story told over several sentences', 'Tom has 5 apples. He buys 3 more. How many apples does he have?'],
     ['a question after the facts it needs', 'A train travels 120 km at 60 km/h. How long does the trip take?'],
+    ['a second question about the first one\'s answer', 'What is 17 * 23 and what is that plus 4?'],
+    ['a second question about the result', 'What is 17 * 23? And what is the result times 2?'],
     ['a question whose second half the agent cannot answer', 'What is 3 + 4? Also, write me a poem.'],
     ['和 between two numbers', '3 和 4 的和是多少？'],
     ['a Chinese follow-up that builds on the result', '17 乘以 23 是多少？然后再加 4。'],

@@ -5,6 +5,8 @@ import type { RecordingPeer } from '../support/recording-peer.js';
 import type { ServiceTarget, ServiceTargetFactory } from './service-target.js';
 import { chainOf, ends, eventually, nextFrame, snapshotOf, statusReached, statusesOf } from './service-support.js';
 import { counterAnswer, joinedAnswer } from './delegating-agents.js';
+import { exportNdjson } from '../../../src/core/transfer/session-export.js';
+import { parseImport } from '../../../src/core/transfer/session-import.js';
 
 /** A `delegator` session created on `a`, its parts split by "; ". */
 async function delegating(target: ServiceTarget, task: string, options: Record<string, unknown> = {}) {
@@ -252,6 +254,94 @@ export function describeSubagents(name: string, factory: ServiceTargetFactory): 
       expect(scopeChain(snapshot, alpha)[1]).toMatchObject({ approval: { state: 'approved', by: 'u-ok' } });
       expect(chainOf(snapshot).at(-1)?.content).toContain('Joined:');
       expect(target.calls.of('wait beta')).toBe(1);
+    });
+    it('forks at a root step with the scopes of the delegate calls it copies, whole, under new ids', async () => {
+      const target = await factory.open();
+      const { a, b } = ends(target);
+      const { sessionId, creator } = await delegating(target, 'alpha; beta');
+      await statusReached(creator, sessionId, 'completed');
+      const source = await snapshotOf(a, sessionId);
+      const root = chainOf(source);
+      const fork = await b.fork({ sessionId, stepId: root[4]!.stepId });
+      const copy = await snapshotOf(b, fork.sessionId);
+      expect(copy.session.status).toBe('idle');
+      const copiedRoot = chainOf(copy);
+      expect(copiedRoot.map((step) => [step.kind, step.content])).toEqual(root.slice(0, 5).map((step) => [step.kind, step.content]));
+      const infos = subagentsOf(copy);
+      // The scopes are the copies of the delegate calls, with their chains and statuses.
+      expect(infos.map((info) => info.scope)).toEqual([copiedRoot[1]!.stepId, copiedRoot[2]!.stepId]);
+      expect(infos.map((info) => [info.task, info.status, info.depth])).toEqual([
+        ['alpha', 'completed', 1],
+        ['beta', 'completed', 1],
+      ]);
+      for (const [index, info] of infos.entries()) {
+        const original = subagentsOf(source)[index]!;
+        expect(scopeChain(copy, info.scope).map((step) => [step.kind, step.content, step.scope])).toEqual(
+          scopeChain(source, original.scope).map((step) => [step.kind, step.content, info.scope]),
+        );
+      }
+    });
+
+    it('forks at a scoped step: the root up to the batch, the sibling whole, the scope up to the step; interrupted, and resume runs it on', async () => {
+      const target = await factory.open();
+      const { a, b } = ends(target);
+      const { sessionId, creator } = await delegating(target, 'alpha; beta');
+      await statusReached(creator, sessionId, 'completed');
+      const source = await snapshotOf(a, sessionId);
+      const [alpha] = subagentsOf(source);
+      const [thought] = scopeChain(source, alpha!.scope);
+      const fork = await b.fork({ sessionId, stepId: thought!.stepId });
+      const copy = await snapshotOf(b, fork.sessionId);
+      expect(copy.session.status).toBe('interrupted');
+      expect(chainOf(copy).map((step) => [step.kind, step.tool])).toEqual([
+        ['thought', undefined],
+        ['tool_call', 'delegate'],
+        ['tool_call', 'delegate'],
+      ]);
+      const [copiedAlpha, copiedBeta] = subagentsOf(copy);
+      expect(copiedAlpha).toMatchObject({ task: 'alpha', status: 'interrupted' });
+      expect(scopeChain(copy, copiedAlpha!.scope).map((step) => step.kind)).toEqual(['thought']);
+      expect(copiedBeta).toMatchObject({ task: 'beta', status: 'completed' });
+      expect(scopeChain(copy, copiedBeta!.scope).map((step) => step.kind)).toEqual(['thought', 'final_answer']);
+
+      const resumer = target.peer('resumer');
+      await b.subscribe(fork.sessionId, { peer: resumer });
+      await b.resume(fork.sessionId);
+      await statusReached(resumer, fork.sessionId, 'completed');
+      const resumed = await snapshotOf(a, fork.sessionId);
+      expect(chainOf(resumed).at(-1)?.content).toBe(joinedAnswer([counterAnswer('alpha', [{ content: 'Working on alpha.' }]), scopeChain(copy, copiedBeta!.scope)[1]!.content]));
+      // The finished sibling gave its stored answer: only alpha's agent ran again.
+      expect(target.calls.of('beta')).toBe(1);
+      expect(target.calls.of('alpha')).toBe(2);
+    });
+
+    it('exports and imports a session with its scopes: the import folds to the same snapshot but for its id', async () => {
+      const target = await factory.open();
+      const { a, b } = ends(target);
+      const { sessionId, creator } = await delegating(target, 'alpha; deeper:beta');
+      await statusReached(creator, sessionId, 'completed');
+      const source = await snapshotOf(a, sessionId);
+      const text = exportNdjson(await a.exportSession(sessionId));
+      expect(text).toContain('"type":"subagent.started"');
+      const info = await b.importSession(parseImport(text, new Date().toISOString()));
+      const imported = await snapshotOf(b, info.sessionId);
+      expect(imported.chain).toEqual(source.chain);
+      expect(imported.subagents).toEqual(source.subagents);
+      expect(imported.steps.map((step) => [step.stepId, step.scope, step.content])).toEqual(source.steps.map((step) => [step.stepId, step.scope, step.content]));
+      expect(subagentsOf(imported).map((subagent) => subagent.depth)).toEqual([1, 1, 2]);
+    });
+    it('rejects a scoped call nobody decided in time: the sub-agent goes on after the refusal and the batch joins', async () => {
+      const target = await factory.open();
+      const { b } = ends(target);
+      const { sessionId, creator } = await delegating(target, 'tool alpha; beta', { approve: ['adder'], approvalTimeoutMs: 1_000 });
+      await statusReached(creator, sessionId, 'completed');
+      const snapshot = await snapshotOf(b, sessionId);
+      const alpha = subagentsOf(snapshot).find((info) => info.task === 'tool alpha')!;
+      const [, call, refusal] = scopeChain(snapshot, alpha.scope);
+      expect(call).toMatchObject({ kind: 'tool_call', approval: { state: 'rejected', by: 'server' } });
+      expect(refusal).toMatchObject({ kind: 'observation', scope: alpha.scope, result: { refused: true, by: 'server' } });
+      expect(alpha.status).toBe('completed');
+      expect(target.calls.of('beta')).toBe(1);
     });
   });
 }
