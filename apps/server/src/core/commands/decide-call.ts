@@ -34,6 +34,8 @@ export async function decideCall(engine: SessionEngine, input: DecideInput, deci
     if (decision === 'rejected') appendRefusalObservation(session, call, by, input.reason, engine.newId());
     if (call.scope === undefined) engine.startRun(session, agent);
     else engine.subagents.drive(session, call.scope);
+    // Another sub-agent's call may wait too: its clock runs now (one deadline per session at a time).
+    engine.timers.armDeadlineOf(session.state, session.options);
     engine.inUse(session);
   });
 }

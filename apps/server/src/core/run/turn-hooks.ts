@@ -70,6 +70,7 @@ export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApprov
       if (run.scope !== undefined) {
         appendApprovalRequested(session, call);
         context.subagents.awaitApproval(session, run.scope);
+        timers.armDeadlineOf(session.state, session.options);
         return;
       }
       timers.disarmPaused(session);

@@ -330,5 +330,18 @@ export function describeSubagents(name: string, factory: ServiceTargetFactory): 
       expect(imported.steps.map((step) => [step.stepId, step.scope, step.content])).toEqual(source.steps.map((step) => [step.stepId, step.scope, step.content]));
       expect(subagentsOf(imported).map((subagent) => subagent.depth)).toEqual([1, 1, 2]);
     });
+    it('rejects a scoped call nobody decided in time: the sub-agent goes on after the refusal and the batch joins', async () => {
+      const target = await factory.open();
+      const { b } = ends(target);
+      const { sessionId, creator } = await delegating(target, 'tool alpha; beta', { approve: ['adder'], approvalTimeoutMs: 1_000 });
+      await statusReached(creator, sessionId, 'completed');
+      const snapshot = await snapshotOf(b, sessionId);
+      const alpha = subagentsOf(snapshot).find((info) => info.task === 'tool alpha')!;
+      const [, call, refusal] = scopeChain(snapshot, alpha.scope);
+      expect(call).toMatchObject({ kind: 'tool_call', approval: { state: 'rejected', by: 'server' } });
+      expect(refusal).toMatchObject({ kind: 'observation', scope: alpha.scope, result: { refused: true, by: 'server' } });
+      expect(alpha.status).toBe('completed');
+      expect(target.calls.of('beta')).toBe(1);
+    });
   });
 }
