@@ -54,6 +54,11 @@ export function profileServersInto(dir: string): void {
   cpuProfileDir = dir;
 }
 
+/** Where `--cpu-prof` puts profiles, or undefined when not profiling (other children profile with the servers). */
+export function cpuProfileDirectory(): string | undefined {
+  return cpuProfileDir;
+}
+
 /** The node flags of a server child: GC exposed for the memory probe, and the CPU profiler when asked. */
 function nodeFlags(): string[] {
   const flags = ['--expose-gc'];

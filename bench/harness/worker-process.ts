@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { REPO_ROOT } from './target-process.js';
+import { REPO_ROOT, cpuProfileDirectory } from './target-process.js';
 
 const ENTRY = fileURLToPath(new URL('./firehose-worker.ts', import.meta.url));
 const START_TIMEOUT_MS = 30_000;
@@ -21,7 +21,10 @@ export class FirehoseWorker {
 
   /** Start it against `httpUrl` and resolve once its agent `name` is registered. */
   static async start(httpUrl: string, token: string, name: string): Promise<FirehoseWorker> {
-    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, httpUrl, token, name], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const profileDir = cpuProfileDirectory();
+    // Profiled with the servers (`--cpu-prof`): half of the hop's cost is the worker's.
+    const profile = profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${profileDir}`];
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', ENTRY, httpUrl, token, name], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     const worker = new FirehoseWorker(child);
     await new Promise<void>((resolve, reject) => {
       const poll = setInterval(() => {

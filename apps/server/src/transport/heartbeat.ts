@@ -1,4 +1,11 @@
 import type { WebSocket } from 'ws';
+
+/**
+ * A beat this late (in intervals) found the event loop blocked since the last one: the pongs that
+ * arrived meanwhile wait unread behind the timers, so it judges no one and the next beat does.
+ */
+const LATE_BEAT_INTERVALS = 1.5;
+
 /** What the heartbeat needs of a connection: a client's `Connection`, or an agent worker's. */
 export interface Beating {
   readonly socket: WebSocket;
@@ -16,6 +23,7 @@ export class Heartbeat {
   /** One 'pong' listener for every socket (ws calls it with the socket as `this`). */
   readonly #onPong: (this: WebSocket) => void;
   #timer: NodeJS.Timeout | undefined;
+  #lastBeatAt = 0;
 
   constructor(readonly intervalMs: number) {
     const unanswered = this.#unanswered;
@@ -27,7 +35,10 @@ export class Heartbeat {
   add(connection: Beating): void {
     connection.socket.on('pong', this.#onPong);
     this.#connections.add(connection);
-    this.#timer ??= setInterval(() => this.#beat(), this.intervalMs).unref();
+    if (this.#timer === undefined) {
+      this.#lastBeatAt = performance.now();
+      this.#timer = setInterval(() => this.#beat(), this.intervalMs).unref();
+    }
   }
 
   delete(connection: Beating): void {
@@ -42,10 +53,14 @@ export class Heartbeat {
   }
 
   #beat(): void {
+    const now = performance.now();
+    const judging = now - this.#lastBeatAt <= this.intervalMs * LATE_BEAT_INTERVALS;
+    this.#lastBeatAt = now;
     for (const connection of this.#connections) {
       const socket = connection.socket;
       if (this.#unanswered.has(socket)) {
-        socket.terminate();
+        // Its ping is still out: a late beat leaves it to the next one.
+        if (judging) socket.terminate();
         continue;
       }
       // One that is not open cannot answer: it is terminated on the next beat if it has not closed by then.

@@ -13,6 +13,7 @@ import type { AgentToolbox } from '../agent-tools.js';
 import { reconnectDelay, type BackoffOptions } from './backoff.js';
 import type { WorkerAgent, WorkerAgentEntry } from './worker-agent.js';
 import { WorkerRun, type RunLink } from './worker-run.js';
+import { SendWindow } from './send-window.js';
 import { createToolbox } from './worker-toolbox.js';
 
 /** What `connectWorker` is told. */
@@ -115,6 +116,8 @@ class WorkerClient implements AgentWorker, RunLink {
   #watchdog: NodeJS.Timeout | undefined;
   #heartbeatMs = 0;
   turnBudget = DEFAULT_TURN_BUDGET;
+  /** The current connection's frames in flight; none is bounded before `hello` says the server's queue. */
+  #window: SendWindow | undefined;
   #stopping = false;
   #fatal: Error | undefined;
   #resolveClosed!: () => void;
@@ -158,9 +161,15 @@ class WorkerClient implements AgentWorker, RunLink {
     await this.closed.catch(() => undefined);
   }
 
+  get hasRoom(): boolean {
+    return this.#window?.open ?? true;
+  }
+
   send(frame: WorkerMessage): void {
     const socket = this.#socket;
-    if (socket !== undefined && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+    if (socket === undefined || socket.readyState !== WebSocket.OPEN) return;
+    socket.send(JSON.stringify(frame));
+    this.#window?.sent();
   }
 
   nextRequestId(): string {
@@ -183,10 +192,14 @@ class WorkerClient implements AgentWorker, RunLink {
   #connect(): void {
     const socket = new WebSocket(wireUrl(this.#options.url), { headers: { authorization: `Bearer ${this.#options.token}` } });
     this.#socket = socket;
+    this.#window = undefined;
     socket.on('message', (data, isBinary) => {
       if (!isBinary) this.#handle(data.toString());
     });
     socket.on('ping', () => this.#armWatchdog());
+    socket.on('pong', (data) => {
+      if (this.#socket === socket) this.#window?.answered(data);
+    });
     socket.on('error', (error) => {
       const status = /Unexpected server response: (\d+)/u.exec(error.message)?.[1];
       if (status === '401') this.#fail(new WorkerRefusedError(`The server refused the token (401): use one of its INTERTHOUGHT_AGENT_TOKENS.`));
@@ -304,6 +317,17 @@ class WorkerClient implements AgentWorker, RunLink {
     this.#heartbeatMs = frame.limits.heartbeatMs;
     // The server says flow paused at an eighth of the frames it holds for a run (PROTOCOL.md Part II §A7).
     this.turnBudget = Math.max(1, Math.floor(frame.limits.maxQueuedFramesPerRun / 8));
+    // Half of that queue in flight at most: with the eighth queued when it says pause, a run stays far below it.
+    const socket = this.#socket;
+    this.#window = new SendWindow(
+      Math.floor(frame.limits.maxQueuedFramesPerRun / 2),
+      (data) => {
+        if (socket?.readyState === WebSocket.OPEN) socket.ping(data);
+      },
+      () => {
+        for (const run of this.#runs.values()) run.outbox.resume();
+      },
+    );
     this.#armWatchdog();
     this.#emit({ type: 'connected', workerId: frame.workerId });
     const agents = [...this.#served.values()]

@@ -27,14 +27,18 @@ export class RunOutbox {
   #paused = false;
   #closed: { reason: unknown } | undefined;
 
-  constructor(send: (frame: WorkerMessage) => void, turnBudget: number) {
+  readonly #room: () => boolean;
+
+  /** `room` says whether the connection may send more now (its `SendWindow`); `resume()` once it may again. */
+  constructor(send: (frame: WorkerMessage) => void, turnBudget: number, room: () => boolean = () => true) {
     this.#send = send;
     this.#turnBudget = Math.max(1, turnBudget);
+    this.#room = room;
   }
 
-  /** Frames are waiting, the server asked this run to wait, or this turn's budget is spent. */
+  /** Frames are waiting, the server asked this run to wait, this turn's budget is spent, or the connection has too many frames unread. */
   get blocked(): boolean {
-    return this.#paused || this.#yielding || this.#queue.length > 0;
+    return this.#paused || this.#yielding || this.#queue.length > 0 || !this.#room();
   }
 
   /** Send `frame` now, or after the frames before it once the run may send again. */
@@ -59,6 +63,11 @@ export class RunOutbox {
     if (this.#closed !== undefined) return Promise.reject(this.#closed.reason);
     if (!this.blocked) return Promise.resolve();
     return new Promise((resolve, reject) => this.#drainWaiters.push({ resolve, reject }));
+  }
+
+  /** The connection has room again: send what waits. */
+  resume(): void {
+    this.#flush();
   }
 
   /** `flow` from the server. */
@@ -89,7 +98,7 @@ export class RunOutbox {
   }
 
   #flush(): void {
-    while (!this.#paused && !this.#yielding && this.#queue.length > 0 && this.#closed === undefined) {
+    while (!this.#paused && !this.#yielding && this.#queue.length > 0 && this.#closed === undefined && this.#room()) {
       const queued = this.#queue.shift()!;
       this.#sendNow(queued.frame);
       queued.resolve?.();

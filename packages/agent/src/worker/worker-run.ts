@@ -12,6 +12,8 @@ export interface RunLink {
   nextRequestId(): string;
   /** Frames a run may send in one event-loop turn (see `RunOutbox`). */
   readonly turnBudget: number;
+  /** Whether the connection may send more now (see `SendWindow`). */
+  readonly hasRoom: boolean;
   /** The run is over and nothing of it waits to be sent. */
   released(run: WorkerRun, outcome: 'completed' | 'failed' | 'aborted'): void;
 }
@@ -67,7 +69,7 @@ export class WorkerRun implements StepOwner {
     this.runId = start.runId;
     this.#start = start;
     this.#link = link;
-    this.outbox = new RunOutbox((frame) => link.send(frame), link.turnBudget);
+    this.outbox = new RunOutbox((frame) => link.send(frame), link.turnBudget, () => link.hasRoom);
   }
 
   get signal(): AbortSignal {

@@ -41,6 +41,11 @@ function reasonOf(signal: AbortSignal): string {
  * One run of a remote agent: the worker's frames for it become `StepSink` calls, applied in
  * order, one at a time, as an in-process agent's awaited writes would be (PROTOCOL.md Part II §A5).
  * The frames waiting are bounded, and `flow` tells the worker when to wait (§A7).
+ *
+ * The frames one socket read delivers are applied together, in one synchronous run after it
+ * (a microtask), as an in-process agent's writes of one tick are: the session's outbox then
+ * writes and sends them as one batch instead of one transaction and one fan-out per frame. Only
+ * a frame that must wait (pacing, a pause, the outbox's backlog, a tool) ends the run early.
  */
 export class RemoteRun {
   readonly done: Promise<void>;
@@ -55,8 +60,9 @@ export class RemoteRun {
   #reject!: (error: unknown) => void;
   #over = false;
   #aborted = false;
-  #tail: Promise<void> = Promise.resolve();
-  #queued = 0;
+  /** Frames accepted and not applied yet; the first is the one being applied. */
+  readonly #waiting: RunFrame[] = [];
+  #pumping = false;
   #batch: DelegateBatch | undefined;
   #flowPaused = false;
   #draining = false;
@@ -112,18 +118,17 @@ export class RemoteRun {
       if (this.#aborted && frame.type === 'usage') void this.#applySafely(frame);
       return;
     }
-    this.#queued += 1;
-    if (this.#queued > this.#limits.maxQueuedFrames) {
+    if (this.#waiting.length >= this.#limits.maxQueuedFrames) {
       this.#flowExceeded();
       return;
     }
-    this.#tail = this.#tail
-      .then(() => this.#applySafely(frame))
-      .finally(() => {
-        this.#queued -= 1;
-        this.#updateFlow();
-      });
+    this.#waiting.push(frame);
     this.#updateFlow();
+    if (!this.#pumping) {
+      this.#pumping = true;
+      // After the rest of this socket read is accepted: its frames are applied in one run.
+      queueMicrotask(() => void this.#pump());
+    }
   }
 
   /** The worker went away: the session is interrupted, resumable on another worker. */
@@ -160,24 +165,47 @@ export class RemoteRun {
     this.#open = undefined;
   }
 
-  async #applySafely(frame: RunFrame): Promise<void> {
+  /** Apply the waiting frames in order, synchronously while none has to wait. */
+  async #pump(): Promise<void> {
+    const waiting = this.#waiting;
+    try {
+      while (waiting.length > 0) {
+        const pending = this.#applySafely(waiting[0]!);
+        if (pending !== undefined) await pending;
+        // Array.shift moves at most maxQueuedFrames pointers: cheap next to applying a frame.
+        waiting.shift();
+        this.#updateFlow();
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** Undefined once `frame` is applied; a promise when it has to wait. Never rejects. */
+  #applySafely(frame: RunFrame): Promise<void> | undefined {
     if (this.#over && !(this.#aborted && frame.type === 'usage')) {
       if (frame.type === 'tool.run') this.#refuseToolRun(frame.id);
-      return;
+      return undefined;
     }
     try {
-      await this.#apply(frame);
+      return this.#apply(frame)?.catch((error: unknown) => this.#refuse(frame, error));
     } catch (error) {
-      if (error instanceof WorkerFrameError) {
-        const names = { runId: this.runId, ...('ref' in frame ? { ref: frame.ref } : {}), ...(frame.type === 'tool.run' ? { requestId: frame.id } : {}) };
-        this.#link.send(agentErrorFrame(error.code, error.message, names, error.details));
-      } else if (this.aborted || this.#over) {
-        // The session moved on while the frame waited: nothing to tell, except a tool.run's caller.
-        if (frame.type === 'tool.run') this.#refuseToolRun(frame.id);
-      } else {
-        this.#link.report(`applying a worker's ${frame.type} frame failed`, error);
-        this.#link.send(agentErrorFrame(AGENT_ERROR_CODES.INTERNAL, 'The server could not apply the frame.', { runId: this.runId, ...(frame.type === 'tool.run' ? { requestId: frame.id } : {}) }));
-      }
+      this.#refuse(frame, error);
+      return undefined;
+    }
+  }
+
+  /** A frame that could not be applied: its typed error to the worker, or nothing once the session moved on. */
+  #refuse(frame: RunFrame, error: unknown): void {
+    if (error instanceof WorkerFrameError) {
+      const names = { runId: this.runId, ...('ref' in frame ? { ref: frame.ref } : {}), ...(frame.type === 'tool.run' ? { requestId: frame.id } : {}) };
+      this.#link.send(agentErrorFrame(error.code, error.message, names, error.details));
+    } else if (this.aborted || this.#over) {
+      // The session moved on while the frame waited: nothing to tell, except a tool.run's caller.
+      if (frame.type === 'tool.run') this.#refuseToolRun(frame.id);
+    } else {
+      this.#link.report(`applying a worker's ${frame.type} frame failed`, error);
+      this.#link.send(agentErrorFrame(AGENT_ERROR_CODES.INTERNAL, 'The server could not apply the frame.', { runId: this.runId, ...(frame.type === 'tool.run' ? { requestId: frame.id } : {}) }));
     }
   }
 
@@ -187,44 +215,56 @@ export class RemoteRun {
     return this.#batch;
   }
 
-  async #apply(frame: RunFrame): Promise<void> {
-    const { sink } = this.#context;
+  #apply(frame: RunFrame): Promise<void> | undefined {
     // The parent writes nothing while its batch runs: any other frame waits for the batch's observations.
     const joins = frame.type === 'tool.run' && frame.tool === DELEGATE_TOOL && this.#batch?.closed === false;
     if (this.#batch !== undefined && !joins) {
       const batch = this.#batch;
-      await batch.done;
-      if (this.#batch === batch) this.#batch = undefined;
+      return batch.done.then(() => {
+        if (this.#batch === batch) this.#batch = undefined;
+        return this.#applyInOrder(frame);
+      });
     }
+    return this.#applyInOrder(frame);
+  }
+
+  #applyInOrder(frame: RunFrame): Promise<void> | undefined {
     // Whatever is not a delta comes after the deltas before it are out.
-    if (frame.type !== 'step.delta') await this.#settleWrites();
+    if (frame.type !== 'step.delta' && this.#lastWrite !== undefined) return this.#settleWrites().then(() => this.#applyNow(frame));
+    return this.#applyNow(frame);
+  }
+
+  #applyNow(frame: RunFrame): Promise<void> | undefined {
+    const { sink } = this.#context;
     switch (frame.type) {
       case 'step.start':
         this.startStep(frame.ref, frame.kind, frame.tool);
-        return;
+        return undefined;
       case 'step.delta':
         return this.#delta(frame.ref, frame.text);
       case 'step.end':
-        return this.#end(frame.ref, frame.result);
+        this.#end(frame.ref, frame.result);
+        return undefined;
       case 'usage':
-        return this.#usage(frame);
+        this.#usage(frame);
+        return undefined;
       case 'notice':
         sink.notice(frame.detail);
-        return;
+        return undefined;
       case 'run.end':
         this.#finish();
         this.#resolve();
-        return;
+        return undefined;
       case 'run.fail':
         this.#finish();
         this.#reject(new Error(frame.message));
-        return;
+        return undefined;
       case 'tool.run':
         return applyToolRun(this, frame);
     }
   }
 
-  async #delta(ref: string, text: string): Promise<void> {
+  #delta(ref: string, text: string): Promise<void> | undefined {
     const step = this.step(ref);
     if (step.ended) throw new WorkerFrameError('STEP_ENDED', `Step "${ref}" of run ${this.runId} has ended (starting the next step ends the open one): start a new step to write more.`);
     if (step.chars + text.length > this.#limits.maxStepChars) {
@@ -232,24 +272,34 @@ export class RemoteRun {
     }
     step.chars += text.length;
     const written = step.writer.write(text);
+    // Checked after every write, as an in-process agent writing without awaiting each checks it.
+    const backlog = step.writer.backpressure?.();
     // An unpaced session takes the deltas waiting behind this one in the same turn, as it takes an
     // in-process agent's writes issued without awaiting each; a paced one waits out every token.
-    if (this.#context.options.tokenDelayMs === 0 && this.#queued > 1 && this.#unawaited < DELTAS_PER_TURN) {
+    if (backlog === undefined && this.#context.options.tokenDelayMs === 0 && this.#waiting.length > 1 && this.#unawaited < DELTAS_PER_TURN) {
       written.catch(() => undefined);
       this.#unawaited += 1;
       this.#lastWrite = written;
-      return;
+      return undefined;
     }
     this.#unawaited = 0;
     this.#lastWrite = undefined;
-    await written;
-    // The session's outbox over its mark: hold this run's frames, and tell the worker to wait.
-    const drained = step.writer.backpressure?.();
-    if (drained === undefined) return;
+    return this.#settle(written, step.writer, backlog);
+  }
+
+  /** Wait out a write; while the session's outbox is over its mark, hold this run's frames and tell the worker to wait. */
+  async #settle(written: Promise<void>, writer: StepWriter, backlog: Promise<void> | undefined): Promise<void> {
+    if (backlog === undefined) {
+      await written;
+      backlog = writer.backpressure?.();
+      if (backlog === undefined) return;
+    }
+    written.catch(() => undefined);
     this.#draining = true;
     this.#updateFlow();
     try {
-      await drained;
+      await backlog;
+      await written;
     } finally {
       this.#draining = false;
     }
@@ -325,10 +375,11 @@ export class RemoteRun {
 
   #updateFlow(): void {
     if (this.#over) return;
-    if (!this.#flowPaused && (this.#draining || this.#queued >= this.#flowHigh)) {
+    const queued = this.#waiting.length;
+    if (!this.#flowPaused && (this.#draining || queued >= this.#flowHigh)) {
       this.#flowPaused = true;
       this.#link.send({ type: 'flow', runId: this.runId, paused: true });
-    } else if (this.#flowPaused && !this.#draining && this.#queued <= this.#flowLow) {
+    } else if (this.#flowPaused && !this.#draining && queued <= this.#flowLow) {
       this.#flowPaused = false;
       this.#link.send({ type: 'flow', runId: this.runId, paused: false });
     }

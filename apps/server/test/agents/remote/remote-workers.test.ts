@@ -94,6 +94,25 @@ describe('remote agents: workers coming and going', () => {
   });
 });
 
+describe('remote agents: batching', () => {
+  it('applies the frames of one socket read together, as an in-process agent\'s writes of a tick: one transaction, not one per delta', async () => {
+    await start();
+    const w = await worker();
+    const client = await viewer();
+    await createSession(client);
+    const run = await w.nthRunStart(1);
+    w.send({ type: 'step.start', runId: run.runId, ref: 'a', kind: 'thought' });
+    await client.waitForType('step.started');
+    const before = server!.app.sessions.stats.commits.transactions;
+    w.sendTogether(Array.from({ length: 200 }, (_, i) => ({ type: 'step.delta', runId: run.runId, ref: 'a', text: `d${i} ` })));
+    await client.waitFor((frame) => frame.type === 'step.delta' && frame.text === 'd199 ');
+    const deltas = client.frames.filter((frame) => frame.type === 'step.delta');
+    expect(deltas.map((frame) => (frame as { text: string }).text)).toEqual(Array.from({ length: 200 }, (_, i) => `d${i} `));
+    // One read, one synchronous run: the outbox writes its events together (the old per-frame apply took 200).
+    expect(server!.app.sessions.stats.commits.transactions - before).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('remote agents: backpressure', () => {
   it('tells the worker to wait (flow paused) while its frames pile up behind the pacing, and to go on once they drained', async () => {
     await start({ agentMaxQueuedFrames: 400 });

@@ -49,6 +49,14 @@ export class TestWorker {
     this.socket.send(JSON.stringify(frame));
   }
 
+  /** Send `frames` in one TCP write (the socket corked around them), so the server reads them at once. */
+  sendTogether(frames: ReadonlyArray<Record<string, unknown>>): void {
+    const tcp = (this.socket as unknown as { _socket: { cork(): void; uncork(): void } })._socket;
+    tcp.cork();
+    for (const frame of frames) this.send(frame);
+    tcp.uncork();
+  }
+
   sendRaw(data: string | Buffer, binary = false): void {
     this.socket.send(data, { binary });
   }
