@@ -69,7 +69,8 @@ export function readDelegation(task: string, chain: readonly Step[], tools: Agen
   const canDelegate = tools.get(DELEGATE_TOOL) !== undefined;
   const parts = thought?.status === 'corrected' ? partsOfThought(thought.content, lang) : canDelegate ? splitTask(task, lang) : undefined;
   const batchStarted = isDelegateCall(rest[0]);
-  if (!batchStarted && (!canDelegate || !parts)) return undefined;
+  // A chain that went on past its thought without delegating (answered part after part) stays that way.
+  if (!batchStarted && (!canDelegate || !parts || rest.length > 0)) return undefined;
 
   const calls: DelegateCall[] = [];
   let at = 0;
