@@ -241,7 +241,7 @@ export function readChain(task: string, chain: readonly Step[], tools: AgentTool
   const state: ChainState = {
     task,
     lang,
-    plan: planTask(task, lang, tools),
+    plan: planTask(task, lang),
     nextStep: 0,
     last: 'none',
     values: [],

@@ -58,8 +58,9 @@ function partsOfThought(thought: string, lang: Lang): string[] | undefined {
 
 /**
  * Read the chain as a delegated turn, or undefined when the agent answers it itself: a task of
- * one question, a server without the `delegate` tool (it answers the task as one), a conversation
- * that went on with a user message, or a split thought the user rewrote into a single calculation.
+ * one question, a server without the `delegate` tool (it answers the parts one after another,
+ * sequential-parts.ts), a conversation that went on with a user message, or a split thought the
+ * user rewrote into a single calculation.
  */
 export function readDelegation(task: string, chain: readonly Step[], tools: AgentToolbox): DelegationState | undefined {
   if (chain.some((step) => step.kind === 'user_message')) return undefined;
@@ -69,7 +70,8 @@ export function readDelegation(task: string, chain: readonly Step[], tools: Agen
   const canDelegate = tools.get(DELEGATE_TOOL) !== undefined;
   const parts = thought?.status === 'corrected' ? partsOfThought(thought.content, lang) : canDelegate ? splitTask(task, lang) : undefined;
   const batchStarted = isDelegateCall(rest[0]);
-  if (!batchStarted && (!canDelegate || !parts)) return undefined;
+  // A chain that went on past its thought without delegating (answered part after part) stays that way.
+  if (!batchStarted && (!canDelegate || !parts || rest.length > 0)) return undefined;
 
   const calls: DelegateCall[] = [];
   let at = 0;

@@ -1,5 +1,3 @@
-import { DELEGATE_TOOL } from '@interthought/protocol';
-import type { AgentToolbox } from '@interthought/agent';
 import { joinedAnswer, listedParts, partName } from './delegation-narration.js';
 import { say, type Lang } from './language.js';
 import type { Outcome, Plan, PlanStep, SolvePlan, StepValue } from './plan.js';
@@ -63,9 +61,13 @@ export function sequentialPlan(lang: Lang, parts: readonly string[]): SolvePlan 
   };
 }
 
-/** How the agent plans a task it answers itself: part after part when it has independent parts and no sub-agents to hand them to. */
-export function planTask(task: string, lang: Lang, tools: AgentToolbox): Plan {
-  const parts = tools.get(DELEGATE_TOOL) === undefined ? splitTask(task, lang) : undefined;
+/**
+ * How the agent plans a task it answers itself: part after part when it has independent parts.
+ * With sub-agents at hand such a task is delegated instead (delegation-state.ts reads it first),
+ * so this plan is for a server without them, or a chain that was begun without them.
+ */
+export function planTask(task: string, lang: Lang): Plan {
+  const parts = splitTask(task, lang);
   return (parts && sequentialPlan(lang, parts)) ?? analyseTask(task, lang);
 }
 

@@ -105,6 +105,14 @@ describe('demo agent: a multi-part task in one batch of sub-agents', () => {
     expect(sink.last('final_answer')!.content).toMatch(/464[\s\S]*36/u);
   });
 
+  it('goes on part after part with a chain begun without sub-agents, once the delegate tool is there', async () => {
+    const first = await runDemo(EN);
+    const chain = correct(asChain(first.steps), 'tool_call', JSON.stringify({ expression: '17 * 23 + 5' }));
+    const { sink, executions } = await runDelegating(EN, chain);
+    expect(executions).toEqual([]);
+    expect(sink.last('final_answer')!.content).toMatch(/396[\s\S]*36/u);
+  });
+
   it('answers a single part normally as a sub-agent: it never splits again', async () => {
     const { sink, executions } = await runDelegating('What is 17 * 23 + 4?');
     expect(executions).toEqual([]);
