@@ -29,8 +29,8 @@ async function waitForParts(page: Page): Promise<void> {
  * Record every text the header's and the rail's running counts show, from the page's first script
  * on: the counts change as the sub-agents finish, faster than a test can look.
  */
-function recordRunningCounts(page: Page): Promise<void> {
-  return page.addInitScript(() => {
+async function recordRunningCounts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { runningCounts: string[] }).runningCounts = seen;
     const note = (): void => {
