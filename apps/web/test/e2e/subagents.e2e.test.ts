@@ -25,6 +25,25 @@ async function waitForParts(page: Page): Promise<void> {
   await page.locator('section[data-subagent-name="part 2"][data-status="completed"]').waitFor();
 }
 
+/**
+ * Record every text the header's and the rail's running counts show, from the page's first script
+ * on: the counts change as the sub-agents finish, faster than a test can look.
+ */
+async function recordRunningCounts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { runningCounts: string[] }).runningCounts = seen;
+    const note = (): void => {
+      for (const [where, selector] of [['header', 'header [data-subagents-running]'], ['rail', 'nav [data-subagents-running]']] as const) {
+        const text = document.querySelector<HTMLElement>(selector)?.textContent?.trim();
+        const entry = `${where}:${text ?? ''}`;
+        if (text !== undefined && !seen.includes(entry)) seen.push(entry);
+      }
+    };
+    new MutationObserver(note).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
 /** The root's final answer, as the page shows it. */
 const finalAnswer = (page: Page) => page.locator('.timeline > li > [data-kind="final_answer"] [data-step-text]').innerText();
 
@@ -34,19 +53,10 @@ describe('sub-agents in Chromium', { timeout: 90_000 }, () => {
   it('draws the two parts of a multi-part task as sub-agent panels side by side, running, then completed, with the joined answer', async () => {
     const { page, context, errors } = await openPage(env().browser, env().server.url);
     try {
+      await recordRunningCounts(page);
       sessionId = await startFromHome(page, MULTI_PART_TASK);
       await page.locator('[data-subagent-batch="2"]').waitFor();
-      // The header and the rail say how many run, while they run (read in one frame: they finish soon).
-      const counts = await page.waitForFunction(
-        (id) => {
-          const header = document.querySelector<HTMLElement>('header [data-subagents-running="2"]');
-          const rail = document.querySelector<HTMLElement>(`nav a[data-session-id="${CSS.escape(id)}"] [data-subagents-running="2"]`);
-          return header && rail ? { header: header.innerText.trim(), rail: rail.innerText.trim() } : null;
-        },
-        sessionId,
-        { polling: 'raf', timeout: 20_000 },
-      );
-      expect(await counts.jsonValue()).toEqual({ header: '2 sub-agents running', rail: '2 sub-agents running' });
+      await page.locator('section[data-subagent-name="part 2"]').waitFor();
       await screenshot(page, 'subagents-01-running');
 
       await waitForParts(page);
@@ -63,6 +73,10 @@ describe('sub-agents in Chromium', { timeout: 90_000 }, () => {
       expect(answer).toContain('395');
       expect(answer).toContain('36');
       expect(await page.locator('header [data-subagents-running]').count()).toBe(0);
+      // While both ran, the header and the rail said so.
+      const counts = await page.evaluate(() => (window as unknown as { runningCounts: string[] }).runningCounts);
+      expect(counts).toContain('header:2 sub-agents running');
+      expect(counts).toContain('rail:2 sub-agents running');
 
       // The page's panels are the server's scopes, step for step.
       const snapshot = await fetchSnapshot(page, sessionId);
