@@ -13,7 +13,8 @@ export type Placement = { here: true } | { here: false; nodeId: string; handOver
 export type CommandOp = 'correct' | 'approve' | 'reject' | 'message' | 'pause' | 'resume' | 'cancel' | 'cancelSubagent' | 'delete' | 'share' | 'unshare';
 
 /** Commands that may start a run of the session's agent: they run where that agent can run. */
-export const RUN_STARTING_OPS: ReadonlySet<RoutedOp> = new Set<RoutedOp>(['create', 'correct', 'approve', 'reject', 'message', 'resume']);
+// Cancelling a sub-agent may start its parent again (a waiting session that waited for it alone, PROTOCOL.md §24.6).
+export const RUN_STARTING_OPS: ReadonlySet<RoutedOp> = new Set<RoutedOp>(['create', 'correct', 'approve', 'reject', 'message', 'resume', 'cancelSubagent']);
 
 /** What goes from node to node: a command on a session, or `create` (a new session placed where its agent can run). */
 export type RoutedOp = CommandOp | 'create';
