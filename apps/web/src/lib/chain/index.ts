@@ -43,4 +43,3 @@ export { default as SkeletonSteps } from './SkeletonSteps.svelte';
 export { default as SubagentBatch } from './SubagentBatch.svelte';
 export { default as SubagentPanel } from './SubagentPanel.svelte';
 export { default as SubagentRows } from './SubagentRows.svelte';
-export { default as SubagentStatusBadge } from './SubagentStatusBadge.svelte';
