@@ -203,7 +203,7 @@ export interface SessionService {
   resume(sessionId: string, reply?: ReplyTo): Promise<void>;
   cancel(sessionId: string, reply?: ReplyTo): Promise<void>;
   /**
-   * Stop one running or waiting sub-agent (PROTOCOL.md §24.6 "`subagent.cancel`"): the requester
+   * Stop one running or waiting sub-agent (PROTOCOL.md §24.6 "Cancelling one sub-agent"): the requester
    * gets the `subagent.status` `cancelled` event with its request id; the parent goes on with that
    * outcome. `STEP_NOT_FOUND` for no such scope, `INVALID_STATE` for one that is not running or waiting.
    */
