@@ -14,11 +14,11 @@ const TWO_PARTS = 'What is 17 * 23 + 4? Also, what is 15% of 240?';
 /** A short part that finishes while the long one still streams. */
 const SHORT_THEN_LONG = 'What is 2 + 2? Also, what is 17 * 23 * 19 - 4 * 7 + 12 * 31 - 8 * 9 + 6 * 14 - 3?';
 /** Slow enough that both sub-agents are still mid-stream when the process dies (each writes several steps). */
-const TOKEN_DELAY_MS = 30;
+const TOKEN_DELAY_MS = 60;
 /** The machine may be loaded: a start, a run and a resume can each take many seconds. */
-const WAIT_MS = 60_000;
+const WAIT_MS = 120_000;
 /** Two server starts, a slow run, a resume and a reference run: generous, as the machine may be loaded. */
-const TEST_TIMEOUT_MS = 240_000;
+const TEST_TIMEOUT_MS = 360_000;
 
 let folder: TempFolder;
 const connect = useDurableScope((made) => (folder = made));
