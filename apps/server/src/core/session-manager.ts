@@ -79,6 +79,8 @@ export class SessionManager implements SessionService {
   readonly #report: (context: string, error: unknown) => void;
   /** Where commands run in a cluster (claimed, routed, handed back); unused by a single process. */
   readonly #placed: PlacedCommands;
+  /** Set once `shutdown` begins: what fails from then on because this node stops is no failure to report. */
+  #shuttingDown = false;
 
   constructor(deps: SessionManagerDeps) {
     const { cluster, recoverInterrupted, reportError, ...engineDeps } = deps;
@@ -289,6 +291,7 @@ export class SessionManager implements SessionService {
   }
 
   async shutdown(): Promise<void> {
+    this.#shuttingDown = true;
     // Renewing stops and the runs are aborted in this very turn, before anything else can happen.
     const renewing = this.#placement.stop({ release: false });
     const stopping = this.#engine.shutdown();
@@ -330,6 +333,9 @@ export class SessionManager implements SessionService {
     } catch (error) {
       // Decided, invalidated, cancelled or deleted meanwhile: nothing is left to time out.
       if (error instanceof SessionError && error.code !== 'INTERNAL') return;
+      // This node stops while its rejection is on its way (routed to the owner): the deadline is in the
+      // log, so a live node's clock or the next start (`armStored`) times the call out. Nothing failed.
+      if (this.#shuttingDown) return;
       this.#report(`rejecting the timed-out approval of session ${sessionId} failed`, error);
     }
   }
