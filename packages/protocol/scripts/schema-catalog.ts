@@ -56,6 +56,8 @@ export const CLIENT_MESSAGES: Record<ClientMessageType, MessageEntry> = {
   'session.unshare': { id: 'SessionUnshareRequest', summary: 'Revoke a share link; connections opened with it lose access at once.' },
   'tool.reject': { id: 'ToolRejectRequest', summary: 'Refuse a tool call that waits for approval; the agent goes on knowing it was refused.' },
   'subagent.cancel': { id: 'SubagentCancelRequest', summary: 'Stop one running or waiting sub-agent; its parent goes on.' },
+  'input.provide': { id: 'InputProvideRequest', summary: 'Answer the question an `ask_user` call waits on; the answer becomes its observation.' },
+  'approvals.forget': { id: 'ApprovalsForgetRequest', summary: 'Take back approvals given with `remember: "session"`: one tool, or all.' },
 };
 
 /** Every server frame; a `Record` over the server frame types, so a new type cannot be left out. */
@@ -90,6 +92,10 @@ export const SERVER_MESSAGES: Record<ServerMessageType, MessageEntry> = {
   'usage.recorded': { id: 'UsageRecordedEvent', summary: "One model call's tokens, cost and timing, after the steps it produced; the session's totals add it up." },
   'subagent.started': { id: 'SubagentStartedEvent', summary: "A delegate call's sub-agent begins; its steps carry the call's id as their `scope`." },
   'subagent.status': { id: 'SubagentStatusEvent', summary: "A sub-agent's status changed (it answers `subagent.cancel` too)." },
+  'input.requested': { id: 'InputRequestedEvent', summary: 'An `ask_user` call waits for the user\'s answer.' },
+  'input.resolved': { id: 'InputResolvedEvent', summary: 'A question was answered or timed out (it answers `input.provide` too).' },
+  'approvals.forgotten': { id: 'ApprovalsForgottenEvent', summary: 'Remembered approvals were taken back (it answers `approvals.forget` too).' },
+  'breakpoint.hit': { id: 'BreakpointHitEvent', summary: 'A breakpoint stopped the run at a step; `session.status` `paused` follows.' },
   'session.deleted': { id: 'SessionDeletedEvent', summary: "A session's last event: it was deleted with its log (it answers `session.delete` too)." },
 };
 

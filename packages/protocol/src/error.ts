@@ -20,6 +20,12 @@ export const ERROR_CODES = {
   INVALID_STATE: 'INVALID_STATE',
   /** `tool.approve` / `tool.reject` of a step with no pending approval: already decided, not a tool call, or never asked (capability `approvals`). */
   APPROVAL_NOT_PENDING: 'APPROVAL_NOT_PENDING',
+  /** `input.provide` of a step with no waiting question: answered already (by whom), timed out, not an `ask_user` call, or the session is not waiting (capability `questions`). */
+  INPUT_NOT_PENDING: 'INPUT_NOT_PENDING',
+  /** `approvals.forget` of a tool with no remembered approval (capability `approval-rules`). */
+  NOT_REMEMBERED: 'NOT_REMEMBERED',
+  /** A `step.correct` of a tool call whose new input a `deny` rule of the session matches (capability `approval-rules`). */
+  TOOL_DENIED: 'TOOL_DENIED',
   AGENT_NOT_FOUND: 'AGENT_NOT_FOUND',
   /** The agent exists but is not configured or cannot run now. */
   AGENT_UNAVAILABLE: 'AGENT_UNAVAILABLE',

@@ -33,6 +33,8 @@ export interface SessionEventTraits<E extends SessionEvent = SessionEvent> {
   readonly changesShares: boolean;
   /** It may change the sub-agents (`SessionState.subagents`) other than their chains: one started, a status, usage (§24.3). */
   readonly changesSubagents: boolean;
+  /** It changes the approvals remembered for the session (`SessionState.remembered`, §25.3). */
+  readonly changesRemembered: boolean;
 }
 
 /** The traits of every session event type, keyed by type. */
@@ -43,7 +45,7 @@ const none = (): readonly string[] => NONE;
 const never = (): boolean => false;
 const oneStep = (event: { stepId: string }): readonly string[] => [event.stepId];
 /** Traits of an event that touches no step, the chain, the queue nor the links. */
-const QUIET = { logged: true, changesSummary: false, changesChainShape: 'no', changesStepStatus: false, touchesSteps: none, needsSteps: none, changesQueue: never, changesShares: false, changesSubagents: false } as const;
+const QUIET = { logged: true, changesSummary: false, changesChainShape: 'no', changesStepStatus: false, touchesSteps: none, needsSteps: none, changesQueue: never, changesShares: false, changesSubagents: false, changesRemembered: false } as const;
 
 /** What each session event does (PROTOCOL.md §11). */
 export const SESSION_EVENT_TRAITS: SessionEventTraitsTable = {
@@ -75,7 +77,13 @@ export const SESSION_EVENT_TRAITS: SessionEventTraitsTable = {
     needsSteps: (event) => event.stepIds,
   },
   'approval.requested': { ...QUIET, touchesSteps: oneStep, needsSteps: oneStep },
-  'approval.resolved': { ...QUIET, touchesSteps: oneStep, needsSteps: oneStep },
+  // A resolution with `remember` adds to the session's remembered approvals (§25.3).
+  'approval.resolved': { ...QUIET, touchesSteps: oneStep, needsSteps: oneStep, changesRemembered: true },
+  // A question's trail is on its call (§25.1); a breakpoint's mark on its step (§25.5).
+  'input.requested': { ...QUIET, touchesSteps: oneStep, needsSteps: oneStep },
+  'input.resolved': { ...QUIET, touchesSteps: oneStep, needsSteps: oneStep },
+  'approvals.forgotten': { ...QUIET, changesRemembered: true },
+  'breakpoint.hit': { ...QUIET, touchesSteps: oneStep, needsSteps: oneStep },
   // Not on the chain until its step starts.
   'message.queued': { ...QUIET, changesQueue: () => true },
   'steps.copied': {

@@ -19,6 +19,9 @@ export const CAPABILITIES = [
   'usage',
   'models',
   'subagents',
+  'questions',
+  'approval-rules',
+  'breakpoints',
 ] as const;
 
 /** A feature named in `hello.capabilities`. */

@@ -45,6 +45,9 @@ import {
   StepsInvalidatedEventSchema,
 } from './step.js';
 import { SubagentCancelRequestSchema, SubagentStartedEventSchema, SubagentStatusEventSchema } from './subagent.js';
+import { InputProvideRequestSchema, InputRequestedEventSchema, InputResolvedEventSchema } from './question.js';
+import { ApprovalsForgetRequestSchema, ApprovalsForgottenEventSchema } from './approval-rules.js';
+import { BreakpointHitEventSchema } from './breakpoint.js';
 import { UsageRecordedEventSchema } from './usage.js';
 
 /** Every frame a client may send (strict: unknown fields are refused). */
@@ -67,6 +70,8 @@ export const ClientMessageSchema = z.discriminatedUnion('type', [
   SessionShareRequestSchema,
   SessionUnshareRequestSchema,
   SubagentCancelRequestSchema,
+  InputProvideRequestSchema,
+  ApprovalsForgetRequestSchema,
 ]);
 
 /** The `type` of every client request. */
@@ -92,6 +97,10 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   UsageRecordedEventSchema,
   SubagentStartedEventSchema,
   SubagentStatusEventSchema,
+  InputRequestedEventSchema,
+  InputResolvedEventSchema,
+  ApprovalsForgottenEventSchema,
+  BreakpointHitEventSchema,
   SessionDeletedEventSchema,
 ]);
 

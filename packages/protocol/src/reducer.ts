@@ -1,4 +1,5 @@
 import type { StepApproval } from './approval.js';
+import type { RememberedApproval } from './approval-rules.js';
 import type { QueuedMessage } from './conversation.js';
 import type { ShareRecord } from './sharing.js';
 import type { SessionEvent } from './messages.js';
@@ -6,6 +7,7 @@ import { traitsOf } from './event-traits.js';
 import type { SessionInfo, SessionSnapshot } from './session.js';
 import type { Step, StepCorrectedEvent, StepStartedEvent, StepsCopiedEvent } from './step.js';
 import type { SubagentInfo } from './subagent.js';
+import type { StepBreakpoint } from './breakpoint.js';
 import { addUsage, type CallUsage, type UsageRecordedEvent } from './usage.js';
 
 /**
@@ -33,6 +35,11 @@ export interface SessionState {
    * its scope's chain (`subagent.started` / `subagent.status`; capability `subagents`, PROTOCOL.md §24).
    */
   subagents: Map<string, SubagentInfo>;
+  /**
+   * The approvals given with `remember: "session"` and not forgotten, by tool, oldest first
+   * (`approval.resolved` / `approvals.forgotten`; capability `approval-rules`, PROTOCOL.md §25.3).
+   */
+  remembered: Map<string, RememberedApproval>;
 }
 
 /** The `children` key of the steps whose `parentId` is `null`. */
@@ -74,7 +81,7 @@ export class ReducerError extends Error {
 }
 
 /** The snapshot fields a state can be created from or exported to. */
-export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq' | 'queued' | 'shares' | 'subagents'>;
+export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq' | 'queued' | 'shares' | 'subagents' | 'remembered'>;
 
 function blankSession(): SessionInfo {
   return { sessionId: '', task: '', agent: '', status: 'running', revision: 0, createdAt: '' };
@@ -96,7 +103,7 @@ function isSnapshotData(from: SessionSnapshotData | SessionInfo): from is Sessio
  * The input is copied, never kept.
  */
 export function createSessionState(from?: SessionSnapshotData | SessionInfo): SessionState {
-  const state: SessionState = { session: blankSession(), steps: new Map(), children: new Map(), chain: [], seq: 0, queued: [], shares: [], subagents: new Map() };
+  const state: SessionState = { session: blankSession(), steps: new Map(), children: new Map(), chain: [], seq: 0, queued: [], shares: [], subagents: new Map(), remembered: new Map() };
   if (!from) return state;
   if (!isSnapshotData(from)) {
     state.session = { ...from };
@@ -113,6 +120,7 @@ export function createSessionState(from?: SessionSnapshotData | SessionInfo): Se
   state.queued = (from.queued ?? []).map((message) => ({ ...message }));
   state.shares = (from.shares ?? []).map((share) => ({ ...share }));
   for (const subagent of from.subagents ?? []) state.subagents.set(subagent.scope, copySubagent(subagent));
+  for (const remembered of from.remembered ?? []) state.remembered.set(remembered.tool, { ...remembered });
   return state;
 }
 
@@ -133,6 +141,7 @@ export function toSnapshot(state: SessionState): SessionSnapshotData {
   if (state.queued.length > 0) snapshot.queued = state.queued.map((message) => ({ ...message }));
   if (state.shares.length > 0) snapshot.shares = state.shares.map((share) => ({ ...share }));
   if (state.subagents.size > 0) snapshot.subagents = Array.from(state.subagents.values(), copySubagent);
+  if (state.remembered.size > 0) snapshot.remembered = Array.from(state.remembered.values(), (remembered) => ({ ...remembered }));
   return snapshot;
 }
 
@@ -271,6 +280,10 @@ function checkFits(state: SessionState, event: SessionEvent): void {
     case 'usage.recorded':
     case 'approval.requested':
     case 'approval.resolved':
+    case 'input.requested':
+    case 'input.resolved':
+    case 'approvals.forgotten':
+    case 'breakpoint.hit':
     case 'session.status':
     case 'session.deleted':
     case 'share.created':
@@ -342,6 +355,8 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       if (step.status === 'streaming') step.status = 'completed';
       if (event.tool !== undefined) step.tool = event.tool;
       if (event.result !== undefined) step.result = event.result;
+      // A standing decision (a remembered approval, a rule) let the call run or refused it (§25.3, §25.4).
+      if (event.approval !== undefined) step.approval = { ...event.approval };
       step.completedAt = event.at;
       break;
     }
@@ -383,6 +398,33 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       if (event.reason !== undefined) approval.reason = event.reason;
       if (event.byName !== undefined) approval.byName = event.byName;
       step.approval = approval;
+      // Given once for the session: later calls of the tool run without asking (PROTOCOL.md §25.3).
+      if (event.remember === 'session' && event.decision === 'approved' && step.tool !== undefined) {
+        const remembered: RememberedApproval = { tool: step.tool, by: event.by, at: event.at, stepId: step.stepId };
+        if (event.byName !== undefined) remembered.byName = event.byName;
+        state.remembered.delete(step.tool);
+        state.remembered.set(step.tool, remembered);
+      }
+      break;
+    }
+    case 'approvals.forgotten':
+      for (const tool of event.tools) state.remembered.delete(tool);
+      break;
+    case 'input.requested':
+      state.steps.get(event.stepId)!.question = { state: 'pending', requestedAt: event.at };
+      break;
+    case 'input.resolved': {
+      const step = state.steps.get(event.stepId)!;
+      const requestedAt = step.question?.requestedAt;
+      step.question = { state: event.outcome, by: event.by, at: event.at, ...(requestedAt === undefined ? {} : { requestedAt }), ...(event.byName === undefined ? {} : { byName: event.byName }) };
+      break;
+    }
+    case 'breakpoint.hit': {
+      const mark: StepBreakpoint = { at: event.at };
+      if (typeof event.breakpoint.kind === 'string') mark.kind = event.breakpoint.kind;
+      if (typeof event.breakpoint.tool === 'string') mark.tool = event.breakpoint.tool;
+      if (event.index !== undefined) mark.index = event.index;
+      state.steps.get(event.stepId)!.breakpoint = mark;
       break;
     }
     case 'usage.recorded':

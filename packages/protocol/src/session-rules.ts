@@ -2,6 +2,7 @@ import { FIELD_LIMITS } from './limits.js';
 import type { SessionState } from './reducer.js';
 import type { SessionStatus } from './session.js';
 import type { Step } from './step.js';
+import { ASK_USER_TOOL } from './question.js';
 
 /*
  * Rules the server enforces and every client shows: one definition here, imported by both, so a
@@ -91,11 +92,56 @@ export function decisionRefusal(state: SessionState, stepId: string): DecisionRe
   if (state.deleted === true) return 'session_not_waiting';
   // A call inside a sub-agent waits with its sub-agent while sibling scopes may still run, but not
   // in a session paused or at rest: deciding would start a run there (PROTOCOL.md §24.5).
-  const waiting =
-    step.scope === undefined
-      ? state.session.status === 'waiting'
-      : state.subagents.get(step.scope)?.status === 'waiting' && SCOPED_DECISION_STATUSES.has(state.session.status);
-  if (!waiting) return 'session_not_waiting';
+  if (!waitsNow(state, step)) return 'session_not_waiting';
+  return undefined;
+}
+
+/** Whether the step's scope (the session, or its sub-agent) waits for the user now, so a decision or an answer may start its run. */
+function waitsNow(state: SessionState, step: Step): boolean {
+  return step.scope === undefined
+    ? state.session.status === 'waiting'
+    : state.subagents.get(step.scope)?.status === 'waiting' && SCOPED_DECISION_STATUSES.has(state.session.status);
+}
+
+/** Why a step's question cannot be answered now (`input.provide`, PROTOCOL.md §25.2); `undefined` when it can. */
+export type InputRefusal = 'not_found' | 'not_a_question' | 'not_asked' | 'already_answered' | 'timed_out' | 'invalidated' | 'session_not_waiting';
+
+/** Whether `input.provide` applies to this step now, and if not, why not, in the order of §25.2. */
+export function inputRefusal(state: SessionState, stepId: string): InputRefusal | undefined {
+  const step = state.steps.get(stepId);
+  if (step === undefined) return 'not_found';
+  if (step.kind !== 'tool_call' || step.tool !== ASK_USER_TOOL) return 'not_a_question';
+  if (step.question === undefined) return 'not_asked';
+  if (step.question.state === 'answered') return 'already_answered';
+  if (step.question.state === 'timed_out') return 'timed_out';
+  if (!isOnChain(state, step)) return 'invalidated';
+  if (state.deleted === true || !waitsNow(state, step)) return 'session_not_waiting';
+  return undefined;
+}
+
+/** Whether the step is a question waiting for the user's answer now (what the UI shows the question card on). */
+export function isAwaitingInput(state: SessionState, stepId: string): boolean {
+  return inputRefusal(state, stepId) === undefined;
+}
+
+/** The `ask_user` calls that wait for an answer now, the session's first, then its sub-agents' in the order they started. */
+export function pendingQuestions(state: SessionState): Step[] {
+  const heads = [state.chain, ...Array.from(state.subagents.values(), (subagent) => subagent.chain)].map((chain) => chain[chain.length - 1]);
+  return heads.flatMap((stepId) => (stepId !== undefined && isAwaitingInput(state, stepId) ? [state.steps.get(stepId)!] : []));
+}
+
+/**
+ * The step a breakpoint stopped the session at, while it is still there (PROTOCOL.md §25.5): the
+ * session is `paused` and the marked step is still the head of its scope's chain. A correction of
+ * it leaves the corrected step at the head, not marked: the session then waits on the user's own step.
+ */
+export function pausedAtBreakpoint(state: SessionState): Step | undefined {
+  if (state.session.status !== 'paused') return undefined;
+  const heads = [state.chain, ...Array.from(state.subagents.values(), (subagent) => subagent.chain)].map((chain) => chain[chain.length - 1]);
+  for (const stepId of heads) {
+    const step = stepId === undefined ? undefined : state.steps.get(stepId);
+    if (step?.breakpoint !== undefined && isOnChain(state, step)) return step;
+  }
   return undefined;
 }
 

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { FIELD_LIMITS } from './limits.js';
 import { IdSchema, TimestampSchema, answerBase, requestBase, sessionEventBase } from './common.js';
 import { APPROVAL_TIMEOUT_LIMITS, ApprovalPolicySchema } from './approval.js';
+import { RememberedApprovalSchema } from './approval-rules.js';
+import { BreakpointsSchema } from './breakpoint.js';
 import { OriginSchema, QueuedMessageSchema } from './conversation.js';
 import { OwnerSchema, ShareRecordSchema } from './sharing.js';
 import { StepSchema } from './step.js';
@@ -31,6 +33,10 @@ export const SessionOptionsSchema = z.strictObject({
   approve: ApprovalPolicySchema.optional(),
   /** A pending approval not decided within this many milliseconds is rejected with the reason "timed out". */
   approvalTimeoutMs: z.number().int().min(APPROVAL_TIMEOUT_LIMITS.minMs).max(APPROVAL_TIMEOUT_LIMITS.maxMs).optional(),
+  /** A question (`ask_user`) not answered within this many milliseconds is closed as unanswered (additive, capability `questions`, PROTOCOL.md §25.2). */
+  inputTimeoutMs: z.number().int().min(APPROVAL_TIMEOUT_LIMITS.minMs).max(APPROVAL_TIMEOUT_LIMITS.maxMs).optional(),
+  /** Where the run stops like a debugger's: `"all"` or a list of breakpoints (additive, capability `breakpoints`, PROTOCOL.md §25.5). */
+  breakpoints: BreakpointsSchema.optional(),
   /** The session's token budget (input + output of every model call): reaching it fails the session (additive, capability `usage`). */
   maxTokens: z.number().int().min(1).max(MAX_TOKENS_LIMIT).optional(),
 });
@@ -137,6 +143,8 @@ export const SessionSnapshotSchema = z.looseObject({
   shares: z.array(ShareRecordSchema).optional(),
   /** The session's sub-agents, in the order they started (additive, capability `subagents`; absent when none). */
   subagents: z.array(SubagentInfoSchema).optional(),
+  /** The approvals given with `remember: "session"`, oldest first (additive, capability `approval-rules`; absent when none). */
+  remembered: z.array(RememberedApprovalSchema).optional(),
 });
 
 /**

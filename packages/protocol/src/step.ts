@@ -4,12 +4,11 @@ import { OriginSchema } from './conversation.js';
 import { IdSchema, SeqSchema, TimestampSchema, sessionEventBase } from './common.js';
 import { CallUsageSchema } from './usage.js';
 
-/**
- * What a step is: the agent's reasoning, its plan, a tool call, the tool's result, its answer, or
- * what the user said (`user_message`, additive, capability `conversation`). Clients tolerate kinds
- * they do not know (PROTOCOL.md §2.3).
- */
-export const StepKindSchema = z.enum(['thought', 'action', 'tool_call', 'observation', 'final_answer', 'user_message']);
+import { AgentStepKindSchema, StepKindSchema } from './step-kind.js';
+import { StepQuestionSchema } from './question.js';
+import { StepBreakpointSchema } from './breakpoint.js';
+
+export { AgentStepKindSchema, StepKindSchema };
 
 /** Where a step is in its life. `invalidated` steps are kept, never deleted. */
 export const StepStatusSchema = z.enum(['streaming', 'completed', 'corrected', 'invalidated']);
@@ -59,6 +58,10 @@ export const StepSchema = z.looseObject({
   usage: CallUsageSchema.optional(),
   /** For a step a sub-agent wrote: the `delegate` call that started it, its scope (additive, capability `subagents`, PROTOCOL.md §24.2). */
   scope: IdSchema.optional(),
+  /** For an `ask_user` call: the question's trail, asked and answered (additive, capability `questions`, PROTOCOL.md §25.1). */
+  question: StepQuestionSchema.optional(),
+  /** For a step a breakpoint stopped at (additive, capability `breakpoints`, PROTOCOL.md §25.5). */
+  breakpoint: StepBreakpointSchema.optional(),
 });
 
 /** `step.started`: a new step begins streaming on the head of the chain. */
@@ -89,6 +92,8 @@ export const StepCompletedEventSchema = z.looseObject({
   content: z.string(),
   tool: z.string().optional(),
   result: z.unknown().optional(),
+  /** On a `tool_call` a standing decision let run or refused without asking: a remembered approval or a rule (PROTOCOL.md §25.3, §25.4). */
+  approval: StepApprovalSchema.optional(),
 });
 
 /** `step.corrected`: a user's correction replaced a step on the chain. */

@@ -29,7 +29,9 @@ function everyEvent(): SessionEvent[] {
     ev({ type: 'step.completed', stepId: 'k1', content: '{}', tool: 'calculator' }),
     ev({ type: 'usage.recorded', model: 'm', usage: { inputTokens: 5, outputTokens: 2 }, stepIds: ['t1', 'k1'] }),
     ev({ type: 'approval.requested', stepId: 'k1' }),
-    ev({ type: 'approval.resolved', stepId: 'k1', decision: 'approved', by: 'u' }),
+    ev({ type: 'approval.resolved', stepId: 'k1', decision: 'approved', by: 'u', remember: 'session' }),
+    ev({ type: 'approvals.forgotten', tools: ['calculator'], by: 'u' }),
+    ev({ type: 'breakpoint.hit', stepId: 'k1', breakpoint: { kind: 'tool_call' }, index: 0 }),
     ev({ type: 'message.queued', stepId: 'm1', text: 'and then?', mode: 'queue' }),
     ev({ type: 'step.started', step: stepOf('m1', 'k1', 3, 'user_message', 'completed', 'and then?') }),
     ev({ type: 'step.started', step: stepOf('d1', 'm1', 4, 'tool_call') }),
@@ -40,6 +42,10 @@ function everyEvent(): SessionEvent[] {
     ev({ type: 'step.completed', stepId: 'a1', content: 'Fine.' }),
     ev({ type: 'usage.recorded', model: 'm', usage: { inputTokens: 3, outputTokens: 1 }, stepIds: ['a1'] }),
     ev({ type: 'subagent.status', scope: 'd1', status: 'completed' }),
+    ev({ type: 'step.started', step: stepOf('q1', 'd1', 5, 'tool_call') }),
+    ev({ type: 'step.completed', stepId: 'q1', content: '{"question":"Which one?"}', tool: 'ask_user' }),
+    ev({ type: 'input.requested', stepId: 'q1', question: 'Which one?' }),
+    ev({ type: 'input.resolved', stepId: 'q1', outcome: 'answered', by: 'u' }),
     ev({ type: 'share.created', share }),
     ev({ type: 'share.revoked', shareId: 'sh1', by: 'u' }),
     ev({ type: 'step.corrected', revision: 3, step: { ...stepOf('t2', 'c1', 1, 'thought', 'completed', 'Better.'), correctionOf: 't1' } }),
@@ -48,7 +54,7 @@ function everyEvent(): SessionEvent[] {
   ];
 }
 
-const copy = (state: SessionState) => structuredClone({ ...state, steps: [...state.steps.entries()], subagents: [...state.subagents.entries()] });
+const copy = (state: SessionState) => structuredClone({ ...state, steps: [...state.steps.entries()], subagents: [...state.subagents.entries()], remembered: [...state.remembered.entries()] });
 
 /** Every chain of a state copy by scope (the root's under `''`), and the sub-agents without their chains. */
 const chainsOf = (state: ReturnType<typeof copy>): Map<string, string[]> => new Map([['', state.chain], ...state.subagents.map(([scope, subagent]): [string, string[]] => [scope, subagent.chain])]);
@@ -69,6 +75,11 @@ describe('the table of per-event traits', () => {
     expect(changing.sort()).toEqual(['subagent.started', 'subagent.status', 'usage.recorded']);
   });
 
+  it('names the events that change the remembered approvals: a resolution (with remember) and a forget', () => {
+    const changing = SESSION_EVENT_TYPES.filter((type) => SESSION_EVENT_TRAITS[type].changesRemembered);
+    expect(changing.sort()).toEqual(['approval.resolved', 'approvals.forgotten']);
+  });
+
   it('logs every event but session.deleted', () => {
     expect(SESSION_EVENT_TYPES.filter((type) => !SESSION_EVENT_TRAITS[type].logged)).toEqual(['session.deleted']);
   });
@@ -86,6 +97,7 @@ describe('the table of per-event traits', () => {
       if (!traits.changesSummary) expect(after.session, `${event.type} changed the summary`).toEqual(before.session);
       if (!traits.changesQueue(event)) expect(after.queued, `${event.type} changed the queue`).toEqual(before.queued);
       if (!traits.changesShares) expect(after.shares, `${event.type} changed the links`).toEqual(before.shares);
+      if (!traits.changesRemembered) expect(after.remembered, `${event.type} changed the remembered approvals`).toEqual(before.remembered);
       if (!traits.changesSubagents) expect(subagentsWithoutChains(after), `${event.type} changed a sub-agent`).toEqual(subagentsWithoutChains(before));
       const chainsBefore = chainsOf(before);
       const grown = traits.changesChainShape === 'grows' ? (after.steps.find(([stepId]) => stepId === traits.touchesSteps(event)[0])?.[1].scope ?? '') : undefined;

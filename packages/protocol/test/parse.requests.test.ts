@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLIENT_MESSAGE_TYPES, ClientMessageSchema, FIELD_LIMITS, parseClientMessage, type ClientMessage } from '../src/index.js';
+import { CLIENT_MESSAGE_TYPES, ClientMessageSchema, ERROR_LIMITS, FIELD_LIMITS, parseClientMessage, type ClientMessage } from '../src/index.js';
 import { chars, refusal, text } from './support/frames.js';
 
 /** One valid frame per row of the request table of PROTOCOL.md §9 "Client requests", with every optional field filled in. */
@@ -22,6 +22,11 @@ const VALID_REQUESTS: Record<ClientMessage['type'], ClientMessage[]> = {
   'session.resume': [{ type: 'session.resume', sessionId: 's_1' }],
   'session.cancel': [{ type: 'session.cancel', id: 'r6', sessionId: 's_1' }],
   'subagent.cancel': [{ type: 'subagent.cancel', id: 'r-sub', sessionId: 's_1', scope: 'step_9' }],
+  'input.provide': [{ type: 'input.provide', id: 'r-in', sessionId: 's_1', stepId: 'step_9', text: 'The 20.' }],
+  'approvals.forget': [
+    { type: 'approvals.forget', sessionId: 's_1' },
+    { type: 'approvals.forget', id: 'r-fg', sessionId: 's_1', tool: 'calculator' },
+  ],
   'session.delete': [
     { type: 'session.delete', sessionId: 's_1' },
     { type: 'session.delete', id: 'r7', sessionId: 's_1' },
@@ -133,7 +138,7 @@ describe('parseClientMessage: refused frames', () => {
   it('shortens a huge unknown type in the message', () => {
     const error = refusal(text({ type: chars(10_000) }));
     expect(error.code).toBe('UNKNOWN_TYPE');
-    expect(error.message.length).toBeLessThan(400);
+    expect(error.message.length).toBeLessThanOrEqual(ERROR_LIMITS.messageMax);
   });
 
   it('lists one detail per schema issue, each with its path', () => {

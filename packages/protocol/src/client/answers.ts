@@ -20,6 +20,8 @@ export const ANSWER_TYPES = {
   'session.share': ['session.shared'],
   'session.unshare': ['session.unshared'],
   'subagent.cancel': ['subagent.status'],
+  'input.provide': ['input.resolved'],
+  'approvals.forget': ['approvals.forgotten'],
 } as const satisfies Record<ClientMessageType, readonly ServerMessageType[]>;
 
 /** The request of a given type, without its `id` (the client assigns one). */

@@ -7,6 +7,8 @@ import { PROTOCOL_VERSION, isCompatibleProtocol } from '../version.js';
 import type { ClientMessageType, ServerMessage } from '../messages.js';
 import type { SessionCreated, SessionOptions } from '../session.js';
 import type { SubagentStatusEvent } from '../subagent.js';
+import type { InputResolvedEvent } from '../question.js';
+import type { ApprovalsForgottenEvent } from '../approval-rules.js';
 import { ANSWER_TYPES, type AnswerTo, type RequestOf } from './answers.js';
 import { DEFAULT_BACKOFF, backoffDelay, type BackoffOptions } from './backoff.js';
 import { InterthoughtError } from './interthought-error.js';
@@ -208,9 +210,22 @@ export class InterthoughtClient {
     return this.request(mode === undefined ? { type: 'session.message', sessionId, text } : { type: 'session.message', sessionId, text, mode });
   }
 
-  /** Run a tool call that waits for approval (§19.3); resolves with the `approval.resolved` event. */
-  approveToolCall(sessionId: string, stepId: string): Promise<ApprovalResolvedEvent> {
-    return this.request({ type: 'tool.approve', sessionId, stepId });
+  /**
+   * Run a tool call that waits for approval (§19.3); resolves with the `approval.resolved` event.
+   * `remember: "session"` also approves every later call of the tool in the session (§25.3).
+   */
+  approveToolCall(sessionId: string, stepId: string, options?: { remember?: 'session' }): Promise<ApprovalResolvedEvent> {
+    return this.request(options?.remember === undefined ? { type: 'tool.approve', sessionId, stepId } : { type: 'tool.approve', sessionId, stepId, remember: options.remember });
+  }
+
+  /** Answer the question an `ask_user` call waits on (§25.2); resolves with the `input.resolved` event. */
+  provideInput(sessionId: string, stepId: string, text: string): Promise<InputResolvedEvent> {
+    return this.request({ type: 'input.provide', sessionId, stepId, text });
+  }
+
+  /** Take back the approval remembered for `tool`, or every one without it (§25.3); resolves with `approvals.forgotten`. */
+  forgetApprovals(sessionId: string, tool?: string): Promise<ApprovalsForgottenEvent> {
+    return this.request(tool === undefined ? { type: 'approvals.forget', sessionId } : { type: 'approvals.forget', sessionId, tool });
   }
 
   /**

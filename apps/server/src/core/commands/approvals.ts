@@ -1,4 +1,4 @@
-import { decisionRefusal, isLive, type ApprovalDecision, type ApprovalPolicy, type RefusalResult, type SessionEvent, type SessionState, type Step } from '@interthought/protocol';
+import { decisionRefusal, isLive, policyVerdict, type ApprovalDecision, type ApprovalPolicy, type RefusalResult, type SessionEvent, type SessionState, type Step } from '@interthought/protocol';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { ReplyTo } from '../fanout/peer.js';
@@ -23,12 +23,10 @@ export function timeoutRejection(sessionId: string, stepId: string): { sessionId
  * tool's own declaration decides: one that changes something waits, one that only reads does not
  * (an unknown tool cannot run at all, so there is nothing to approve).
  */
-export function needsApproval(policy: ApprovalPolicy | undefined, toolName: string | undefined, tools: ToolCatalog): boolean {
+export function needsApproval(policy: ApprovalPolicy | undefined, toolName: string | undefined, tools: ToolCatalog, input?: unknown): boolean {
   if (toolName === undefined) return false;
-  if (policy === 'all') return true;
-  if (policy === 'none') return false;
-  if (policy !== undefined) return policy.includes(toolName);
-  return tools.get(toolName)?.effect === 'change';
+  // Until a deny is carried out as a refusal, a call the rules deny waits like one they ask about: it never runs unasked.
+  return policyVerdict(policy, toolName, input, tools.get(toolName)?.effect === 'change').decision !== 'allow';
 }
 
 /**
