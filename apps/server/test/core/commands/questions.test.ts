@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Step } from '@interthought/protocol';
+import { isWellFormedText, type Step } from '@interthought/protocol';
 import { isAskUserCall, questionDetail } from '../../../src/core/commands/questions.js';
 import { waitingDetail } from '../../../src/core/commands/pending-wait.js';
 
@@ -29,7 +29,7 @@ describe('the detail of a session waiting for an answer', () => {
     const question = `${'q'.repeat(199)}😀 and more`;
     const detail = questionDetail(call(JSON.stringify({ question })));
     expect(detail).toBe(`Waiting for your answer: ${'q'.repeat(199)}`);
-    expect(detail.isWellFormed()).toBe(true);
+    expect(isWellFormedText(detail)).toBe(true);
   });
 
   it('names the tool when the wait is an approval', () => {
