@@ -257,5 +257,21 @@ export function describeQuestions(name: string, factory: ServiceTargetFactory): 
       await eventually(async () => (await snapshotOf(b, sessionId)).session.status === 'completed', 'the session to complete everywhere');
       expect(chainOf(await snapshotOf(b, sessionId)).at(-1)?.content).toContain('Quickly.');
     });
+    it('runs one clock per session: a sub-agent\'s question and its sibling\'s approval time out in turn, and the session finishes', async () => {
+      const target = await factory.open();
+      const { a, b } = ends(target);
+      const creator = target.peer('creator');
+      const options = { tokenDelayMs: 0, approve: ['adder'], approvalTimeoutMs: 1_000, inputTimeoutMs: 1_000 };
+      const { sessionId } = await a.create({ task: 'question alpha; tool beta', agent: 'delegator', options }, { peer: creator });
+      await statusReached(creator, sessionId, 'completed');
+      const asked = creator.ofType('input.requested');
+      expect(asked).toHaveLength(1);
+      expect(creator.ofType('input.resolved')).toEqual([expect.objectContaining({ stepId: asked[0]!.stepId, outcome: 'timed_out', by: 'server' })]);
+      expect(creator.ofType('approval.resolved')).toEqual([expect.objectContaining({ decision: 'rejected', by: 'server', reason: 'timed out' })]);
+      const done = await snapshotOf(b, sessionId);
+      expect(done.subagents?.map((info) => info.status)).toEqual(['completed', 'completed']);
+      const unanswered = done.steps.find((step) => step.kind === 'observation' && step.tool === ASK_USER_TOOL);
+      expect(unanswered).toMatchObject({ content: 'The user did not answer in time.', result: { unanswered: true, reason: 'timed out' } });
+    });
   });
 }
