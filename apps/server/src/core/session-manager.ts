@@ -25,6 +25,7 @@ import type {
   CorrectionResult,
   CreateSessionInput,
   DecideInput,
+  ForgetApprovalsInput,
   ForkInput,
   ListScope,
   MessageInput,
@@ -173,6 +174,11 @@ export class SessionManager implements SessionService {
 
   reject(input: DecideInput, reply?: ReplyTo): Promise<void> {
     return this.#command('reject', input.sessionId, reply, input) as Promise<void>;
+  }
+
+  /** Remembered approvals are in the session's log: taken back where it is run, like a decision. */
+  forgetApprovals(input: ForgetApprovalsInput, reply?: ReplyTo): Promise<void> {
+    return this.#command('forgetApprovals', input.sessionId, reply, input) as Promise<void>;
   }
 
   message(input: MessageInput, reply?: ReplyTo): Promise<MessageResult> {
