@@ -35,6 +35,7 @@ describe('share link roles', () => {
       { type: 'session.message', sessionId, text: 'Use 50% instead.' },
       { type: 'tool.approve', sessionId, stepId },
       { type: 'tool.reject', sessionId, stepId, reason: 'No.' },
+      { type: 'approvals.forget', sessionId },
       { type: 'session.pause', sessionId },
       { type: 'session.resume', sessionId },
       { type: 'session.cancel', sessionId },
