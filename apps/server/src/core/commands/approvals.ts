@@ -1,14 +1,12 @@
 import {
   ASK_USER_TOOL,
   decisionRefusal,
-  isLive,
   policyVerdict,
   type ApprovalDecision,
   type ApprovalPolicy,
   type RefusalResult,
   type RememberedApproval,
   type SessionEvent,
-  type SessionState,
   type Step,
 } from '@interthought/protocol';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
@@ -63,30 +61,6 @@ export function callVerdict(
     return given === undefined ? { decision: 'ask' } : { decision: 'allow', via: 'remembered', remembered: given };
   }
   return verdict.rule === undefined ? { decision: verdict.decision } : { decision: verdict.decision, via: 'rule', rule: verdict.rule };
-}
-
-/**
- * The call that waits for a decision: the head of the chain when the session waits for one, else
- * the head of the first sub-agent that waits for one (PROTOCOL.md §24.5), while the rest may run.
- */
-export function pendingApproval(state: SessionState): { stepId: string; requestedAt?: string } | undefined {
-  const pendingHead = (chain: readonly string[] | undefined): { stepId: string; requestedAt?: string } | undefined => {
-    const headId = chain?.[chain.length - 1];
-    const head = headId === undefined ? undefined : state.steps.get(headId);
-    if (head?.approval?.state !== 'pending') return undefined;
-    return head.approval.requestedAt === undefined ? { stepId: head.stepId } : { stepId: head.stepId, requestedAt: head.approval.requestedAt };
-  };
-  if (state.session.status === 'waiting') {
-    const root = pendingHead(state.chain);
-    if (root !== undefined) return root;
-  }
-  if (!isLive(state.session.status)) return undefined;
-  for (const info of state.subagents.values()) {
-    if (info.status !== 'waiting' || state.steps.get(info.scope)?.status === 'invalidated') continue;
-    const scoped = pendingHead(info.chain);
-    if (scoped !== undefined) return scoped;
-  }
-  return undefined;
 }
 
 /** A tool call's input as `approval.requested` shows it and rules read it: its JSON content parsed, or the raw text. */

@@ -3,6 +3,7 @@ import type { ModelCallReport, StepSink, StepWriter, SubagentSink } from '@inter
 import type { LiveSession } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
 import { pace } from './pace.js';
+import { isAskUserCall } from '../commands/questions.js';
 import { reportProblem } from './usage-ledger.js';
 import type { JudgedCall } from '../commands/standing-decisions.js';
 
@@ -24,6 +25,8 @@ export interface RunScope {
   waitForApproval(step: Step): void;
   /** A rule denied the completed call `step`: the run ends, the refusal is recorded, and a new run goes on after it (§25.4). */
   refuseByRule(step: Step, verdict: JudgedCall): void;
+  /** The completed `ask_user` call `step` asks the user (PROTOCOL.md §25.1): the run ends here, and its scope waits for the answer. */
+  waitForInput(step: Step): void;
   /** A step ended: messages the user sent meanwhile to steer the agent may reach the chain now. */
   atStepBoundary(): void;
   /** A model call of this run used tokens (PROTOCOL.md §22): record them, and stop the session if they reach its budget. */
@@ -191,6 +194,9 @@ class OpenedScope implements RunScope {
   refuseByRule(step: Step, verdict: JudgedCall): void {
     this.parent.refuseByRule(step, verdict);
   }
+  waitForInput(step: Step): void {
+    this.parent.waitForInput(step);
+  }
   atStepBoundary(): void {}
   recordUsage(report: ModelCallReport): void {
     this.parent.recordUsage(report);
@@ -266,6 +272,11 @@ class RunStepWriter implements StepWriter {
     const verdict = step.kind === 'tool_call' && extra?.waitsForApproval === undefined ? scope.policyVerdictOn(step, event.at) : undefined;
     if (verdict?.approval !== undefined) event.approval = verdict.approval;
     session.append(event);
+    // A valid question stops the run before anything else may judge the call (PROTOCOL.md §25 intro, order 1).
+    if (step.kind === 'tool_call' && isAskUserCall(step)) {
+      scope.waitForInput(step);
+      return;
+    }
     if (verdict?.decision === 'deny') {
       scope.refuseByRule(step, verdict);
       return;

@@ -8,6 +8,7 @@ import { FIVE_KINDS, TestAgent, scriptBehaviour } from '../support/test-agents.j
 import { WriteFileSpy, adderTool } from '../support/test-tools.js';
 import { callerAgent } from './caller-agent.js';
 import { CallCounts, delegatingAgents } from './delegating-agents.js';
+import { askerAgent } from './asking-agents.js';
 
 /** A gate an agent waits at until the test opens it, or its run is aborted. Once open, it stays open. */
 export class Gate {
@@ -95,15 +96,15 @@ export interface ContractAgents {
 /**
  * `script` (the default: one step of each kind, then done), `gated` (held at a gate), `demo`
  * (the demo agent and the built-in tools: its calculator call waits with `options.approve`), and
- * `delegator` with its `counter` sub-agents (`delegating-agents.ts`), and `caller`, which makes
- * the tool calls its task lists (`caller-agent.ts`).
+ * `delegator` with its `counter` sub-agents (`delegating-agents.ts`), `asker`, which asks the
+ * user (`asking-agents.ts`), and `caller`, which makes the tool calls its task lists (`caller-agent.ts`).
  */
 export function contractAgents(): ContractAgents {
   const gates = new Gates();
   const calls = new CallCounts();
   const files = new WriteFileSpy();
   return {
-    agents: [new TestAgent('script', scriptBehaviour(FIVE_KINDS)), gatedAgent(gates), createDemoAgent(), ...delegatingAgents(gates, calls), callerAgent(gates)],
+    agents: [new TestAgent('script', scriptBehaviour(FIVE_KINDS)), gatedAgent(gates), createDemoAgent(), ...delegatingAgents(gates, calls), askerAgent(), callerAgent(gates)],
     tools: () => createDefaultTools().register(adderTool).register(files),
     gates,
     calls,
