@@ -65,6 +65,20 @@ describe("remote agents: rules on a worker's own tools", () => {
     expect((await client.untilFinished(sessionId)).at(-1)).toMatchObject({ status: 'completed' });
   });
 
+  it('resumes a call a rule let through whose worker went away before its observation with why: resumed, not approved', async () => {
+    const { w, client, sessionId } = await setup({ approve: ECHO_ONLY });
+    const run = await w.nthRunStart(1);
+    w.step(run.runId, 'c', 'tool_call', '{"cmd":"echo 42"}', { tool: 'shell' });
+    const cleared = await w.waitForType('call.cleared');
+    const second = await TestWorker.serving(server.baseUrl, 'py-agent');
+    open.push(second);
+    w.terminate();
+    await client.waitForType('session.status', (frame) => frame.status === 'interrupted');
+    client.send({ type: 'session.resume', sessionId });
+    const resumed = await second.nthRunStart(1);
+    expect(resumed.call).toEqual({ stepId: cleared.stepId, tool: 'shell', input: { cmd: 'echo 42' }, why: 'resumed' });
+  });
+
   it('clears a later call of a tool approved with remember, without asking again', async () => {
     const { w, client, sessionId } = await setup({ approve: ['shell'] });
     const first = await w.nthRunStart(1);
