@@ -1,4 +1,4 @@
-import type { Step } from '@interthought/protocol';
+import type { BreakpointMatch, Step } from '@interthought/protocol';
 import { isRunInterrupted, type Agent, type AgentToolbox, type ModelCallReport } from '@interthought/agent';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
@@ -6,6 +6,7 @@ import type { Backlog } from '../persistence/outbox.js';
 import { needsApproval } from '../commands/approvals.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
+import { breakpointOn } from './breakpoint-stop.js';
 import type { TraceTurn } from '../ports/turn-tracer.js';
 
 export interface RunDeps {
@@ -18,6 +19,8 @@ export interface RunDeps {
   backlog?: Backlog;
   /** A completed tool call of `run` waits for the user: end the run and record the request. */
   awaitApproval(run: AgentRun, step: Step): void;
+  /** A breakpoint matched a completed step of `run` (PROTOCOL.md §25.5): end the run and pause the session. */
+  stopAtBreakpoint(run: AgentRun, step: Step, match: BreakpointMatch): void;
   /** A step of `run` ended: steering messages may reach the chain (and the run give way to a new one). */
   atStepBoundary(run: AgentRun): void;
   /** A model call of `run` used tokens: record them, and stop the session if they reach its budget. */
@@ -130,6 +133,14 @@ export class AgentRun implements SessionRun, RunScope {
 
   waitForApproval(step: Step): void {
     this.#deps.awaitApproval(this, step);
+  }
+
+  breakpointOn(step: Step): BreakpointMatch | undefined {
+    return breakpointOn(this.session, step);
+  }
+
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
+    this.#deps.stopAtBreakpoint(this, step, match);
   }
 
   atStepBoundary(): void {
