@@ -139,17 +139,25 @@ export function describeBreakpoints(name: string, factory: ServiceTargetFactory)
       expect(chainOf(paused).at(-1)).toMatchObject({ stepId: correction.newStepId, kind: 'tool_call', content: edited, correctionOf: hit.stepId });
       expect(chainOf(paused).at(-1)?.breakpoint).toBeUndefined();
       // Nothing runs while paused: no step after the correction, not even a started one.
-      await snapshotOf(a, sessionId);
+      await nextFrame(creator, 'steps.invalidated', (frame) => frame.type === 'steps.invalidated' && frame.sessionId === sessionId);
+      expect((await snapshotOf(a, sessionId)).steps).toHaveLength(4);
       const afterCorrection = creator.events(sessionId).slice(creator.events(sessionId).findIndex((event) => event.type === 'step.corrected'));
       expect(afterCorrection.map((event) => event.type)).toEqual(['step.corrected', 'steps.invalidated']);
+
+      // A second thought on the same call: still paused, still nothing runs.
+      const again = await a.correct({ sessionId, stepId: correction.newStepId, content: call.content.replace('12 * 7', '12 * 9') });
+      await nextFrame(creator, 'the second steps.invalidated', (frame) => frame.type === 'steps.invalidated' && frame.sessionId === sessionId && frame.seq > (afterCorrection.at(-1)?.seq ?? 0));
+      const twice = await snapshotOf(b, sessionId);
+      expect(twice.session.status).toBe('paused');
+      expect(twice.steps).toHaveLength(5);
 
       await a.resume(sessionId);
       await statusReached(creator, sessionId, 'completed');
       const chain = chainOf(await snapshotOf(b, sessionId));
       expect(chain.map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
-      expect(chain[2]?.stepId).toBe(correction.newStepId);
-      expect(chain[3]).toMatchObject({ tool: 'calculator', result: { value: 96 } });
-      expect(chain.at(-1)?.content).toContain('96');
+      expect(chain[2]?.stepId).toBe(again.newStepId);
+      expect(chain[3]).toMatchObject({ tool: 'calculator', result: { value: 108 } });
+      expect(chain.at(-1)?.content).toContain('108');
       expect(eventsOf(creator, sessionId, 'breakpoint.hit')).toHaveLength(1);
     });
 
