@@ -1,4 +1,4 @@
-import { breakpointDetail, matchBreakpoint, type BreakpointMatch, type SessionEvent, type Step } from '@interthought/protocol';
+import { DELEGATE_TOOL, breakpointDetail, matchBreakpoint, type BreakpointMatch, type SessionEvent, type Step } from '@interthought/protocol';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { SessionTimers } from './session-timers.js';
 
@@ -13,6 +13,8 @@ import type { SessionTimers } from './session-timers.js';
  * itself), and never a call that waits or is refused already: `RunSink`'s `end()` asks last.
  */
 export function breakpointOn(session: LiveSession, step: Step): BreakpointMatch | undefined {
+  // A sub-agent's result is the server's step, whoever writes it down: its delegate call's observation.
+  if (step.kind === 'observation' && step.tool === DELEGATE_TOOL) return undefined;
   return matchBreakpoint(session.options.breakpoints, step.kind, step.tool);
 }
 

@@ -123,6 +123,30 @@ export function describeBreakpoints(name: string, factory: ServiceTargetFactory)
       expect(statusesOf(creator, sessionId).slice(-3)).toEqual(['running', 'paused', 'completed']);
     });
 
+    it('in step mode, a task the demo splits into sub-agents reaches the same answers; a sub-agent\'s result (its delegate call\'s observation) is no stop', async () => {
+      const target = await factory.open();
+      const { a, b } = ends(target);
+      const task = 'What is 17 * 23 + 4? Also, what is 15% of 240?';
+      const plain = await demoSession(target, {}, task);
+      await statusReached(plain.creator, plain.sessionId, 'completed');
+      const expected = await snapshotOf(a, plain.sessionId);
+
+      const { sessionId, creator } = await demoSession(target, { breakpoints: 'all' }, task);
+      const resumes = await resumeEachStop(target, creator, sessionId);
+      const done = await snapshotOf(b, sessionId);
+      const kindsAndContents = (snapshot: SessionSnapshotData, chain: readonly string[]) =>
+        chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!).map((step) => [step.kind, step.tool, step.content]);
+      expect(kindsAndContents(done, done.chain)).toEqual(kindsAndContents(expected, expected.chain));
+      const scopesOf = (snapshot: SessionSnapshotData) => (snapshot.subagents ?? []).map((info) => [info.task, info.status, kindsAndContents(snapshot, info.chain)]);
+      expect(scopesOf(done)).toEqual(scopesOf(expected));
+      const hits = eventsOf(creator, sessionId, 'breakpoint.hit').map((hit) => done.steps.find((step) => step.stepId === (hit.type === 'breakpoint.hit' ? hit.stepId : ''))!);
+      expect(hits.some((step) => step.kind === 'observation' && step.tool === 'delegate')).toBe(false);
+      expect(hits.some((step) => step.scope !== undefined)).toBe(true);
+      // Stops of both sub-agents in one turn are one pause: as many hits as resumes, or more.
+      expect(hits.length).toBeGreaterThanOrEqual(resumes);
+      expect(resumes).toBeGreaterThan(done.chain.length);
+    });
+
     it('a correction of the stopped call keeps the session paused and runs nothing; resume runs the corrected input, with no stop at the corrected call', async () => {
       const target = await factory.open();
       const { a, b } = ends(target);
