@@ -170,7 +170,7 @@ export function describeBreakpoints(name: string, factory: ServiceTargetFactory)
 
       // A second thought on the same call: still paused, still nothing runs.
       const again = await a.correct({ sessionId, stepId: correction.newStepId, content: call.content.replace('12 * 7', '12 * 9') });
-      await nextFrame(creator, 'the second steps.invalidated', (frame) => frame.type === 'steps.invalidated' && frame.sessionId === sessionId && frame.seq > (afterCorrection.at(-1)?.seq ?? 0));
+      await nextFrame(creator, 'the second steps.invalidated', (frame) => frame.type === 'steps.invalidated' && frame.sessionId === sessionId && (frame.seq as number) > (afterCorrection.at(-1)?.seq ?? 0));
       const twice = await snapshotOf(b, sessionId);
       expect(twice.session.status).toBe('paused');
       expect(twice.steps).toHaveLength(5);
