@@ -19,12 +19,12 @@ export interface RunDeps {
   backlog?: Backlog;
   /** A completed tool call of `run` waits for the user: end the run and record the request. */
   awaitApproval(run: AgentRun, step: Step): void;
-  /** A breakpoint matched a completed step of `run` (PROTOCOL.md §25.5): end the run and pause the session. */
-  stopAtBreakpoint(run: AgentRun, step: Step, match: BreakpointMatch): void;
   /** A step of `run` ended: steering messages may reach the chain (and the run give way to a new one). */
   atStepBoundary(run: AgentRun): void;
   /** A model call of `run` used tokens: record them, and stop the session if they reach its budget. */
   recordUsage(run: AgentRun, report: ModelCallReport): void;
+  /** A breakpoint matched a completed step of `run` (PROTOCOL.md §25.5): end the run and pause the session. */
+  stopAtBreakpoint(run: AgentRun, step: Step, match: BreakpointMatch): void;
   /**
    * The agent's run ended by itself (`failure` when it threw). True when the session goes on with a
    * new turn (messages were queued for it); false when the run's end is the session's status.
@@ -135,14 +135,6 @@ export class AgentRun implements SessionRun, RunScope {
     this.#deps.awaitApproval(this, step);
   }
 
-  breakpointOn(step: Step): BreakpointMatch | undefined {
-    return breakpointOn(this.session, step);
-  }
-
-  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
-    this.#deps.stopAtBreakpoint(this, step, match);
-  }
-
   atStepBoundary(): void {
     // Messages go on the session's own chain: a sub-agent's steps are no boundary for them.
     if (this.scope === undefined && this.live && !this.#ending) this.#deps.atStepBoundary(this);
@@ -150,6 +142,14 @@ export class AgentRun implements SessionRun, RunScope {
 
   recordUsage(report: ModelCallReport): void {
     this.#deps.recordUsage(this, report);
+  }
+
+  breakpointOn(step: Step): BreakpointMatch | undefined {
+    return breakpointOn(this.session, step);
+  }
+
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
+    this.#deps.stopAtBreakpoint(this, step, match);
   }
 
   /** Abort the agent and its tools; the session no longer counts this run as its own. */

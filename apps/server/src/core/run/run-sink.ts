@@ -21,14 +21,14 @@ export interface RunScope {
   needsApproval(tool: string | undefined): boolean;
   /** The completed call `step` waits for the user: the run ends here, before its tool can run. */
   waitForApproval(step: Step): void;
-  /** The breakpoint of the session's options that stops the run at the completed `step`, if any (PROTOCOL.md §25.5). */
-  breakpointOn(step: Step): BreakpointMatch | undefined;
-  /** A breakpoint matched the completed `step`: the run ends here, before anything acts on it, and the session pauses. */
-  stopAtBreakpoint(step: Step, match: BreakpointMatch): void;
   /** A step ended: messages the user sent meanwhile to steer the agent may reach the chain now. */
   atStepBoundary(): void;
   /** A model call of this run used tokens (PROTOCOL.md §22): record them, and stop the session if they reach its budget. */
   recordUsage(report: ModelCallReport): void;
+  /** The breakpoint of the session's options that stops the run at the completed `step`, if any (PROTOCOL.md §25.5). */
+  breakpointOn(step: Step): BreakpointMatch | undefined;
+  /** A breakpoint matched the completed `step`: the run ends here, before anything acts on it, and the session pauses. */
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void;
 }
 
 /** The kinds an agent may write: every kind but `user_message`, which only the user says. */
@@ -189,16 +189,16 @@ class OpenedScope implements RunScope {
   waitForApproval(step: Step): void {
     this.parent.waitForApproval(step);
   }
+  atStepBoundary(): void {}
+  recordUsage(report: ModelCallReport): void {
+    this.parent.recordUsage(report);
+  }
   // Like an approval wait, a stop here ends the run of the agent that opened the scope: it is the one resumed.
   breakpointOn(step: Step): BreakpointMatch | undefined {
     return this.parent.breakpointOn(step);
   }
   stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
     this.parent.stopAtBreakpoint(step, match);
-  }
-  atStepBoundary(): void {}
-  recordUsage(report: ModelCallReport): void {
-    this.parent.recordUsage(report);
   }
 }
 

@@ -21,6 +21,7 @@ import { UsageTotals } from '../run/usage-ledger.js';
 import { turnHooks } from '../run/turn-hooks.js';
 import { SubagentRuns } from '../subagents/subagent-runs.js';
 import { withDelegate } from '../subagents/delegate-tool.js';
+import { stopAtBreakpoint } from '../run/breakpoint-stop.js';
 
 export interface SessionEngineDeps {
   store: EventStore;
@@ -159,6 +160,7 @@ export class SessionEngine {
         stopRun: (session, why) => this.stopRun(session, why),
         runAgain: (session, agent) => AgentRun.start(session, agent, this.#runDeps),
       }),
+      stopAtBreakpoint: (run, step, match) => stopAtBreakpoint(run, step, match, this.timers),
     };
     const recovering = !deps.recoverInterrupted
       ? Promise.resolve([])
