@@ -128,4 +128,43 @@ describe('a session paused at a breakpoint', () => {
     expect(done.steps).toHaveLength(paused.steps.length);
     expect(chainOf(done).at(-1)).toMatchObject({ kind: 'final_answer', content: chainOf(paused).at(-1)!.content });
   });
+
+  it('stopped inside a sub-agent, stays paused across a restart; resuming at each stop there completes, the stopped sub-agent answering as without breakpoints', async () => {
+    const task = 'What is 17 * 23 + 4? Also, what is 15% of 240?';
+    const first = await startProcess();
+    const plain = await first.manager.create({ task, agent: 'demo', options: { tokenDelayMs: 0 } });
+    const expected = await until(first.manager, plain.sessionId, (snapshot) => snapshot.session.status === 'completed', 'the plain run');
+    const { sessionId } = await first.manager.create({ task, agent: 'demo', options: BEFORE_CALCULATOR });
+    const paused = await until(first.manager, sessionId, (snapshot) => snapshot.session.status === 'paused', 'the stop');
+    const stop = pausedAtBreakpoint(createSessionState(paused))!;
+    expect(stop).toMatchObject({ kind: 'tool_call', tool: 'calculator', scope: expect.any(String) });
+    await first.stop();
+
+    const second = await startProcess();
+    const reloaded = (await second.manager.snapshot(sessionId))!;
+    expect(reloaded.session).toMatchObject({ status: 'paused', detail: 'Stopped at a breakpoint: before calculator runs' });
+    expect(pausedAtBreakpoint(createSessionState(reloaded))?.stepId).toBe(stop.stepId);
+    let resumes = 0;
+    for (;;) {
+      const now = await until(second.manager, sessionId, (snapshot) => snapshot.session.status === 'paused' || snapshot.session.status === 'completed', 'a stop or the end');
+      if (now.session.status === 'completed') break;
+      resumes += 1;
+      await second.manager.resume(sessionId);
+      await until(second.manager, sessionId, (snapshot) => snapshot.session.status !== 'paused', 'the resume');
+    }
+    expect(resumes).toBeGreaterThanOrEqual(1);
+    const done = (await second.manager.snapshot(sessionId))!;
+    expect((done.subagents ?? []).map((info) => info.status)).toEqual(['completed', 'completed']);
+    // The stopped sub-agent ran its call after the restart and answered as without breakpoints. (A
+    // sibling held mid-step, as by session.pause, has that step finished where it was cut.)
+    const answerOf = (snapshot: SessionSnapshotData, scope: string) => {
+      const info = (snapshot.subagents ?? []).find((candidate) => candidate.scope === scope)!;
+      return { task: info.task, answer: snapshot.steps.find((step) => step.stepId === info.chain.at(-1))?.content };
+    };
+    const stopped = answerOf(done, stop.scope!);
+    const plainScope = (expected.subagents ?? []).find((info) => info.task === stopped.task)!;
+    expect(stopped.answer).toBe(answerOf(expected, plainScope.scope).answer);
+    expect(chainOf(done).at(-1)?.content).toContain(stopped.answer!.replace(/\.$/u, ''));
+    expect(second.errors).toEqual([]);
+  });
 });
