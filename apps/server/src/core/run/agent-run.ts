@@ -183,6 +183,8 @@ export class AgentRun implements SessionRun, RunScope {
     if (!this.live) return;
     this.#ending = true;
     this.sink.closeOpenStep();
+    // The step it closes may stop the run there (a breakpoint, or a call that waits): that is the status then.
+    if (!this.live) return;
     session.releaseRun(this);
     if (this.scope !== undefined) {
       this.#deps.subagents.scopeEnded(this, failure);
