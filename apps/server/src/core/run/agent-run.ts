@@ -1,4 +1,4 @@
-import type { Step } from '@interthought/protocol';
+import type { BreakpointMatch, Step } from '@interthought/protocol';
 import { isRunInterrupted, type Agent, type AgentToolbox, type ModelCallReport } from '@interthought/agent';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
@@ -7,6 +7,7 @@ import { judgeCall, type JudgedCall } from '../commands/standing-decisions.js';
 import { unansweredQuestion } from '../commands/questions.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
+import { breakpointOn } from './breakpoint-stop.js';
 import type { TraceTurn } from '../ports/turn-tracer.js';
 
 export interface RunDeps {
@@ -27,6 +28,8 @@ export interface RunDeps {
   atStepBoundary(run: AgentRun): void;
   /** A model call of `run` used tokens: record them, and stop the session if they reach its budget. */
   recordUsage(run: AgentRun, report: ModelCallReport): void;
+  /** A breakpoint matched a completed step of `run` (PROTOCOL.md §25.5): end the run and pause the session. */
+  stopAtBreakpoint(run: AgentRun, step: Step, match: BreakpointMatch): void;
   /**
    * The agent's run ended by itself (`failure` when it threw). True when the session goes on with a
    * new turn (messages were queued for it); false when the run's end is the session's status.
@@ -157,6 +160,14 @@ export class AgentRun implements SessionRun, RunScope {
     this.#deps.recordUsage(this, report);
   }
 
+  breakpointOn(step: Step): BreakpointMatch | undefined {
+    return breakpointOn(this.session, step);
+  }
+
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
+    this.#deps.stopAtBreakpoint(this, step, match);
+  }
+
   /** Abort the agent and its tools; the session no longer counts this run as its own. */
   abort(why: string): void {
     if (!this.#controller.signal.aborted) this.#controller.abort(abortError(why));
@@ -188,6 +199,8 @@ export class AgentRun implements SessionRun, RunScope {
     if (!this.live) return;
     this.#ending = true;
     this.sink.closeOpenStep();
+    // The step it closes may stop the run there (a breakpoint, or a call that waits): that is the status then.
+    if (!this.live) return;
     session.releaseRun(this);
     if (this.scope !== undefined) {
       this.#deps.subagents.scopeEnded(this, failure);

@@ -1,4 +1,4 @@
-import { DELEGATE_TOOL, StepKindSchema, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
+import { DELEGATE_TOOL, StepKindSchema, type BreakpointMatch, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
 import type { ModelCallReport, StepSink, StepWriter, SubagentSink } from '@interthought/agent';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
@@ -31,6 +31,10 @@ export interface RunScope {
   atStepBoundary(): void;
   /** A model call of this run used tokens (PROTOCOL.md §22): record them, and stop the session if they reach its budget. */
   recordUsage(report: ModelCallReport): void;
+  /** The breakpoint of the session's options that stops the run at the completed `step`, if any (PROTOCOL.md §25.5). */
+  breakpointOn(step: Step): BreakpointMatch | undefined;
+  /** A breakpoint matched the completed `step`: the run ends here, before anything acts on it, and the session pauses. */
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void;
 }
 
 /** The kinds an agent may write: every kind but `user_message`, which only the user says. */
@@ -201,6 +205,13 @@ class OpenedScope implements RunScope {
   recordUsage(report: ModelCallReport): void {
     this.parent.recordUsage(report);
   }
+  // Like an approval wait, a stop here ends the run of the agent that opened the scope: it is the one resumed.
+  breakpointOn(step: Step): BreakpointMatch | undefined {
+    return this.parent.breakpointOn(step);
+  }
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
+    this.parent.stopAtBreakpoint(step, match);
+  }
 }
 
 /** What `openSubagent` returns: a sink in the scope, and `finish` for the sub-agent's end. */
@@ -281,8 +292,16 @@ class RunStepWriter implements StepWriter {
       scope.refuseByRule(step, verdict);
       return;
     }
-    if (step.kind === 'tool_call' && (extra?.waitsForApproval ?? verdict?.decision === 'ask')) scope.waitForApproval(step);
-    else scope.atStepBoundary();
+    if (step.kind === 'tool_call' && (extra?.waitsForApproval ?? verdict?.decision === 'ask')) {
+      scope.waitForApproval(step);
+      return;
+    }
+    const breakpoint = scope.breakpointOn(step);
+    if (breakpoint !== undefined) {
+      scope.stopAtBreakpoint(step, breakpoint);
+      return;
+    }
+    scope.atStepBoundary();
   }
 
   backpressure(): Promise<void> | undefined {

@@ -117,6 +117,11 @@ export class SubagentRuns implements SubagentHost {
     if (session.state.subagents.get(scope)?.status !== 'running') this.#setStatus(session, scope, 'running');
   }
 
+  /** A sub-agent a breakpoint stopped at its final answer ends as its run would have (PROTOCOL.md §25.5). */
+  finishAnswered(session: LiveSession, scope: string): void {
+    this.#finish(session, scope, 'completed');
+  }
+
   /**
    * Stop one sub-agent for good (`subagent.cancel`, §24.6): its run and its own sub-agents' stop,
    * its streaming step keeps what it has, it is `cancelled` (the requester's copy answers), and
