@@ -56,6 +56,8 @@ export class RemoteRun {
   readonly #flowHigh: number;
   readonly #flowLow: number;
   #open: RefStep | undefined;
+  /** The `tool.run` whose call is ending: an abort that ending causes answers it first (PROTOCOL.md §25.6). */
+  #endingToolRun: string | undefined;
   #resolve!: () => void;
   #reject!: (error: unknown) => void;
   #over = false;
@@ -163,6 +165,24 @@ export class RemoteRun {
   closeOpenStep(): void {
     if (this.#open !== undefined) this.#open.ended = true;
     this.#open = undefined;
+  }
+
+  /**
+   * End the `tool_call` step a `tool.run` wrote. When ending it stops the run (the call waits for
+   * approval, asks the user, or a rule refused it), `RUN_ABORTED` answers the `tool.run` before
+   * `run.abort` goes out (PROTOCOL.md §A6.2, §25.6). True when the run goes on.
+   */
+  endToolRunCall(call: RefStep, requestId: string): boolean {
+    if (this.aborted) throw new WorkerFrameError('RUN_ABORTED', `Run ${this.runId} was aborted before the call was written out: the tool did not run.`);
+    call.ended = true;
+    this.closeOpenStep();
+    this.#endingToolRun = requestId;
+    try {
+      call.writer.end();
+    } finally {
+      this.#endingToolRun = undefined;
+    }
+    return !this.aborted;
   }
 
   /** Apply the waiting frames in order, synchronously while none has to wait. */
@@ -357,7 +377,12 @@ export class RemoteRun {
     if (this.#over) return;
     this.#over = true;
     this.#aborted = true;
-    this.#link.send({ type: 'run.abort', runId: this.runId, reason: reasonOf(this.#context.signal) });
+    const reason = reasonOf(this.#context.signal);
+    if (this.#endingToolRun !== undefined) {
+      const message = `${reason} The tool did not run; a new run.start will carry what comes of the call.`;
+      this.#link.send(agentErrorFrame('RUN_ABORTED', message, { requestId: this.#endingToolRun, runId: this.runId }));
+    }
+    this.#link.send({ type: 'run.abort', runId: this.runId, reason });
     this.#resolve();
     this.#link.released(this, true);
   }
