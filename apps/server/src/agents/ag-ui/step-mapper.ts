@@ -1,6 +1,6 @@
 import { EventType, type Interrupt, type ResumeEntry, type RunFinishedEvent, type TokenUsage, type ToolCallResultEvent } from '@ag-ui/core';
-import { ASK_USER_TOOL, parseAskUserInput, type ApprovalPolicy, type StepKind } from '@interthought/protocol';
-import type { StepSink, StepWriter } from '@interthought/agent';
+import { ASK_USER_TOOL, AskUserInputSchema, type ApprovalPolicy, type StepKind } from '@interthought/protocol';
+import { checkToolInput, type StepSink, type StepWriter } from '@interthought/agent';
 import type { AgUiEvent } from './event-validation.js';
 import { approvedEntry, interruptWaits, isToolInterrupt, questionOf } from './interrupts.js';
 import { applyPatch } from './json-patch.js';
@@ -73,6 +73,8 @@ export class StepMapper {
   readonly #ignored = new Set<string>();
   readonly #stepIds: string[] = [];
   readonly written: WrittenStep[] = [];
+  /** Calls the bridge answered itself (an `ask_user` call with bad input): the agent runs again to read the answers. */
+  answeredCalls = 0;
   /** The step of each tool call written whole, by the agent's id for the call (a sub-agent starts on one). */
   readonly #callSteps = new Map<string, string>();
   #waiting = false;
@@ -216,10 +218,8 @@ export class StepMapper {
       head.writer.end({ ...(head.result === undefined ? {} : { result: head.result }), ...(head.kind === 'tool_call' ? { waitsForApproval: head.waits === true } : {}) });
       if (head.kind === 'tool_call' && head.agentId !== undefined) this.#callSteps.set(head.agentId, head.writer.stepId);
       if (head.question === true) this.memory.questions.add(head.writer.stepId);
-      // A valid ask_user call is a question the session now waits on: the core has ended the run (PROTOCOL.md §25.1).
-      if (head.waits === true || (head.kind === 'tool_call' && head.tool === ASK_USER_TOOL && parseAskUserInput(this.written.at(-1)!.content) !== undefined)) {
-        this.#waiting = true;
-      }
+      if (head.waits === true) this.#waiting = true;
+      if (head.kind === 'tool_call' && head.tool === ASK_USER_TOOL) this.#asked(this.written.at(-1)!.content);
     }
   }
 
@@ -251,6 +251,21 @@ export class StepMapper {
       entry.ended = true;
     }
     await this.pump();
+  }
+
+  /**
+   * The agent's `ask_user` call ended. A valid one is a question the session now waits on: the core
+   * has ended the run. Input that is no question is answered at once, like any tool's bad input,
+   * with an `Error: …` observation, and the agent runs again to read it (PROTOCOL.md §25.1).
+   */
+  #asked(content: string): void {
+    const check = checkToolInput({ inputSchema: AskUserInputSchema }, ASK_USER_TOOL, content);
+    if (check.ok) {
+      this.#waiting = true;
+      return;
+    }
+    this.#entries.unshift({ kind: 'observation', tool: ASK_USER_TOOL, pieces: [`Error: ${check.message}`], ended: true, settled: true, result: { error: check.message } });
+    this.answeredCalls += 1;
   }
 
   #add(key: string, entry: Entry): void {

@@ -72,7 +72,7 @@ describe('POST /api/ag-ui/:agent: questions', () => {
   it('a run without resume, and a cancelled resume entry, get the interrupt again; the question still waits', async () => {
     const { client, interrupt } = await asked();
     // The official client will not run a thread with an interrupt unanswered: a fresh one on the thread (a reload) does.
-    const fresh = new ThreadClient(server.baseUrl, 'asker', {}, client.threadId);
+    const fresh = new ThreadClient(server.baseUrl, 'asker', {}, client.threadId as ReturnType<typeof crypto.randomUUID>);
     const again = await fresh.run();
     // It holds no messages, so it gets the chain first: the question's call among them.
     expect(typesOf(again)).toEqual([EventType.RUN_STARTED, EventType.MESSAGES_SNAPSHOT, EventType.RUN_FINISHED]);
