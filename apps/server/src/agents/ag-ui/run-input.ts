@@ -12,6 +12,7 @@ import type { ThreadMemory } from './thread-memory.js';
  * assistant's `toolCalls` and their results as `tool` messages, what the user said as user
  * messages, and each correction's note as a `developer` message right after what it corrected
  * (after the results of a corrected call's turn, so nothing comes between calls and results).
+ * The tools offered are the bridge's `ask_user` (PROTOCOL.md §25.6): the agent runs its own.
  */
 
 /** The agent's own id for a step, or one derived from the step (a step the agent never saw, or a fresh memory). */
