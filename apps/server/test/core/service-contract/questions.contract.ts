@@ -68,6 +68,17 @@ export function describeQuestions(name: string, factory: ServiceTargetFactory): 
       expect(stepOf(done, stepId).question).toMatchObject({ state: 'answered', by: 'u-ann', byName: 'Ann' });
     });
 
+    it('never waits for approval at an ask_user call, whatever the policy: it asks', async () => {
+      const target = await factory.open();
+      const { b } = ends(target);
+      const { sessionId, creator, stepId } = await askingSession(target, { approve: 'all' });
+      expect(creator.ofType('approval.requested')).toEqual([]);
+      expect(stepOf(await snapshotOf(b, sessionId), stepId)).not.toHaveProperty('approval');
+      await b.provideInput({ sessionId, stepId, text: '20', by: 'u-all' });
+      await statusReached(creator, sessionId, 'completed');
+      expect(creator.ofType('approval.requested')).toEqual([]);
+    });
+
     it('answers in the user\'s own words carry no choice', async () => {
       const target = await factory.open();
       const { b } = ends(target);
