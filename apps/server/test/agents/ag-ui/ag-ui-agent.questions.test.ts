@@ -124,6 +124,24 @@ describe('ag-ui agent: asking the user', () => {
     expect((await manager.snapshot(sessionId))!.steps.some((step) => step.question !== undefined)).toBe(false);
   });
 
+  it("a subagent's ask_user call fails the run naming the subagent: nothing waits on a scope the bridge cannot resume", async () => {
+    const lane = (event: Record<string, unknown>) => ({ ...event, subagentRunId: 'sa-1' });
+    fake.script('lane', {
+      frames: run(
+        ...toolCall('c1', 'delegate', '{"task":"Find the city"}'),
+        { type: 'SUBAGENT_STARTED', subagentRunId: 'sa-1', name: 'finder', parentToolCallId: 'c1' },
+        ...toolCall('q1', ASK_USER_TOOL, JSON.stringify(QUESTION)).map(lane),
+        { type: 'SUBAGENT_FINISHED', subagentRunId: 'sa-1' },
+      ),
+    });
+    const sessionId = await start('lane');
+    const failed = await untilSettled(manager, sessionId, 'failed');
+    expect(failed.error).toMatch(/subagent 'sa-1' called ask_user: questions inside a sub-agent are not bridged/u);
+    const snapshot = (await manager.snapshot(sessionId))!;
+    expect(snapshot.steps.some((step) => step.tool === ASK_USER_TOOL)).toBe(false);
+    expect(snapshot.subagents.map((subagent) => subagent.status)).toEqual(['failed']);
+  });
+
   it('a question nobody answers in time resumes the agent with its interrupt cancelled', async () => {
     fake.script('late', { frames: interrupted([], [{ id: 'int-l', reason: 'input_required', message: 'Still there?' }]) }, { frames: run(...text('m2', 'Going on without you.')) });
     const sessionId = await start('late', { inputTimeoutMs: 1_000 });
