@@ -139,7 +139,7 @@ describe('ag-ui agent: asking the user', () => {
     expect(failed.error).toMatch(/subagent 'sa-1' called ask_user: questions inside a sub-agent are not bridged/u);
     const snapshot = (await manager.snapshot(sessionId))!;
     expect(snapshot.steps.some((step) => step.tool === ASK_USER_TOOL)).toBe(false);
-    expect(snapshot.subagents.map((subagent) => subagent.status)).toEqual(['failed']);
+    expect((snapshot.subagents ?? []).map((subagent) => subagent.status)).toEqual(['failed']);
   });
 
   it('a question nobody answers in time resumes the agent with its interrupt cancelled', async () => {
