@@ -95,6 +95,28 @@ describe('remote agents: asking the user', () => {
     expect(client.events(sessionId).some((event) => event.type === 'approval.requested')).toBe(false);
   });
 
+  it('its own ask_user step with input that is no question: an Error observation and BAD_TOOL_INPUT naming it, no call.cleared; the run goes on', async () => {
+    const { w, client, sessionId } = await setup();
+    const first = await w.nthRunStart(1);
+    w.step(first.runId, 'q', 'tool_call', '{"question":""}', { tool: ASK_USER_TOOL });
+    const refused = await w.waitForType('error', (frame) => frame.ref === 'q');
+    expect(refused).toMatchObject({ code: 'BAD_TOOL_INPUT', runId: first.runId, message: expect.stringContaining('asks nothing'), details: expect.any(Array) });
+    expect(w.frames.some((frame) => frame.type === 'call.cleared' || frame.type === 'run.abort')).toBe(false);
+    w.step(first.runId, 'f', 'final_answer', 'I will not ask, then.');
+    w.send({ type: 'run.end', runId: first.runId });
+    const events = await client.untilFinished(sessionId);
+    expect(events.at(-1)).toMatchObject({ status: 'completed' });
+    expect(events.some((event) => event.type === 'input.requested')).toBe(false);
+    const snapshot = (await server.app.sessions.snapshot(sessionId))!;
+    const chain = snapshot.chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!);
+    expect(chain.map((step) => [step.kind, step.tool])).toEqual([
+      ['tool_call', ASK_USER_TOOL],
+      ['observation', ASK_USER_TOOL],
+      ['final_answer', undefined],
+    ]);
+    expect(chain[1]).toMatchObject({ content: expect.stringMatching(/^Error: Invalid input for ask_user: question: /u), result: { error: expect.any(String) } });
+  });
+
   it('tool.run of ask_user with input that is no question: BAD_TOOL_INPUT, no step, and the run goes on', async () => {
     const { w, client, sessionId } = await setup();
     const first = await w.nthRunStart(1);
