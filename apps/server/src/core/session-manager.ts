@@ -26,6 +26,7 @@ import type {
   CorrectionResult,
   CreateSessionInput,
   DecideInput,
+  ForgetApprovalsInput,
   ForkInput,
   ListScope,
   MessageInput,
@@ -175,6 +176,11 @@ export class SessionManager implements SessionService {
 
   reject(input: DecideInput, reply?: ReplyTo): Promise<void> {
     return this.#command('reject', input.sessionId, reply, input) as Promise<void>;
+  }
+
+  /** Remembered approvals are in the session's log: taken back where it is run, like a decision. */
+  forgetApprovals(input: ForgetApprovalsInput, reply?: ReplyTo): Promise<void> {
+    return this.#command('forgetApprovals', input.sessionId, reply, input) as Promise<void>;
   }
 
   /** Answers go where the session is run, like decisions: of two at once, one is applied first. */

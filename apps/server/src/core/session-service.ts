@@ -45,12 +45,23 @@ export interface DecideInput {
   stepId: string;
   /** Why it was rejected (rejections only). */
   reason?: string;
+  /** The approval also holds for later calls of the tool in this session (approvals only, PROTOCOL.md §25.3). */
+  remember?: 'session';
   /** Who decides: the user's id, else the connection id. */
   by?: string;
   /** The user's display name (with users only). */
   byName?: string;
   /** Whose quota of active sessions a run this starts counts against (see `Peer.quota`). */
   quota?: Quota;
+}
+
+/** Which remembered approvals to take back (`approvals.forget`, PROTOCOL.md §25.3): the one of `tool`, or every one. */
+export interface ForgetApprovalsInput {
+  sessionId: string;
+  tool?: string;
+  /** Who takes them back: the user's id, else the connection id. */
+  by?: string;
+  byName?: string;
 }
 
 /** An answer to the question an `ask_user` call waits on (`input.provide`, PROTOCOL.md §25.2). */
@@ -211,6 +222,12 @@ export interface SessionService {
    */
   approve(input: DecideInput, reply?: ReplyTo): Promise<void>;
   reject(input: DecideInput, reply?: ReplyTo): Promise<void>;
+  /**
+   * Take back approvals given with `remember: "session"` (PROTOCOL.md §25.3): the requester gets the
+   * `approvals.forgotten` event with its request id. `NOT_REMEMBERED` when none is remembered for
+   * that tool (or, without one, at all).
+   */
+  forgetApprovals(input: ForgetApprovalsInput, reply?: ReplyTo): Promise<void>;
   /**
    * Answer the question an `ask_user` call waits on (PROTOCOL.md §25.2), as one atomic turn of the
    * session: the requester gets the `input.resolved` event with its request id, then the answer's

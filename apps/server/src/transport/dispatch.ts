@@ -159,10 +159,15 @@ export async function dispatch(
       // A decision starts a run (the approved tool, or the agent going on after a refusal).
       ensureRunStartBudget(connection, context);
       const decision = { sessionId: message.sessionId, stepId: message.stepId, ...named, ...(quota === undefined ? {} : { quota }) };
-      if (message.type === 'tool.approve') await sessions.approve(decision, reply);
+      if (message.type === 'tool.approve') await sessions.approve(message.remember === undefined ? decision : { ...decision, remember: message.remember }, reply);
       else await sessions.reject(message.reason === undefined ? decision : { ...decision, reason: message.reason }, reply);
       return;
     }
+    case 'approvals.forget':
+      // Taking an approval back is a decision about the session's calls (PROTOCOL.md §25.3): who may decide may.
+      await gate.require(connection, message.sessionId, 'steer');
+      await sessions.forgetApprovals({ sessionId: message.sessionId, ...(message.tool === undefined ? {} : { tool: message.tool }), ...named }, reply);
+      return;
     case 'input.provide': {
       // Who may answer is who may decide (PROTOCOL.md §25.2, §21.2): a viewer is refused.
       await gate.require(connection, message.sessionId, 'steer');

@@ -21,6 +21,8 @@ export function unansweredCallOf(chain: readonly Step[]): UnansweredCall | undef
   const head = chain[chain.length - 1];
   if (head?.kind !== 'tool_call' || head.tool === undefined) return undefined;
   const state = head.approval?.state;
-  const why: PendingCallReason = state === 'approved' ? 'approved' : state === 'edited' ? 'edited' : head.correctionOf !== undefined ? 'corrected' : 'resumed';
+  // A call a rule or a remembered approval let through was cleared in its own run (PROTOCOL.md §25.6): left unanswered, it is resumed, not approved.
+  const approved = state === 'approved' && head.approval?.via === undefined;
+  const why: PendingCallReason = approved ? 'approved' : state === 'edited' ? 'edited' : head.correctionOf !== undefined ? 'corrected' : 'resumed';
   return { step: head, tool: head.tool, why };
 }

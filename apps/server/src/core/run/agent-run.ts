@@ -3,7 +3,7 @@ import { isRunInterrupted, type Agent, type AgentToolbox, type ModelCallReport }
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
-import { needsApproval } from '../commands/approvals.js';
+import { judgeCall, type JudgedCall } from '../commands/standing-decisions.js';
 import { unansweredQuestion } from '../commands/questions.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
@@ -19,6 +19,8 @@ export interface RunDeps {
   backlog?: Backlog;
   /** A completed tool call of `run` waits for the user: end the run and record the request. */
   awaitApproval(run: AgentRun, step: Step): void;
+  /** A rule denied a completed tool call of `run`: end the run, record the refusal, and go on after it (PROTOCOL.md §25.4). */
+  refuseByRule(run: AgentRun, step: Step, verdict: JudgedCall): void;
   /** A completed `ask_user` call of `run` asks the user (PROTOCOL.md §25.1): end the run, record the question, wait. */
   awaitInput(run: AgentRun, step: Step): void;
   /** A step of `run` ended: steering messages may reach the chain (and the run give way to a new one). */
@@ -130,12 +132,16 @@ export class AgentRun implements SessionRun, RunScope {
     return this.#deps.newId();
   }
 
-  needsApproval(tool: string | undefined): boolean {
-    return needsApproval(this.session.options.approve, tool, this.#deps.tools);
+  policyVerdictOn(step: Step, at: string): JudgedCall {
+    return judgeCall(this.session, step, this.#deps.tools, at);
   }
 
   waitForApproval(step: Step): void {
     this.#deps.awaitApproval(this, step);
+  }
+
+  refuseByRule(step: Step, verdict: JudgedCall): void {
+    this.#deps.refuseByRule(this, step, verdict);
   }
 
   waitForInput(step: Step): void {

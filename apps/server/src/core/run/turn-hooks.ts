@@ -1,7 +1,8 @@
 import { isLive } from '@interthought/protocol';
 import type { Agent, AgentRegistry, ModelCallReport } from '@interthought/agent';
 import type { Step } from '@interthought/protocol';
-import { appendApprovalRequest, appendApprovalRequested } from '../commands/approvals.js';
+import { appendApprovalRequest, appendApprovalRequested, appendRefusalObservation } from '../commands/approvals.js';
+import { ruleRefusal, type JudgedCall } from '../commands/standing-decisions.js';
 import { appendInputRequested, appendQuestionRequest } from '../commands/questions.js';
 import type { SubagentRuns } from '../subagents/subagent-runs.js';
 import { applyQueuedMessages, atStepBoundary } from '../commands/conversation.js';
@@ -23,10 +24,11 @@ export interface TurnHooksContext {
   stopRun(session: LiveSession, why: string): void;
   /** Start a new run of `agent` on the session, which replaces the current one. */
   runAgain(session: LiveSession, agent: Agent): void;
+  newId(): string;
 }
 
 /** What the engine does when a run reaches a step boundary, waits for approval, spends tokens or ends its turn. */
-export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'awaitInput' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
+export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'refuseByRule' | 'awaitInput' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
   const { agents, timers } = context;
 
   /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */
@@ -77,6 +79,17 @@ export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApprov
       timers.disarmPaused(session);
       appendApprovalRequest(session, call);
       timers.armDeadlineOf(session.state, session.options);
+    },
+    /**
+     * A rule denied a completed call of `run` (PROTOCOL.md §25.4), in the turn of its step.completed:
+     * the run ends before the tool can run, the refusal's observation follows, and a new run of the
+     * same chain (the session's, or the sub-agent's) goes on after it, as after a rejection (§19.3).
+     */
+    refuseByRule(run: AgentRun, call: Step, verdict: JudgedCall): void {
+      const { session } = run;
+      run.abort('a rule of the session refused the tool call');
+      appendRefusalObservation(session, call, ruleRefusal(session.options.approve, call, verdict), context.newId());
+      context.subagents.drive(session, run.scope);
     },
     /** A run completed an `ask_user` call (or starts on one not answered): the run ends, and its scope waits for the answer (PROTOCOL.md §25.1). */
     awaitInput(run: AgentRun, call: Step): void {
