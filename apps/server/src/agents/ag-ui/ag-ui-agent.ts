@@ -56,9 +56,13 @@ export function agUiAgent(setup: AgUiAgentSetup): Agent {
         const mapper = new StepMapper(context.sink, memory, context.options.approve, earlierCalls(chain, memory));
         const body = runInput(threadId, chainMessages(context.task, chain, memory, threadId), memory, resume);
         const end = await streamRun(setup, context, body, mapper, memory);
-        if (end?.autoResume === undefined || end.autoResume.length === 0) return;
+        // The core ended the run (a question, an approval wait): the next run comes with the user's answer.
+        if (context.signal.aborted) return;
+        // Run again when the bridge answered for the user (calls the policy lets through) or for a tool (a bad ask_user call).
+        const autoResume = end?.autoResume ?? [];
+        if (autoResume.length === 0 && mapper.answeredCalls === 0) return;
         chain.push(...mapper.written.map((step, at) => asChainStep(step, chain.length + at)));
-        resume = end.autoResume;
+        resume = autoResume;
       }
     },
   };

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Message, ResumeEntry, RunAgentInput, ToolCall } from '@ag-ui/core';
+import type { Message, ResumeEntry, RunAgentInput, Tool, ToolCall } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
-import type { Step } from '@interthought/protocol';
+import { ASK_USER_TOOL, AskUserInputSchema, type Step } from '@interthought/protocol';
+import { toolJsonSchema } from '../../tools/tool-json-schema.js';
 import { AgUiFailure } from './agent-failure.js';
 import type { ThreadMemory } from './thread-memory.js';
 
@@ -11,12 +12,29 @@ import type { ThreadMemory } from './thread-memory.js';
  * assistant's `toolCalls` and their results as `tool` messages, what the user said as user
  * messages, and each correction's note as a `developer` message right after what it corrected
  * (after the results of a corrected call's turn, so nothing comes between calls and results).
+ * The tools offered are the bridge's `ask_user` (PROTOCOL.md §25.6): the agent runs its own.
  */
 
 /** The agent's own id for a step, or one derived from the step (a step the agent never saw, or a fresh memory). */
 function idOf(memory: ThreadMemory, step: Step): string {
   return memory.agentIds.get(step.stepId) ?? (step.correctionOf === undefined ? undefined : memory.agentIds.get(step.correctionOf)) ?? step.stepId;
 }
+
+function isBridgeQuestion(memory: ThreadMemory, step: Step): boolean {
+  return memory.questions.has(step.stepId) || (step.correctionOf !== undefined && memory.questions.has(step.correctionOf));
+}
+
+/**
+ * The tool the bridge offers every AG-UI agent (PROTOCOL.md §25.6): its call is a question the
+ * session waits on, and the answer comes back as the call's tool message in the next run.
+ */
+export const ASK_USER_AG_UI_TOOL: Tool = {
+  name: ASK_USER_TOOL,
+  description:
+    'Ask the user a question and wait for the answer, which comes back as this tool\'s result in the next run. ' +
+    'Use it when only the user can settle something; give `choices` for answers they can pick with one click.',
+  parameters: toolJsonSchema({ inputSchema: AskUserInputSchema }),
+};
 
 /** What the agent is told about a step the user corrected. */
 export function correctionNote(step: Step): string {
@@ -48,9 +66,18 @@ export function chainMessages(task: string, chain: readonly Step[], memory: Thre
     messages.push({ id: `${threadId}-note-${messages.length}`, role: 'developer', content: notes.join('\n') });
     notes.length = 0;
   };
+  /** A question the bridge asked for an interrupt: the resume entry answers it, so neither it nor its answer is a message. */
+  let bridgeQuestion = false;
   for (const step of chain) {
     const id = idOf(memory, step);
     const last = messages[messages.length - 1];
+    if (step.kind === 'tool_call' && step.tool === ASK_USER_TOOL && isBridgeQuestion(memory, step)) {
+      bridgeQuestion = true;
+      continue;
+    }
+    const answersBridgeQuestion = bridgeQuestion && step.kind === 'observation' && step.tool === ASK_USER_TOOL;
+    bridgeQuestion = false;
+    if (answersBridgeQuestion) continue;
     switch (step.kind) {
       case 'user_message':
         messages.push({ id, role: 'user', content: step.content });
@@ -95,7 +122,7 @@ export function runInput(threadId: string, messages: Message[], memory: ThreadMe
     threadId,
     runId: randomUUID(),
     messages,
-    tools: [],
+    tools: [ASK_USER_AG_UI_TOOL],
     context: [],
     state: memory.state ?? {},
     forwardedProps: {},

@@ -1,8 +1,8 @@
 import { EventType, type Interrupt, type ResumeEntry, type RunFinishedEvent, type TokenUsage, type ToolCallResultEvent } from '@ag-ui/core';
-import type { ApprovalPolicy, StepKind } from '@interthought/protocol';
-import type { StepSink, StepWriter } from '@interthought/agent';
+import { ASK_USER_TOOL, AskUserInputSchema, type ApprovalPolicy, type StepKind } from '@interthought/protocol';
+import { checkToolInput, type StepSink, type StepWriter } from '@interthought/agent';
 import type { AgUiEvent } from './event-validation.js';
-import { approvedEntry, interruptWaits, isToolInterrupt } from './interrupts.js';
+import { approvedEntry, interruptWaits, isToolInterrupt, questionOf } from './interrupts.js';
 import { applyPatch } from './json-patch.js';
 import type { ThreadMemory } from './thread-memory.js';
 
@@ -31,6 +31,8 @@ interface Entry {
   waits?: boolean;
   result?: unknown;
   interruptId?: string;
+  /** An `ask_user` call the bridge writes for an interrupt that is not about a tool call. */
+  question?: boolean;
   fromText?: boolean;
   writer?: StepWriter;
 }
@@ -71,6 +73,8 @@ export class StepMapper {
   readonly #ignored = new Set<string>();
   readonly #stepIds: string[] = [];
   readonly written: WrittenStep[] = [];
+  /** Calls the bridge answered itself (an `ask_user` call with bad input): the agent runs again to read the answers. */
+  answeredCalls = 0;
   /** The step of each tool call written whole, by the agent's id for the call (a sub-agent starts on one). */
   readonly #callSteps = new Map<string, string>();
   #waiting = false;
@@ -213,7 +217,9 @@ export class StepMapper {
       this.#entries.shift();
       head.writer.end({ ...(head.result === undefined ? {} : { result: head.result }), ...(head.kind === 'tool_call' ? { waitsForApproval: head.waits === true } : {}) });
       if (head.kind === 'tool_call' && head.agentId !== undefined) this.#callSteps.set(head.agentId, head.writer.stepId);
+      if (head.question === true) this.memory.questions.add(head.writer.stepId);
       if (head.waits === true) this.#waiting = true;
+      if (head.kind === 'tool_call' && head.tool === ASK_USER_TOOL) this.#asked(this.written.at(-1)!.content);
     }
   }
 
@@ -245,6 +251,21 @@ export class StepMapper {
       entry.ended = true;
     }
     await this.pump();
+  }
+
+  /**
+   * The agent's `ask_user` call ended. A valid one is a question the session now waits on: the core
+   * has ended the run. Input that is no question is answered at once, like any tool's bad input,
+   * with an `Error: …` observation, and the agent runs again to read it (PROTOCOL.md §25.1).
+   */
+  #asked(content: string): void {
+    const check = checkToolInput({ inputSchema: AskUserInputSchema }, ASK_USER_TOOL, content);
+    if (check.ok) {
+      this.#waiting = true;
+      return;
+    }
+    this.#entries.unshift({ kind: 'observation', tool: ASK_USER_TOOL, pieces: [`Error: ${check.message}`], ended: true, settled: true, result: { error: check.message } });
+    this.answeredCalls += 1;
   }
 
   #add(key: string, entry: Entry): void {
@@ -291,29 +312,48 @@ export class StepMapper {
   }
 
   /** RUN_FINISHED settles everything held: text is the final answer, and each call waits if the run was interrupted for it. */
+  /**
+   * RUN_FINISHED settles everything held: text is the final answer, and each call waits if the run
+   * was interrupted for it. An interrupt for the agent's `ask_user` call is its question; one not
+   * about a tool call becomes an `ask_user` call of the bridge's, so the session waits for the
+   * answer either way (PROTOCOL.md §25.6). Only the first question is asked: the run stops there.
+   */
   #finish(event: RunFinishedEvent): RunEnd {
     const interrupts: Interrupt[] = event.outcome?.type === 'interrupt' ? event.outcome.interrupts : [];
     const questions = interrupts.filter((interrupt) => !isToolInterrupt(interrupt));
-    for (const entry of this.#entries) if (entry.kind === undefined) this.#settleText(entry, questions.length > 0 ? 'thought' : 'final_answer');
+    const asksUser = questions.length > 0 || this.#entries.some((entry) => entry.kind === 'tool_call' && entry.tool === ASK_USER_TOOL);
+    for (const entry of this.#entries) if (entry.kind === undefined) this.#settleText(entry, asksUser ? 'thought' : 'final_answer');
     const heldCalls = this.#entries.filter((entry) => entry.kind === 'tool_call' && !entry.settled);
     const autoResume: ResumeEntry[] = [];
     let asks = false;
-    if (interrupts.length > 0) this.memory.pending = { interrupts, stepIds: new Map() };
+    if (interrupts.length > 0) this.memory.pending = { interrupts, stepIds: new Map(), approved: new Set() };
     for (const interrupt of interrupts.filter(isToolInterrupt)) {
       const call = heldCalls.find((entry) => (interrupt.toolCallId === undefined ? !entry.settled : entry.agentId === interrupt.toolCallId));
       if (call === undefined || call.settled) continue;
       call.interruptId = interrupt.id;
       if (call.writer !== undefined) this.memory.pending!.stepIds.set(interrupt.id, call.writer.stepId);
+      // The agent's own question: the session waits for its answer, never for an approval.
+      if (call.tool === ASK_USER_TOOL) {
+        this.#settleCall(call, false);
+        asks = true;
+        continue;
+      }
       const waits = !asks && interruptWaits(this.policy, call.tool);
       this.#settleCall(call, waits);
       if (waits) asks = true;
       else autoResume.push(approvedEntry(interrupt));
     }
     for (const entry of heldCalls) if (!entry.settled) this.#settleCall(entry, false);
-    for (const question of questions) {
-      this.#entries.push({ kind: 'final_answer', pieces: [question.message ?? `The agent needs your answer (${question.reason}).`], ended: true, settled: true, interruptId: question.id });
+    const [question] = questions;
+    if (question !== undefined && !asks) {
+      const input = JSON.stringify(questionOf(question));
+      this.#entries.push({ kind: 'tool_call', tool: ASK_USER_TOOL, pieces: [input], ended: true, settled: true, waits: false, interruptId: question.id, question: true });
     }
-    if (asks || questions.length > 0 || interrupts.length === 0) return {};
+    if (asks || questions.length > 0 || interrupts.length === 0) {
+      // Calls let through now are answered on the resume that answers the question.
+      for (const entry of autoResume) this.memory.pending?.approved?.add(entry.interruptId);
+      return {};
+    }
     delete this.memory.pending;
     return { autoResume };
   }

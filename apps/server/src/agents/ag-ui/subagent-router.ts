@@ -1,4 +1,5 @@
 import { EventType, type SubagentErrorEvent, type SubagentFinishedEvent, type SubagentStartedEvent } from '@ag-ui/core';
+import { ASK_USER_TOOL } from '@interthought/protocol';
 import type { StepSink, SubagentSink } from '@interthought/agent';
 import { AgUiFailure } from './agent-failure.js';
 import type { AgUiEvent } from './event-validation.js';
@@ -48,7 +49,12 @@ export class SubagentRouter {
       default: {
         const subagentRunId = (event as { subagentRunId?: string }).subagentRunId;
         if (subagentRunId === undefined) return this.root.handle(event);
-        await this.#live(subagentRunId, event.type).mapper.handle(event);
+        const lane = this.#live(subagentRunId, event.type);
+        if (event.type === EventType.TOOL_CALL_START && event.toolCallName === ASK_USER_TOOL) {
+          // Its question would wait on a scope the bridge cannot resume: refused like its interrupts, before any step is written.
+          throw new AgUiFailure(`The AG-UI agent's subagent '${subagentRunId}' called ${ASK_USER_TOOL}: questions inside a sub-agent are not bridged by this server; only the agent's own run may ask.`);
+        }
+        await lane.mapper.handle(event);
         return undefined;
       }
     }

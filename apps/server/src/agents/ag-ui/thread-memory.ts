@@ -12,8 +12,10 @@ export interface ThreadMemory {
   /** Thought steps that were text messages of the agent (the others were reasoning). */
   readonly textThoughts: Set<string>;
   state: unknown;
-  /** The interrupts of the run that ended waiting, and the step each concerns. */
-  pending?: { interrupts: Interrupt[]; stepIds: Map<string, string> };
+  /** The `ask_user` calls the bridge wrote for the agent's questions (interrupts not about a tool call): not the agent's messages. */
+  readonly questions: Set<string>;
+  /** The interrupts of the run that ended waiting, the step each concerns, and those the bridge approved itself. */
+  pending?: { interrupts: Interrupt[]; stepIds: Map<string, string>; approved?: Set<string> };
 }
 
 const MAX_THREADS = 10_000;
@@ -24,7 +26,7 @@ export class ThreadMemories {
   of(threadId: string): ThreadMemory {
     let memory = this.#threads.get(threadId);
     if (memory === undefined) {
-      memory = { agentIds: new Map(), textThoughts: new Set(), state: {} };
+      memory = { agentIds: new Map(), textThoughts: new Set(), questions: new Set(), state: {} };
       // The oldest thread goes first: a long-lived server does not keep every session's ids forever.
       if (this.#threads.size >= MAX_THREADS) this.#threads.delete(this.#threads.keys().next().value!);
     } else {

@@ -1,8 +1,9 @@
-import { AGENT_ERROR_CODES, DELEGATE_TOOL, agentErrorFrame, type AgentServerMessage, type RunStart, type WorkerMessage } from '@interthought/protocol';
+import { AGENT_ERROR_CODES, ASK_USER_TOOL, DELEGATE_TOOL, agentErrorFrame, type AgentServerMessage, type RunStart, type WorkerMessage } from '@interthought/protocol';
 import { RunInterruptedError, type AgentRunContext, type StepWriter } from '@interthought/agent';
 import { WorkerFrameError } from './worker-frame-error.js';
 import { applyToolRun } from './tool-run.js';
 import { DelegateBatch } from './delegate-batch.js';
+import { writeObservation } from './server-tool.js';
 
 /** Every worker frame that names a run. */
 export type RunFrame = Exclude<WorkerMessage, { type: 'agent.register' }>;
@@ -25,8 +26,11 @@ export interface RunLimits {
 export interface RefStep {
   readonly writer: StepWriter;
   readonly kind: string;
+  readonly tool?: string;
   chars: number;
   ended: boolean;
+  /** The text of an `ask_user` call, checked when it ends (PROTOCOL.md §A6.3). */
+  question?: string;
 }
 
 /** Deltas of an unpaced run applied in one turn at most, as the firehose's batch (a write's pacing is a turn). */
@@ -56,6 +60,8 @@ export class RemoteRun {
   readonly #flowHigh: number;
   readonly #flowLow: number;
   #open: RefStep | undefined;
+  /** The `tool.run` whose call is ending: an abort that ending causes answers it first (PROTOCOL.md §25.6). */
+  #endingToolRun: string | undefined;
   #resolve!: () => void;
   #reject!: (error: unknown) => void;
   #over = false;
@@ -153,7 +159,7 @@ export class RemoteRun {
     if (this.#steps.has(ref)) throw new WorkerFrameError('DUPLICATE_REF', `Run ${this.runId} already has a step "${ref}": give every step of a run its own ref.`);
     const writer = this.#context.sink.start(kind, tool === undefined ? undefined : { tool });
     this.closeOpenStep();
-    const step: RefStep = { writer, kind, chars: 0, ended: false };
+    const step: RefStep = { writer, kind, ...(tool === undefined ? {} : { tool }), chars: 0, ended: false, ...(kind === 'tool_call' && tool === ASK_USER_TOOL ? { question: '' } : {}) };
     this.#steps.set(ref, step);
     this.#open = step;
     return step;
@@ -163,6 +169,24 @@ export class RemoteRun {
   closeOpenStep(): void {
     if (this.#open !== undefined) this.#open.ended = true;
     this.#open = undefined;
+  }
+
+  /**
+   * End the `tool_call` step a `tool.run` wrote. When ending it stops the run (the call waits for
+   * approval, asks the user, or a rule refused it), `RUN_ABORTED` answers the `tool.run` before
+   * `run.abort` goes out (PROTOCOL.md §A6.2, §25.6). True when the run goes on.
+   */
+  endToolRunCall(call: RefStep, requestId: string): boolean {
+    if (this.aborted) throw new WorkerFrameError('RUN_ABORTED', `Run ${this.runId} was aborted before the call was written out: the tool did not run.`);
+    call.ended = true;
+    this.closeOpenStep();
+    this.#endingToolRun = requestId;
+    try {
+      call.writer.end();
+    } finally {
+      this.#endingToolRun = undefined;
+    }
+    return !this.aborted;
   }
 
   /** Apply the waiting frames in order, synchronously while none has to wait. */
@@ -243,6 +267,7 @@ export class RemoteRun {
       case 'step.delta':
         return this.#delta(frame.ref, frame.text);
       case 'step.end':
+        if (this.step(frame.ref).question !== undefined) return this.#endQuestion(frame.ref, frame.result);
         this.#end(frame.ref, frame.result);
         return undefined;
       case 'usage':
@@ -271,6 +296,7 @@ export class RemoteRun {
       throw new WorkerFrameError('STEP_TOO_LARGE', `Step "${ref}" would pass ${this.#limits.maxStepChars} characters: the delta was dropped; start a new step.`);
     }
     step.chars += text.length;
+    if (step.question !== undefined) step.question += text;
     const written = step.writer.write(text);
     // Checked after every write, as an in-process agent writing without awaiting each checks it.
     const backlog = step.writer.backpressure?.();
@@ -324,6 +350,29 @@ export class RemoteRun {
     }
   }
 
+  /**
+   * The worker's own `ask_user` call ended (PROTOCOL.md §A6.3). A valid question aborted the run
+   * (run.abort is out): the answer comes with the next run.start. Input that is no question is
+   * answered by the server, as any tool's bad input: an `Error: …` observation, and `error`
+   * `BAD_TOOL_INPUT` naming the step instead of `call.cleared`; the run goes on after it.
+   */
+  async #endQuestion(ref: string, result: unknown): Promise<void> {
+    const step = this.step(ref);
+    if (step.ended) throw new WorkerFrameError('STEP_ENDED', `Step "${ref}" of run ${this.runId} has already ended.`);
+    step.ended = true;
+    if (this.#open === step) this.#open = undefined;
+    step.writer.end(result === undefined ? undefined : { result });
+    if (this.aborted || this.#over) return;
+    const check = this.#context.tools.checkInput(ASK_USER_TOOL, step.question ?? '');
+    if (check.ok) {
+      // The server did not stop at it (no question support): the call is the worker's to run, as before.
+      this.#link.send({ type: 'call.cleared', runId: this.runId, ref, stepId: step.writer.stepId });
+      return;
+    }
+    await writeObservation(this.#context, this.#context.chain, ASK_USER_TOOL, `Error: ${check.message}`, { error: check.message });
+    throw new WorkerFrameError('BAD_TOOL_INPUT', `The ${ASK_USER_TOOL} call ${step.writer.stepId} asks nothing: ${check.message}. The server answered it with an Error observation; go on after it.`, check.details);
+  }
+
   #usage(frame: Extract<RunFrame, { type: 'usage' }>): void {
     const stepIds = frame.refs.map((ref) => {
       const step = this.#steps.get(ref);
@@ -357,7 +406,12 @@ export class RemoteRun {
     if (this.#over) return;
     this.#over = true;
     this.#aborted = true;
-    this.#link.send({ type: 'run.abort', runId: this.runId, reason: reasonOf(this.#context.signal) });
+    const reason = reasonOf(this.#context.signal);
+    if (this.#endingToolRun !== undefined) {
+      const message = `${reason} The tool did not run; a new run.start will carry what comes of the call.`;
+      this.#link.send(agentErrorFrame('RUN_ABORTED', message, { requestId: this.#endingToolRun, runId: this.runId }));
+    }
+    this.#link.send({ type: 'run.abort', runId: this.runId, reason });
     this.#resolve();
     this.#link.released(this, true);
   }

@@ -6,7 +6,8 @@ import { WorkerFrameError } from './worker-frame-error.js';
 /**
  * `tool.run` (PROTOCOL.md Part II §A6.2): the server writes the `tool_call` step, and when the
  * policy lets it run at once, runs the tool, writes the `observation` and answers `tool.result`.
- * A call that waits for approval, or that a rule denies, aborts the run, as any agent's would.
+ * A call that waits for approval, or that a rule denies, aborts the run, as any agent's would, and
+ * so does `ask_user`: the session waits for the answer, which ends the next run's chain (PROTOCOL.md §25.6).
  */
 export async function applyToolRun(run: RemoteRun, frame: ToolRun): Promise<void> {
   const { context } = run;
@@ -20,13 +21,9 @@ export async function applyToolRun(run: RemoteRun, frame: ToolRun): Promise<void
   if (frame.tool === DELEGATE_TOOL) return run.delegateBatch().add(frame, check.input, input);
   const call = run.startStep(`\u0000tool.run:${frame.id}:${Date.now()}`, 'tool_call', frame.tool);
   await call.writer.write(input);
-  call.ended = true;
-  run.closeOpenStep();
-  call.writer.end();
-  if (run.aborted) {
-    // Waiting for approval, or refused by a rule of the session (PROTOCOL.md §25.6): either way the tool never runs here.
-    throw new WorkerFrameError('RUN_ABORTED', 'The tool call waits for approval or a rule of the session refused it: the tool did not run; a new run.start will carry the outcome.');
-  }
+  // A call that waits (for approval, or for the user's answer to `ask_user`) or that a rule refused
+  // ends the run: RUN_ABORTED answered it, before run.abort, and the tool never runs here.
+  if (!run.endToolRunCall(call, frame.id)) return;
   const outcome = await runServerTool(context, frame.tool, check.input, context.chain);
   run.send({
     type: 'tool.result',

@@ -1,4 +1,5 @@
 import { nanoid } from 'nanoid';
+import { ASK_USER_TOOL, type Step } from '@interthought/protocol';
 import { EventEncoder } from '@ag-ui/encoder';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Quota } from '../../core/commands/quota.js';
@@ -7,7 +8,7 @@ import { actorOf } from '../../sharing/make-share.js';
 import { RunStartBudget, addressKey } from '../../transport/address-quotas.js';
 import { sendRestError } from '../../rest-error-reply.js';
 import { agreesWithChain } from './chain-messages.js';
-import { parseRun, RunInputError, taskOf, newUserText, type ApprovalDecision, type ParsedRun } from './run-input.js';
+import { parseRun, RunInputError, taskOf, newUserText, type ResumeDecision, type ParsedRun } from './run-input.js';
 import { AgUiRunStream } from './run-stream.js';
 
 /**
@@ -102,13 +103,13 @@ async function startRun(
     takeRunStart(quota);
     stream.commanded();
     let decided = 0;
-    for (const decision of decisions) if (await decide(app, sessionId, decision, named, quota)) decided += 1;
+    for (const decision of decisions) if (await decide(app, stream, decision, named, quota)) decided += 1;
     // Entries that named no waiting call answer nothing: the run ends as the session stands.
     if (decided === 0) stream.finishWaiting();
     return;
   }
   if (state.session.status === 'waiting') {
-    // A call still waits and nothing decides it: the run ends with its interrupt again.
+    // A call or a question still waits and nothing answers it: the run ends with its interrupts again.
     stream.finishWaiting();
     return;
   }
@@ -119,14 +120,16 @@ async function startRun(
   await sessions.message({ sessionId, text, ...named, quota }, { peer: stream });
 }
 
+/** Carry out one resume entry; false when it answered nothing (a call that does not wait, a question left waiting). */
 async function decide(
   app: FastifyInstance,
-  sessionId: string,
-  decision: ApprovalDecision,
+  stream: AgUiRunStream,
+  decision: ResumeDecision,
   named: { by: string; byName?: string },
   quota: Quota,
 ): Promise<boolean> {
   const { sessions } = app;
+  const sessionId = stream.threadId;
   const target = { sessionId, stepId: decision.stepId, ...named, quota };
   try {
     switch (decision.decision) {
@@ -136,19 +139,34 @@ async function decide(
       case 'reject':
         await sessions.reject({ ...target, reason: decision.reason }, undefined);
         return true;
+      case 'cancel':
+        // A cancelled question stays asked: the next run without its answer gets the interrupt again (PROTOCOL.md §25.6).
+        if (isQuestion(stream.state?.steps.get(decision.stepId))) return false;
+        await sessions.reject({ ...target, reason: 'cancelled by the AG-UI client' }, undefined);
+        return true;
       case 'edit':
         // Correcting the waiting call is its edit: the decision is recorded, and the edited call runs.
         await sessions.correct({ ...target, content: JSON.stringify(decision.args) }, undefined);
         return true;
+      case 'answer':
+        await sessions.provideInput({ ...target, text: decision.text }, undefined);
+        return true;
     }
   } catch (error) {
     // An entry for a call that no longer waits answers nothing (AG-UI: proceed without it).
-    if (error instanceof SessionError && (error.code === 'APPROVAL_NOT_PENDING' || error.code === 'STEP_NOT_FOUND')) {
+    if (error instanceof SessionError && NOT_WAITING.has(error.code)) {
       app.log.warn({ sessionId, stepId: decision.stepId, code: error.code }, 'an AG-UI resume entry answered no waiting call');
       return false;
     }
     throw error;
   }
+}
+
+/** The refusals that say a resume entry's call does not wait (any more): the entry is ignored (PROTOCOL.md §23). */
+const NOT_WAITING: ReadonlySet<string> = new Set(['APPROVAL_NOT_PENDING', 'INPUT_NOT_PENDING', 'STEP_NOT_FOUND']);
+
+function isQuestion(step: Step | undefined): boolean {
+  return step?.kind === 'tool_call' && step.tool === ASK_USER_TOOL;
 }
 
 /** Open the event stream (SSE, or protobuf when the client asks) and send the run until it closes or the client leaves. */

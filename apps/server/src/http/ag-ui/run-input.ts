@@ -1,5 +1,5 @@
-import { SessionOptionsSchema, type SessionOptions } from '@interthought/protocol';
-import { contentToText, type Message, type RunAgentInput } from '@ag-ui/core';
+import { InputProvideRequestSchema, isWellFormedText, SessionOptionsSchema, type SessionOptions } from '@interthought/protocol';
+import { contentToText, type Message, type ResumeEntry, type RunAgentInput } from '@ag-ui/core';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import { z } from 'zod';
 
@@ -13,21 +13,31 @@ const ApprovalAnswerSchema = z.looseObject({
   reason: z.string().max(2_000).optional(),
 });
 
+/** The answer to a question's interrupt (PROTOCOL.md §25.6): `{ text }`, or the text itself; `input.provide`'s limits. */
+const AnswerTextSchema = InputProvideRequestSchema.shape.text.refine(isWellFormedText, 'must be well-formed text (no lone surrogates)');
+const QuestionAnswerSchema = z.union([AnswerTextSchema, z.looseObject({ text: AnswerTextSchema })]);
+
 /** What Interthought reads of `forwardedProps.interthought`: the options of a thread's new session. */
 const ForwardedSchema = z.looseObject({
   interthought: z.looseObject({ options: SessionOptionsSchema.optional() }).optional(),
 });
 
-/** What the run decides about a call that waits: by its interrupt's id, the call's step id. */
-export type ApprovalDecision =
+/**
+ * What a resume entry says about a call that waits, by its interrupt's id (the call's step id).
+ * `cancel` means what the call is: a refusal of a call that waits for approval, nothing for a
+ * question, which goes on waiting (PROTOCOL.md §25.6).
+ */
+export type ResumeDecision =
   | { stepId: string; decision: 'approve' }
   | { stepId: string; decision: 'edit'; args: Record<string, unknown> }
-  | { stepId: string; decision: 'reject'; reason: string };
+  | { stepId: string; decision: 'reject'; reason: string }
+  | { stepId: string; decision: 'answer'; text: string }
+  | { stepId: string; decision: 'cancel' };
 
 export interface ParsedRun {
   input: RunAgentInput;
   options: SessionOptions | undefined;
-  decisions: ApprovalDecision[];
+  decisions: ResumeDecision[];
 }
 
 /** The reason a request is refused before its stream opens. */
@@ -44,15 +54,30 @@ export function parseRun(body: unknown): ParsedRun {
   const input = parsed.data as RunAgentInput;
   const forwarded = ForwardedSchema.safeParse(input.forwardedProps ?? {});
   if (!forwarded.success) throw new RunInputError(`Bad forwardedProps.interthought: ${issuesOf(forwarded.error)}.`);
-  const decisions = (input.resume ?? []).map((entry, index): ApprovalDecision => {
-    if (entry.status === 'cancelled') return { stepId: entry.interruptId, decision: 'reject', reason: 'cancelled by the AG-UI client' };
-    const answer = ApprovalAnswerSchema.safeParse(entry.payload);
-    if (!answer.success) throw new RunInputError(`resume.${index}.payload must be { approved, editedArgs? }: ${issuesOf(answer.error)}.`);
-    const { approved, editedArgs, reason } = answer.data;
-    if (!approved) return { stepId: entry.interruptId, decision: 'reject', reason: reason ?? 'rejected in the AG-UI client' };
-    return editedArgs === undefined ? { stepId: entry.interruptId, decision: 'approve' } : { stepId: entry.interruptId, decision: 'edit', args: editedArgs };
-  });
+  const decisions = (input.resume ?? []).map((entry, index) => decisionOf(entry, index));
   return { input, options: forwarded.data.interthought?.options, decisions };
+}
+
+/** A resume entry read: `{ approved, … }` decides an approval, `{ text }` (or a string) answers a question. */
+function decisionOf(entry: ResumeEntry, index: number): ResumeDecision {
+  const stepId = entry.interruptId;
+  if (entry.status === 'cancelled') return { stepId, decision: 'cancel' };
+  const payload: unknown = entry.payload;
+  const approvalLike = typeof payload === 'object' && payload !== null && 'approved' in payload;
+  if (!approvalLike) {
+    const answer = QuestionAnswerSchema.safeParse(payload);
+    if (answer.success) return { stepId, decision: 'answer', text: typeof answer.data === 'string' ? answer.data : answer.data.text };
+    if (typeof payload === 'string' || (typeof payload === 'object' && payload !== null && 'text' in payload)) {
+      throw new RunInputError(`resume.${index}.payload answers a question with { text }: ${issuesOf(answer.error)}.`);
+    }
+  }
+  const answer = ApprovalAnswerSchema.safeParse(payload);
+  if (!answer.success) {
+    throw new RunInputError(`resume.${index}.payload must be { approved, editedArgs?, reason? } for a tool call, or { text } for a question: ${issuesOf(answer.error)}.`);
+  }
+  const { approved, editedArgs, reason } = answer.data;
+  if (!approved) return { stepId, decision: 'reject', reason: reason ?? 'rejected in the AG-UI client' };
+  return editedArgs === undefined ? { stepId, decision: 'approve' } : { stepId, decision: 'edit', args: editedArgs };
 }
 
 /** The task of a thread's first run: its last user message. */

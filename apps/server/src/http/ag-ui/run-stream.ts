@@ -5,17 +5,7 @@ import type { Peer } from '../../core/fanout/peer.js';
 import type { Quota } from '../../core/commands/quota.js';
 import { answeredCallOf, chainMessages, observationText, stepsOfScope } from './chain-messages.js';
 import { SubagentLanes, type RunEnding } from './subagent-lanes.js';
-
-/** What an approval interrupt expects back in `resume[].payload` (PROTOCOL.md §23). */
-export const APPROVAL_RESPONSE_SCHEMA = {
-  type: 'object',
-  properties: {
-    approved: { type: 'boolean', description: 'Run the call (true) or refuse it (false).' },
-    editedArgs: { type: 'object', description: 'With approved: run the call with these arguments instead.' },
-    reason: { type: 'string', description: 'With approved false: why, for the agent.' },
-  },
-  required: ['approved'],
-} as const;
+import { pendingInterrupts } from './interrupts.js';
 
 /** Where the stream's events go once it is open. */
 export type EventSink = (event: BaseEvent) => void;
@@ -32,7 +22,7 @@ function attributed(scope: string | undefined): { subagentRunId?: string } {
  * reducer and turns each into AG-UI events as it streams (deltas included). Events wait until the
  * stream opens (a refusal before then is a plain REST error), and the run closes when the session
  * comes to rest after the run's own command: `RUN_FINISHED` (success, cancelled, or an interrupt
- * for each call that waits for approval) or `RUN_ERROR`.
+ * for each call that waits for approval and each question that waits for its answer) or `RUN_ERROR`.
  */
 export class AgUiRunStream implements Peer {
   readonly id: string;
@@ -94,7 +84,7 @@ export class AgUiRunStream implements Peer {
     if (this.#state !== undefined) this.#emit({ type: EventType.MESSAGES_SNAPSHOT, messages: chainMessages(this.#state) } as BaseEvent);
   }
 
-  /** Close the run at once with what waits for approval (a resume that decides nothing). */
+  /** Close the run at once with what waits for the user (a resume that decides nothing). */
   finishWaiting(): void {
     this.#finishRun();
   }
@@ -314,7 +304,7 @@ export class AgUiRunStream implements Peer {
     if (this.#closed || this.#state === undefined) return;
     this.#closeOpen();
     const status = this.#state.session.status;
-    const interrupts = pendingApprovals(this.#state);
+    const interrupts = pendingInterrupts(this.#state);
     const outcome =
       interrupts.length > 0 ? { type: 'interrupt', interrupts } : status === 'cancelled' ? { type: 'cancelled' } : { type: 'success' };
     this.#closeLanes(outcome.type as RunEnding, interrupts);
@@ -353,24 +343,4 @@ export class AgUiRunStream implements Peer {
     this.#closed = true;
     this.#finish();
   }
-}
-
-/**
- * An interrupt for each call that waits for approval, on the session's chain or a sub-agent's: its
- * id is the call's (the step's) id, and a scoped call's names its sub-agent.
- */
-export function pendingApprovals(state: SessionState): Interrupt[] {
-  const scopes = [undefined, ...state.subagents.keys()];
-  return scopes.flatMap((scope) =>
-    stepsOfScope(state, scope)
-      .filter((step) => step.kind === 'tool_call' && step.status !== 'invalidated' && step.approval?.state === 'pending')
-      .map((step) => ({
-        id: step.stepId,
-        reason: 'tool_call',
-        message: `Run ${step.tool ?? 'the tool'} with ${step.content}?`,
-        toolCallId: step.stepId,
-        responseSchema: { ...APPROVAL_RESPONSE_SCHEMA },
-        ...attributed(scope),
-      })),
-  );
 }

@@ -50,7 +50,7 @@ describe('ag-ui agent: events to steps', () => {
     ]);
     expect(chain[4]!.result).toEqual({ temp: 21 });
     const [request] = fake.requestsFor('weather');
-    expect(request).toMatchObject({ threadId: sessionId, tools: [], context: [], state: {}, forwardedProps: {}, messages: [{ role: 'user', content: 'weather' }] });
+    expect(request).toMatchObject({ threadId: sessionId, tools: [expect.objectContaining({ name: 'ask_user' })], context: [], state: {}, forwardedProps: {}, messages: [{ role: 'user', content: 'weather' }] });
     expect(fake.requests[0]!.headers).toMatchObject({ accept: 'text/event-stream', 'x-token': 'Bearer secret' });
   });
 
