@@ -51,8 +51,9 @@ async function asking(options: { inputTimeoutMs?: number } = {}): Promise<{ sess
   return { sessionId, call };
 }
 
-async function finished(sessionId: string): Promise<Step[]> {
-  await until(async () => (await manager!.snapshot(sessionId))!.session.status === 'completed', 'the session to complete');
+/** `turns`: how long to let the event loop turn (a timeout needs real time, many turns). */
+async function finished(sessionId: string, turns?: number): Promise<Step[]> {
+  await until(async () => (await manager!.snapshot(sessionId))!.session.status === 'completed', 'the session to complete', turns);
   return chainOf(sessionId);
 }
 
@@ -128,7 +129,7 @@ describe('openai agent asking the user', () => {
     start((baseURL) => createOpenAIAgent(testEnv(baseURL)));
     const { sessionId } = await asking({ inputTimeoutMs: 1_000 });
     fake.reply(answerTurn(...content('Without an answer I cannot say.')));
-    const chain = await finished(sessionId);
+    const chain = await finished(sessionId, 2_000_000);
     expect(toolMessagesOf(1).map((message) => message.content)).toEqual(['The user did not answer in time.']);
     expect(chain.at(-2)).toMatchObject({ kind: 'observation', tool: ASK_USER_TOOL, result: { unanswered: true } });
   });
