@@ -18,13 +18,28 @@ function namedValues(text: string): string[] {
   return date ? [date] : (normalised.match(NUMBER) ?? []).map((digits) => String(Number(digits)));
 }
 
-/** The candidate an answer in the user's own words names ("the 12", "replace 40", "换掉15"): exactly one, else none. */
-function namedCandidate(text: string, candidates: readonly string[], value: string): number | undefined {
+/** Whether the answer names what a candidate counts: "the pears" (a word of it, singular or plural), "梨". */
+function namesNoun(text: string, noun: string | undefined): boolean {
+  if (!noun) return false;
+  const lower = text.toLowerCase();
+  const word = noun.toLowerCase();
+  if (!/[a-z]/u.test(word)) return lower.includes(word);
+  // "pears" and "pear", "boxes" and "box": the forms as whole words.
+  const forms = [...new Set([word, word.replace(/s$/u, ''), word.replace(/es$/u, '')])].map((form) => form.replace(/[^a-z]/gu, ''));
+  return new RegExp(String.raw`\b(?:${forms.join('|')})s?\b`, 'u').test(lower);
+}
+
+/** The candidate an answer in the user's own words names ("the 12", "replace 40", "the pears", "换掉15"): exactly one, else none. */
+function namedCandidate(text: string, ambiguous: Ambiguous, count: number): number | undefined {
   const said = new Set(namedValues(text));
   // The new number itself ("use 25 for the 12") does not pick a candidate.
-  for (const own of namedValues(value)) said.delete(own);
-  const named = candidates.flatMap((candidate, index) => (namedValues(candidate).some((v) => said.has(v)) ? [index] : []));
-  return named.length === 1 ? named[0] : undefined;
+  for (const own of namedValues(ambiguous.value)) said.delete(own);
+  const candidates = ambiguous.candidates.slice(0, count);
+  const byNumber = candidates.flatMap((candidate, index) => (namedValues(candidate).some((v) => said.has(v)) ? [index] : []));
+  if (byNumber.length === 1) return byNumber[0];
+  if (byNumber.length > 1) return undefined;
+  const byNoun = candidates.flatMap((_, index) => (namesNoun(text, ambiguous.nouns[index]) ? [index] : []));
+  return byNoun.length === 1 ? byNoun[0] : undefined;
 }
 
 /** An answer that names none of the candidates: say so and change nothing. */
@@ -57,7 +72,7 @@ export function whichNumberPlan(lang: Lang, ambiguous: Ambiguous, answer: StepVa
     choices,
     settle(reply: UserReply): Settled {
       if ('unanswered' in reply) return { plan: ambiguousNumberPlan(lang, value, candidates, answer) };
-      const index = pickedChoice(reply, choices) ?? namedCandidate(reply.text, choices, value);
+      const index = pickedChoice(reply, choices) ?? namedCandidate(reply.text, ambiguous, choices.length);
       return index === undefined ? { plan: unpickedPlan(lang, reply.text, ambiguous, answer) } : changed(ambiguous.choose(index));
     },
   };

@@ -1,5 +1,6 @@
-import { ASK_USER_TOOL, isRefusalResult, parseAskUserInput, type AskUserInput, type Step, type StepKind } from '@interthought/protocol';
-import type { AgentToolbox } from '@interthought/agent';
+import { ASK_USER_TOOL, isRefusalResult, type AskUserInput, type Step, type StepKind } from '@interthought/protocol';
+import { checkToolInput, type AgentToolbox } from '@interthought/agent';
+import { askUserTool } from '../../tools/ask-user.js';
 import { arithmeticAnswer, expressionPlan } from './recognize-arithmetic.js';
 import { conversionAnswer, conversionPlan } from './recognize-conversion.js';
 import type { Question } from './follow-up-question.js';
@@ -163,8 +164,9 @@ function recordToolCall(state: ChainState, step: Step, tools: AgentToolbox): voi
   const tool = step.tool ?? '';
   if (tool === ASK_USER_TOOL) {
     // The agent's question (or the user's rewrite of it): the server asks it, and its answer comes as the observation.
-    const question = parseAskUserInput(step.content);
-    state.pending = question ? { tool, question } : { tool, error: 'The ask_user call has no valid question.' };
+    // Input that does not fit is answered at once like any tool's (PROTOCOL.md §25.1), checked by the one schema.
+    const checked = checkToolInput(askUserTool, tool, step.content);
+    state.pending = checked.ok ? { tool, question: checked.input as AskUserInput } : { tool, error: checked.message };
     return;
   }
   const checked = tools.checkInput(tool, step.content);

@@ -20,7 +20,14 @@ export interface NumberChange {
  */
 export type Substitution =
   | Changed
-  | { kind: 'ambiguous'; value: string; candidates: string[]; choose(index: number): Substitution }
+  | {
+      kind: 'ambiguous';
+      value: string;
+      candidates: string[];
+      /** What each candidate counts, where the question says ("apples", "苹果"): an answer may name it so. */
+      nouns: Array<string | undefined>;
+      choose(index: number): Substitution;
+    }
   | { kind: 'not-found'; value: string };
 
 type Changed = { kind: 'changed'; question: Question; changes: NumberChange[] };
@@ -110,7 +117,7 @@ function newDate(text: string, question: Question): Substitution | undefined {
   const old = question.text.match(DATE) ?? [];
   const now = dates[0];
   const replaced = (from: string): Changed => ({ kind: 'changed', question: { text: question.text.replace(from, now), operations: question.operations }, changes: [{ from, to: now }] });
-  if (old.length > 1) return { kind: 'ambiguous', value: now, candidates: old, choose: (index) => replaced(old[index] ?? '') };
+  if (old.length > 1) return { kind: 'ambiguous', value: now, candidates: old, nouns: old.map(() => undefined), choose: (index) => replaced(old[index] ?? '') };
   return old.length === 1 && old[0] ? replaced(old[0]) : undefined;
 }
 
@@ -203,6 +210,7 @@ function substitute(lang: Lang, question: Question, values: readonly Quantity[],
         kind: 'ambiguous',
         value: shown(lang, value),
         candidates: tied.map((c) => shown(lang, c.quantity)),
+        nouns: tied.map((c) => c.quantity.noun),
         // The user says which: the same reading again, with this number's target settled.
         choose: (choice) => {
           const candidate = tied[choice];

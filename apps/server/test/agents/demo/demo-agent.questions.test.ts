@@ -59,6 +59,15 @@ describe('demo agent asks which number a follow-up replaces', () => {
     expect(answerOf(next)).toContain('40');
   });
 
+  it.each([
+    ['the apples', '25 + 15'],
+    ['replace the apple count', '25 + 15'],
+    ['pears', '12 + 25'],
+  ])('takes an answer that names what a number counts: "%s" computes %s', async (reply, expression) => {
+    const { chain } = await ambiguousFollowUp(FRUIT, 'What if it were 25?');
+    expect(calculatorInputs(await afterAnswer(FRUIT, chain, reply))).toEqual([{ expression }]);
+  });
+
   it('takes an answer in the user\'s own words that names one of the numbers', async () => {
     const { chain } = await ambiguousFollowUp(FRUIT, 'What if it were 25?');
     const next = await afterAnswer(FRUIT, chain, 'the 15 pears');
@@ -183,6 +192,21 @@ describe('demo agent and the chain around its question', () => {
     const { chain } = await asked('What is 15% of the price?');
     const again = await runDemo('What is 15% of the price?', chain);
     expect(again.steps).toEqual([]);
+  });
+
+  it('goes on from the answer to a question the user rewrote', async () => {
+    const { chain } = await ambiguousFollowUp(FRUIT, 'What if it were 25?');
+    const call = chain.at(-1)!;
+    const rewritten: Step = {
+      ...call,
+      stepId: 'question-fix',
+      status: 'corrected',
+      content: JSON.stringify({ question: 'Should 25 replace the apples (12) or the pears (15)?' }),
+      correctionOf: call.stepId,
+      correction: { previousContent: call.content, at: '2025-01-01T00:00:00.000Z' },
+    };
+    const next = await afterAnswer(FRUIT, [...chain.slice(0, -1), rewritten], 'the pears');
+    expect(calculatorInputs(next)).toEqual([{ expression: '12 + 25' }]);
   });
 
   it('reads an answer the user rewrote from its text', async () => {
