@@ -6,7 +6,7 @@ export type StatusRequest = LifecycleRequest;
 
 function hint(request: StatusRequest, status: SessionStatus): string {
   if (status === 'waiting' && request !== 'cancel') {
-    return 'It waits for a decision on a tool call: approve or reject it (tool.approve / tool.reject), or correct it.';
+    return 'It waits for the user: approve or reject its tool call (tool.approve / tool.reject), answer its question (input.provide), or correct a step.';
   }
   switch (request) {
     case 'pause':
