@@ -1,4 +1,4 @@
-import { ASK_USER_TOOL, isRefusalResult, type AskUserInput, type Step, type StepKind } from '@interthought/protocol';
+import { ASK_USER_TOOL, POLICY_DECIDER, isRefusalResult, type AskUserInput, type Step, type StepKind } from '@interthought/protocol';
 import { checkToolInput, type AgentToolbox } from '@interthought/agent';
 import { askUserTool } from '../../tools/ask-user.js';
 import { arithmeticAnswer, expressionPlan } from './recognize-arithmetic.js';
@@ -190,8 +190,10 @@ function recordObservation(state: ChainState, step: Step): void {
   state.failure = undefined;
   if (step.status !== 'corrected' && isRefusalResult(step.result)) {
     const { by, reason } = step.result;
-    // A reason that says what to do instead ("convert to kilograms instead") is a plan to follow, not only a refusal.
-    const instead = reason === undefined || by === 'server' ? undefined : insteadPlan(state.lang, reason, state.lastCall, state.lastValue);
+    // A user's reason that says what to do instead ("convert to kilograms instead") is a plan to follow, not only a refusal;
+    // a timeout's or a rule's reason (PROTOCOL.md §19.4, §25.4) instructs nothing.
+    const byUser = by !== 'server' && by !== POLICY_DECIDER;
+    const instead = reason === undefined || !byUser ? undefined : insteadPlan(state.lang, reason, state.lastCall, state.lastValue);
     if (instead) {
       state.plan = instead;
       state.nextStep = 0;

@@ -255,6 +255,12 @@ describe('demo agent honours what a rejection says to do instead', () => {
     expect(next.kinds()).toEqual(['final_answer']);
   });
 
+  it('takes no instruction from a rule\'s refusal, only from a user\'s', async () => {
+    const first = await runDemo(TASK);
+    const next = await runDemo(TASK, refusedAt(asChain(first.steps), 'unit_converter', 'convert to kilograms instead', 'policy'));
+    expect(next.kinds()).toEqual(['final_answer']);
+  });
+
   it('does not take a unit the reason turns down', async () => {
     const first = await runDemo(TASK);
     const next = await runDemo(TASK, refusedAt(asChain(first.steps), 'unit_converter', 'I do not want it in kilograms'));

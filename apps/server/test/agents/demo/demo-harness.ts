@@ -135,13 +135,13 @@ export function unanswered(chain: readonly Step[]): Step[] {
  * The chain a run would have left up to its first call of `tool`, then that call refused with
  * `reason` (PROTOCOL.md §19.3 `tool.reject`): the refusal observation the core appends.
  */
-export function refusedAt(chain: readonly Step[], tool: string, reason: string): Step[] {
+export function refusedAt(chain: readonly Step[], tool: string, reason: string, by = 'user-1'): Step[] {
   const at = chain.findIndex((step) => step.kind === 'tool_call' && step.tool === tool);
   if (at < 0) throw new Error(`The chain has no ${tool} call.`);
   return appended(chain.slice(0, at + 1), {
     kind: 'observation',
     tool,
     content: `The user refused this ${tool} call, so it was not run. Reason: ${reason}`,
-    result: { refused: true, by: 'user-1', reason },
+    result: { refused: true, by, reason },
   });
 }
