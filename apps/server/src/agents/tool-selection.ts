@@ -1,9 +1,11 @@
+import { ASK_USER_TOOL } from '@interthought/protocol';
 import type { AgentTool, AgentToolbox, ToolInputCheck } from '@interthought/agent';
 
 /**
  * The tools an agent may call, chosen by names or globs (`*` matches any run of characters):
  * `["calculator", "mcp__github__*"]`. Matched against the names the server offers tools by, the
- * built-in ones and the MCP servers' (`mcp__<server>__<tool>`).
+ * built-in ones and the MCP servers' (`mcp__<server>__<tool>`). `ask_user` is always among them:
+ * every agent is offered it (PROTOCOL.md §25.1), whatever its list names.
  */
 export class ToolSelection {
   readonly #patterns: readonly RegExp[];
@@ -13,7 +15,7 @@ export class ToolSelection {
   }
 
   allows(name: string): boolean {
-    return this.#patterns.some((pattern) => pattern.test(name));
+    return name === ASK_USER_TOOL || this.#patterns.some((pattern) => pattern.test(name));
   }
 
   /** The toolbox a run sees: only the selected tools are listed, found or run. */

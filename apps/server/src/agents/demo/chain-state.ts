@@ -1,17 +1,20 @@
-import { isRefusalResult, type Step, type StepKind } from '@interthought/protocol';
-import type { AgentToolbox } from '@interthought/agent';
+import { ASK_USER_TOOL, POLICY_DECIDER, isRefusalResult, type AskUserInput, type Step, type StepKind } from '@interthought/protocol';
+import { checkToolInput, type AgentToolbox } from '@interthought/agent';
+import { askUserTool } from '../../tools/ask-user.js';
 import { arithmeticAnswer, expressionPlan } from './recognize-arithmetic.js';
 import { conversionAnswer, conversionPlan } from './recognize-conversion.js';
 import type { Question } from './follow-up-question.js';
 import { languageOf, say, type Lang } from './language.js';
-import type { Plan, PlannedCall, SolvePlan, StepValue } from './plan.js';
+import type { Plan, PlannedCall, Settled, SolvePlan, StepValue } from './plan.js';
 import { planTurn } from './recognize-follow-up.js';
 import { reviseFromStep } from './revision.js';
+import { insteadPlan } from './refusal-instead.js';
 import { planTask } from './sequential-parts.js';
+import { readUserReply } from './user-reply.js';
 import { findUnit } from '../../tools/units.js';
 
 /** The tool call at the head of the chain, waiting for its observation. */
-export type PendingCall = { tool: string; call?: PlannedCall; input?: unknown; error?: string };
+export type PendingCall = { tool: string; call?: PlannedCall; input?: unknown; error?: string; question?: AskUserInput };
 
 /** Where the demo agent stands after reading the chain: its plan and how far it got. */
 export interface ChainState {
@@ -22,8 +25,11 @@ export interface ChainState {
   plan: Plan;
   /** The plan step the next tool call is for. */
   nextStep: number;
-  /** The last step's kind (`none` for an empty chain): the agent continues after it. */
-  last: StepKind | 'none';
+  /**
+   * The last step's kind (`none` for an empty chain): the agent continues after it. `answer`: the
+   * user answered the agent's question, and the plan the answer settled begins with its thought.
+   */
+  last: StepKind | 'none' | 'answer';
   pending?: PendingCall;
   lastCall?: PlannedCall;
   lastValue?: StepValue;
@@ -156,6 +162,13 @@ function readObservationOnly(step: Step): { value: StepValue } | { error: string
 
 function recordToolCall(state: ChainState, step: Step, tools: AgentToolbox): void {
   const tool = step.tool ?? '';
+  if (tool === ASK_USER_TOOL) {
+    // The agent's question (or the user's rewrite of it): the server asks it, and its answer comes as the observation.
+    // Input that does not fit is answered at once like any tool's (PROTOCOL.md §25.1), checked by the one schema.
+    const checked = checkToolInput(askUserTool, tool, step.content);
+    state.pending = checked.ok ? { tool, question: checked.input as AskUserInput } : { tool, error: checked.message };
+    return;
+  }
   const checked = tools.checkInput(tool, step.content);
   if (!checked.ok) {
     state.pending = { tool, error: checked.message };
@@ -177,6 +190,17 @@ function recordObservation(state: ChainState, step: Step): void {
   state.failure = undefined;
   if (step.status !== 'corrected' && isRefusalResult(step.result)) {
     const { by, reason } = step.result;
+    // A user's reason that says what to do instead ("convert to kilograms instead") is a plan to follow, not only a refusal;
+    // a timeout's or a rule's reason (PROTOCOL.md §19.4, §25.4) instructs nothing.
+    const byUser = by !== 'server' && by !== POLICY_DECIDER;
+    const instead = reason === undefined || !byUser ? undefined : insteadPlan(state.lang, reason, state.lastCall, state.lastValue);
+    if (instead) {
+      state.plan = instead;
+      state.nextStep = 0;
+      state.values = [];
+      state.asPlanned = true;
+      return;
+    }
     state.failure = { kind: 'refused', tool, timedOut: by === 'server', ...(reason === undefined ? {} : { reason }) };
   } else if ('error' in reading) {
     state.failure = { kind: 'tool', tool, error: reading.error };
@@ -188,6 +212,27 @@ function recordObservation(state: ChainState, step: Step): void {
     state.fromTool = step.status !== 'corrected';
     if (!state.fromTool) state.asPlanned = false;
   }
+}
+
+/**
+ * The user answered the agent's `ask_user` call (PROTOCOL.md §25.2): the plan that asked settles
+ * what to do with the answer, and the turn goes on from there as from a new start.
+ */
+function takeUserReply(state: ChainState, step: Step): void {
+  state.pending = undefined;
+  if (state.plan.kind !== 'ask') return;
+  applySettled(state, state.plan.settle(readUserReply(step)));
+  state.last = 'answer';
+}
+
+function applySettled(state: ChainState, settled: Settled): void {
+  state.plan = settled.plan;
+  if (settled.question) state.question = settled.question;
+  if (settled.text !== undefined) state.task = settled.text;
+  state.nextStep = 0;
+  state.values = [];
+  state.asPlanned = true;
+  state.failure = undefined;
 }
 
 /** What a final answer leaves for follow-ups: the result it reports (a user's rewritten answer: the number it states). */
@@ -270,7 +315,8 @@ export function readChain(task: string, chain: readonly Step[], tools: AgentTool
         break;
       case 'observation':
         state.turnOpen = true;
-        recordObservation(state, step);
+        if (step.tool === ASK_USER_TOOL) takeUserReply(state, step);
+        else recordObservation(state, step);
         break;
       case 'final_answer':
         recordAnswer(state, step);

@@ -1,3 +1,4 @@
+import { ASK_USER_TOOL, type AskUserInput } from '@interthought/protocol';
 import type { Agent, AgentRunContext } from '@interthought/agent';
 import { observeTool } from '../tool-steps.js';
 import { readChain, type ChainState } from './chain-state.js';
@@ -6,7 +7,7 @@ import { readDelegation, rewrittenSplitTask } from './delegation-state.js';
 import { emit } from './emit.js';
 import { say } from './language.js';
 import { announceCall, keptPlanRemark, refusedCallAnswer, toolFailureAnswer, unreadableObservationAnswer } from './narration.js';
-import type { Outcome, PlannedCall, SolvePlan } from './plan.js';
+import type { AskPlan, Outcome, PlannedCall, SolvePlan } from './plan.js';
 import { arithmeticAnswer } from './recognize-arithmetic.js';
 
 /** A step kind the state machine does not handle is a compile error here. */
@@ -44,6 +45,8 @@ function finalAnswer(state: ChainState): string {
     values: state.values,
   };
   if (plan.kind === 'reply') return plan.answer;
+  // Only reached when a question could not be asked: say so rather than answer it.
+  if (plan.kind === 'ask') return say(lang, `I needed to ask you first: ${plan.question}`, `我需要先问你：${plan.question}`);
   if (plan.kind === 'advice') {
     return state.lastValue ? arithmeticAnswer(lang, outcome) : plan.answer(state.actionText ?? plan.action);
   }
@@ -82,8 +85,19 @@ async function observe(context: AgentRunContext, state: ChainState): Promise<voi
 }
 
 /**
+ * Ask the user (PROTOCOL.md §25.1): a `tool_call` of `ask_user`, ended. The server stops the run
+ * there and waits; the agent's next run gets the chain with the answer's observation at its head.
+ */
+async function ask(context: AgentRunContext, plan: AskPlan): Promise<void> {
+  const input: AskUserInput = { question: plan.question, ...(plan.choices ? { choices: plan.choices } : {}) };
+  await emit(context, 'tool_call', JSON.stringify(input), { tool: ASK_USER_TOOL });
+}
+
+/**
  * Continue the chain from its last step to a final answer. A small state machine over the last
  * step's kind: thought → action → tool_call → observation → (action → tool_call → observation)* → final_answer.
+ * A plan that asks the user goes thought → tool_call of ask_user, and the run ends there; the
+ * answer's observation starts the plan it settles: thought → action → … (PROTOCOL.md §25.6).
  */
 async function continueChain(context: AgentRunContext, state: ChainState): Promise<void> {
   let last = state.last;
@@ -92,12 +106,17 @@ async function continueChain(context: AgentRunContext, state: ChainState): Promi
     switch (last) {
       case 'none':
       case 'user_message':
-        // A message starts a new turn: its plan (set by readChain) begins with what the agent made of it.
+      case 'answer':
+        // A message starts a new turn, and an answer to the agent's question settles one: its plan (set by readChain) begins with what the agent made of it.
         await emit(context, 'thought', plan.thought);
         last = 'thought';
         break;
       case 'thought':
       case 'observation': {
+        if (plan.kind === 'ask' && last === 'thought') {
+          await ask(context, plan);
+          return;
+        }
         const call = nextCall(state);
         if (plan.kind === 'advice' && last === 'thought') {
           state.actionText = plan.action;
@@ -124,6 +143,8 @@ async function continueChain(context: AgentRunContext, state: ChainState): Promi
         break;
       }
       case 'tool_call':
+        // The chain ends in the agent's question: the server asks it and starts the agent again with the answer.
+        if (state.pending?.question) return;
         await observe(context, state);
         last = 'observation';
         break;

@@ -3,7 +3,7 @@ import { formatWithUnit } from './answer-format.js';
 import { showExpression } from './expression-finder.js';
 import { describeOperations, operationExpression, showOperations, type AnswerOperation, type Question } from './follow-up-question.js';
 import { say, type Lang } from './language.js';
-import type { Outcome, Plan, PlannedCall, PlanStep, SolvePlan, StepValue } from './plan.js';
+import type { Outcome, Plan, PlannedCall, PlanStep, Settled, SolvePlan, StepValue } from './plan.js';
 import { analyseTask } from './problem-analyser.js';
 import { addedDaysAnswer } from './recognize-date.js';
 
@@ -104,5 +104,12 @@ export function withLeads(plan: Plan, leads: { thought?: string; answer?: string
       return { ...plan, thought };
     case 'reply':
       return { ...plan, thought };
+    case 'ask':
+      // The answer's lead belongs to the plan the user's answer settles.
+      return { ...plan, thought, settle: (reply) => settledWithLead(plan.settle(reply), lead) };
   }
+}
+
+function settledWithLead(settled: Settled, lead: string): Settled {
+  return lead ? { ...settled, plan: withLeads(settled.plan, { answer: lead }) } : settled;
 }

@@ -1,6 +1,7 @@
 import type { CalculatorInput } from '../../tools/calculator.js';
 import type { DateCalculatorInput } from '../../tools/date-calculator.js';
 import type { UnitConverterInput } from '../../tools/unit-converter.js';
+import type { Question } from './follow-up-question.js';
 import type { Lang } from './language.js';
 
 /** A tool call the demo agent makes: the tool's name and its input (the tool_call step's JSON). */
@@ -75,7 +76,35 @@ export interface ReplyPlan {
   answer: string;
 }
 
-export type Plan = SolvePlan | AdvicePlan | ReplyPlan;
+/** What the user answered to the agent's question (PROTOCOL.md §25.2), or that nobody answered in time. */
+export type UserReply = { text: string; choice?: number } | { unanswered: true };
+
+/** What an answered question settles: the plan to go on with and, when it changed, what the turn now answers. */
+export interface Settled {
+  plan: Plan;
+  /** The question the turn answers from here on (a follow-up's number, once picked). */
+  question?: Question;
+  /** The text the plan solves, which a later corrected thought revises (the task with the missing number filled in). */
+  text?: string;
+}
+
+/**
+ * A task a question to the user would settle (which number a follow-up replaces, which reading
+ * is meant, a missing number): the agent asks with `ask_user` (PROTOCOL.md §25.1) and, on its
+ * next run, goes on with what the answer settles.
+ */
+export interface AskPlan {
+  kind: 'ask';
+  lang: Lang;
+  /** Why it asks, before the question. */
+  thought: string;
+  /** The `ask_user` input: the question as the user reads it, and the answers to pick with one click. */
+  question: string;
+  choices?: string[];
+  settle(reply: UserReply): Settled;
+}
+
+export type Plan = SolvePlan | AdvicePlan | ReplyPlan | AskPlan;
 
 /** A solve plan of one calculator call. */
 export function calculatorStep(expression: string): PlanStep {

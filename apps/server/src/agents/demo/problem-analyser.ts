@@ -15,6 +15,8 @@ import { recognizePercentChange, recognizeRemainder } from './recognize-asked-qu
 import { recognizeProportion } from './recognize-proportion.js';
 import { recognizeRate } from './recognize-rate.js';
 import { recognizeRateLegs } from './recognize-rate-legs.js';
+import { recognizeAmbiguousReading } from './recognize-ambiguous-reading.js';
+import { recognizeMissingQuantity } from './recognize-missing-quantity.js';
 import { recognizeAverage, recognizeDifference, recognizeStory } from './recognize-story.js';
 
 /**
@@ -59,11 +61,15 @@ export function solve(text: string, lang: Lang): SolvePlan | undefined {
 }
 
 /**
- * How the demo agent will answer a task: a solve plan that uses every number; a refusal that
+ * How the demo agent will answer a task: a question to the user where one settles it (which
+ * reading is meant, a number it lacks); a solve plan that uses every number; a refusal that
  * names what a partial plan would leave out; an honest "unsure" when numbers fit no pattern; or an open-task plan.
  */
 export function analyseTask(task: string, lang: Lang): Plan {
   const facts = readProblem(task, lang);
+  // Where a question to the user settles the task, the agent asks rather than guesses (PROTOCOL.md §25.1).
+  const ask = recognizeAmbiguousReading(facts, analyseTask) ?? recognizeMissingQuantity(facts, analyseTask);
+  if (ask) return ask;
   const { plan, partial } = recognise(facts);
   if (plan) return plan;
   if (partial) return partialPlanRefusal(facts, partial.plan, partial.dropped);

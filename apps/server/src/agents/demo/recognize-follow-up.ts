@@ -1,6 +1,7 @@
 import { describeOperations, showOperations, type Question } from './follow-up-question.js';
 import { operationsPlan, questionPlan, withLeads } from './follow-up-plans.js';
-import { ambiguousNumberPlan, noResultPlan, notUnderstoodPlan, numberNotFoundPlan } from './follow-up-replies.js';
+import { whichNumberPlan } from './ask-which-number.js';
+import { noResultPlan, notUnderstoodPlan, numberNotFoundPlan } from './follow-up-replies.js';
 import { say, type Lang } from './language.js';
 import type { Plan, StepValue } from './plan.js';
 import { isOpenTask } from './open-task.js';
@@ -66,7 +67,8 @@ function operationTurn(context: TurnContext, added: Question['operations']): Tur
 function substitutionTurn(context: TurnContext, substitution: Substitution): Turn {
   const { lang, question, answer, steering } = context;
   const keep = (plan: Plan): Turn => ({ plan, question, ...(answer ? { answer } : {}), text: question.text });
-  if (substitution.kind === 'ambiguous') return keep(ambiguousNumberPlan(lang, substitution.value, substitution.candidates, answer));
+  // Which number is meant is the user's to say: ask, and go on with the one they pick (PROTOCOL.md §25.1).
+  if (substitution.kind === 'ambiguous') return keep(whichNumberPlan(lang, substitution, answer, (picked) => substitutionTurn(context, picked)));
   if (substitution.kind === 'not-found') return keep(numberNotFoundPlan(lang, substitution.value, question.text, answer));
   const en = substitution.changes.map(({ from, to }) => `${to} instead of ${from}`).join(', ');
   const zh = substitution.changes.map(({ from, to }) => `用${to}代替${from}`).join('，');
@@ -100,7 +102,7 @@ export function planTurn(message: string, context: TurnContext): Turn {
   const named = readNamedReplacement(lang, message, question);
   if (named) return substitutionTurn(context, named);
   const asked = analyseTask(message, lang);
-  if (asked.kind === 'solve') return questionTurn(context, message, asked);
+  if (asked.kind === 'solve' || asked.kind === 'ask') return questionTurn(context, message, asked);
   const numbers = readNewNumbers(lang, message, question);
   if (numbers) return substitutionTurn(context, numbers);
   // Several numbers in no pattern: a question of its own that the analyser declines honestly (it names what it cannot read).

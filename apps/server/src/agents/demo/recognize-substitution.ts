@@ -19,9 +19,18 @@ export interface NumberChange {
  * - `not-found`: "use 300 instead of 240" where the question has no 240.
  */
 export type Substitution =
-  | { kind: 'changed'; question: Question; changes: NumberChange[] }
-  | { kind: 'ambiguous'; value: string; candidates: string[] }
+  | Changed
+  | {
+      kind: 'ambiguous';
+      value: string;
+      candidates: string[];
+      /** What each candidate counts, where the question says ("apples", "苹果"): an answer may name it so. */
+      nouns: Array<string | undefined>;
+      choose(index: number): Substitution;
+    }
   | { kind: 'not-found'; value: string };
+
+type Changed = { kind: 'changed'; question: Question; changes: NumberChange[] };
 
 /** Words that say a number is meant to replace one of the question's. */
 const CUE =
@@ -106,8 +115,10 @@ function newDate(text: string, question: Question): Substitution | undefined {
   const dates = text.match(DATE) ?? [];
   if (dates.length !== 1 || !dates[0]) return undefined;
   const old = question.text.match(DATE) ?? [];
-  if (old.length !== 1 || !old[0]) return old.length > 1 ? { kind: 'ambiguous', value: dates[0], candidates: old } : undefined;
-  return { kind: 'changed', question: { text: question.text.replace(old[0], dates[0]), operations: question.operations }, changes: [{ from: old[0], to: dates[0] }] };
+  const now = dates[0];
+  const replaced = (from: string): Changed => ({ kind: 'changed', question: { text: question.text.replace(from, now), operations: question.operations }, changes: [{ from, to: now }] });
+  if (old.length > 1) return { kind: 'ambiguous', value: now, candidates: old, nouns: old.map(() => undefined), choose: (index) => replaced(old[index] ?? '') };
+  return old.length === 1 && old[0] ? replaced(old[0]) : undefined;
 }
 
 /** More new numbers than a message changing a question gives. */
@@ -179,13 +190,34 @@ export function readNewNumbers(lang: Lang, message: string, question: Question):
   const values = quantities.some((q) => !isYear(q)) ? quantities.filter((q) => !isYear(q)) : quantities;
   // A change names a number or two; a text of many numbers is something else.
   if (values.length > MAX_NEW_NUMBERS) return undefined;
-  const candidates = candidatesOf(question);
+  return substitute(lang, question, values, candidatesOf(question), new Map());
+}
+
+/**
+ * The new numbers put in place of the question's: each replaces its best-fitting candidate, or the
+ * one the user picked (`picked`, by the new number's index) where several fit equally well.
+ */
+function substitute(lang: Lang, question: Question, values: readonly Quantity[], candidates: readonly Candidate[], picked: ReadonlyMap<number, Candidate>): Substitution | undefined {
   const replacements: Array<{ candidate: Candidate; to: number }> = [];
-  for (const value of values) {
-    const found = target(value, candidates);
+  for (const [index, value] of values.entries()) {
+    const chosen = picked.get(index);
+    const found = chosen ? { found: chosen } : target(value, candidates);
     // Two new numbers for the same old one: no reading of the message tells which to use.
     if (!found || ('found' in found && replacements.some((r) => r.candidate === found.found))) return undefined;
-    if ('tied' in found) return { kind: 'ambiguous', value: shown(lang, value), candidates: found.tied.map((c) => shown(lang, c.quantity)) };
+    if ('tied' in found) {
+      const { tied } = found;
+      return {
+        kind: 'ambiguous',
+        value: shown(lang, value),
+        candidates: tied.map((c) => shown(lang, c.quantity)),
+        nouns: tied.map((c) => c.quantity.noun),
+        // The user says which: the same reading again, with this number's target settled.
+        choose: (choice) => {
+          const candidate = tied[choice];
+          return (candidate && substitute(lang, question, values, candidates, new Map([...picked, [index, candidate]]))) ?? { kind: 'not-found', value: shown(lang, value) };
+        },
+      };
+    }
     replacements.push({ candidate: found.found, to: value.value });
   }
   return {

@@ -1,7 +1,8 @@
 import type { OpenAI } from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { DELEGATE_TOOL } from '@interthought/protocol';
-import type { AgentRunContext } from '@interthought/agent';
+import { ASK_USER_TOOL, DELEGATE_TOOL } from '@interthought/protocol';
+import { checkToolInput, type AgentRunContext } from '@interthought/agent';
+import { askUserTool } from '../../tools/ask-user.js';
 import { streamStep } from '../stream-text.js';
 import { observeTool } from '../tool-steps.js';
 import { ChainRecorder, type ChainStep } from './chain-recorder.js';
@@ -26,7 +27,7 @@ export async function runAgentLoop(client: OpenAI, config: OpenAIConfig, context
   // The user corrected the final answer itself: that answer stands.
   if (chain.at(-1)?.kind === 'final_answer') return;
   // A chain that ends in a (corrected) tool call gets its result before the model is asked again.
-  await answerToolCalls(run, chain);
+  if ((await answerToolCalls(run, chain)) === 'asked') return;
   const tools = toolDefinitions(context.tools, subagents);
   for (let turn = 1; turn <= config.maxIterations; turn++) {
     const body: ChatCompletionCreateParamsStreaming = {
@@ -40,7 +41,7 @@ export async function runAgentLoop(client: OpenAI, config: OpenAIConfig, context
     if (context.options.temperature !== undefined) body.temperature = context.options.temperature;
     const outcome = await modelTurn(client, config, context, recorder, body);
     if (outcome.answered) return;
-    await answerToolCalls(run, chain);
+    if ((await answerToolCalls(run, chain)) === 'asked') return;
   }
   throw new Error(`stopped after ${config.maxIterations} model turns without a final answer`);
 }
@@ -83,9 +84,11 @@ async function modelTurn(
 /**
  * Run every tool call the chain has not answered yet, in order; consecutive delegate calls run
  * together, as one batch. Arguments that fail the tool's schema become an observation with the
- * error, so the model can fix them on its next turn.
+ * error, so the model can fix them on its next turn. A valid `ask_user` call is not run: the
+ * server stopped the run at it and waits for the user, whose answer is its observation on the next
+ * run (PROTOCOL.md §25.1, §25.6), so the run ends there (`asked`).
  */
-async function answerToolCalls(context: AgentRunContext, chain: readonly ChainStep[]): Promise<void> {
+async function answerToolCalls(context: AgentRunContext, chain: readonly ChainStep[]): Promise<'asked' | undefined> {
   for (const group of callGroups(unansweredToolCalls(chain))) {
     const call = group[0]!;
     if (call.tool === DELEGATE_TOOL) {
@@ -93,7 +96,9 @@ async function answerToolCalls(context: AgentRunContext, chain: readonly ChainSt
       continue;
     }
     const tool = call.tool ?? '';
-    const check = context.tools.checkInput(tool, call.content);
+    // Checked against the one schema whatever the toolbox holds: the model was offered ask_user either way.
+    const check = tool === ASK_USER_TOOL ? checkToolInput(askUserTool, tool, call.content) : context.tools.checkInput(tool, call.content);
+    if (check.ok && tool === ASK_USER_TOOL) return 'asked';
     if (check.ok) {
       await observeTool(context, tool, check.input);
     } else {

@@ -76,9 +76,9 @@ describe('agents of the agents file', () => {
     expect(beta.requests.map((request) => request.body.model)).toEqual(['beta-1']);
     expect(alpha.requests[0]?.headers.authorization).toBe('Bearer sk-alpha');
     expect(beta.requests[0]?.path).toBe('/api/v1/chat/completions');
-    // Beta's own prompt, and only the tools its globs select.
+    // Beta's own prompt, and only the tools its globs select, with ask_user, which every agent is offered (PROTOCOL.md §25.1).
     expect(beta.requests[0]?.body.messages[0]).toEqual({ role: 'system', content: 'You are Beta.' });
-    expect(beta.requests[0]?.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['calculator']);
+    expect(beta.requests[0]?.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['calculator', 'ask_user']);
     expect(alpha.requests[0]?.body.tools.length).toBeGreaterThan(1);
   });
 

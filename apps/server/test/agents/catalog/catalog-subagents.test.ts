@@ -133,11 +133,11 @@ describe('an openai agent delegating on the real session core', () => {
       expect(scoped.map((step) => [step.kind, step.content, step.scope])).toEqual([['final_answer', 'Part done.', info.scope]]);
     }
     expect(chain[2]!.result).toMatchObject({ subagent: chain[0]!.stepId, status: 'completed' });
-    // The sub-agents asked with their own prompts and models, the parent was offered delegate.
+    // The sub-agents asked with their own prompts and models, the parent was offered delegate (and ask_user, as every agent is).
     const subRequests = fake.requests.slice(1, 3).map((request) => request.body);
     expect(subRequests.map((body) => body.model)).toEqual(['math-model', 'math-model']);
     expect(new Set(subRequests.map((body) => body.messages[0].content))).toEqual(new Set(['You compute.', 'You do percentages.']));
-    expect(fake.requests[0]!.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['calculator', 'delegate']);
+    expect(fake.requests[0]!.body.tools.map((tool: { function: { name: string } }) => tool.function.name)).toEqual(['calculator', 'ask_user', 'delegate']);
     expect(fake.requests[3]!.body.messages.filter((message: { role: string }) => message.role === 'tool').map((message: { content: string }) => message.content)).toEqual(['Part done.', 'Part done.']);
   });
 });

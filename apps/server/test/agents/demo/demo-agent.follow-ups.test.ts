@@ -133,8 +133,10 @@ describe('demo agent: a follow-up that changes a number of the question', () => 
 
   it('asks which number is meant when a new number could replace several, and computes nothing', async () => {
     const turn = await followUp('小明有12个苹果，吃了3个，又买了5个，现在有几个？', '改成 20');
-    expect(turn.kinds()).toEqual(['thought', 'final_answer']);
-    expect(answerOf(turn)).toBe('我不确定20要替换哪个数：12、5和3。可以这样说：“用 20 代替 12”。我上一个答案14仍然有效。');
+    // The question is an ask_user call (PROTOCOL.md §25.1); demo-agent.questions.test.ts follows it to the answer.
+    expect(turn.kinds()).toEqual(['thought', 'tool_call']);
+    expect(turn.last('tool_call')).toMatchObject({ tool: 'ask_user', content: JSON.stringify({ question: '20要替换哪个数？', choices: ['12', '5', '3'] }) });
+    expect(toolInputs(turn)).toHaveLength(1);
   });
 
   it('takes a replacement that names both numbers where a bare one would be ambiguous', async () => {

@@ -1,4 +1,4 @@
-import type { Step, StepKind } from '@interthought/protocol';
+import { ASK_USER_TOOL, answerResult, parseAskUserInput, type Step, type StepKind } from '@interthought/protocol';
 import { createDemoAgent } from '../../../src/agents/demo/index.js';
 import { createDefaultTools } from '../../../src/tools/index.js';
 import { RecordingSink, type RecordedStep } from '../../support/recording-sink.js';
@@ -107,4 +107,41 @@ export async function converse(task: string, messages: readonly string[]): Promi
     chain = extend(chain, turn.steps);
   }
   return { turns, chain };
+}
+
+/** A step appended at the chain's head, as the core appends the ones it writes itself (an answer, a refusal). */
+function appended(chain: readonly Step[], step: Pick<Step, 'kind' | 'content'> & Partial<Step>): Step[] {
+  const parent = chain[chain.length - 1];
+  return [...chain, { stepId: `server-${chain.length}`, parentId: parent?.stepId ?? null, index: chain.length, status: 'completed', revision: 0, ...step }];
+}
+
+/**
+ * The chain after the user answered the question at its head (PROTOCOL.md §25.2): the `ask_user`
+ * call's observation as `input.provide` appends it, `result` made by the protocol's `answerResult`.
+ */
+export function answered(chain: readonly Step[], text: string): Step[] {
+  const call = chain[chain.length - 1];
+  if (call?.kind !== 'tool_call' || call.tool !== ASK_USER_TOOL) throw new Error('The chain does not end in an ask_user call.');
+  const { choices } = parseAskUserInput(call.content) ?? {};
+  return appended(chain, { kind: 'observation', tool: ASK_USER_TOOL, content: text, by: 'user-1', result: answerResult(text, 'user-1', undefined, choices) });
+}
+
+/** The chain after the question at its head timed out (PROTOCOL.md §25.2 "Timeout"). */
+export function unanswered(chain: readonly Step[]): Step[] {
+  return appended(chain, { kind: 'observation', tool: ASK_USER_TOOL, content: 'The user did not answer in time.', result: { unanswered: true, reason: 'timed out' } });
+}
+
+/**
+ * The chain a run would have left up to its first call of `tool`, then that call refused with
+ * `reason` (PROTOCOL.md §19.3 `tool.reject`): the refusal observation the core appends.
+ */
+export function refusedAt(chain: readonly Step[], tool: string, reason: string, by = 'user-1'): Step[] {
+  const at = chain.findIndex((step) => step.kind === 'tool_call' && step.tool === tool);
+  if (at < 0) throw new Error(`The chain has no ${tool} call.`);
+  return appended(chain.slice(0, at + 1), {
+    kind: 'observation',
+    tool,
+    content: `The user refused this ${tool} call, so it was not run. Reason: ${reason}`,
+    result: { refused: true, by, reason },
+  });
 }

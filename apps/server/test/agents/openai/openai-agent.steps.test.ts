@@ -212,7 +212,7 @@ describe('openai agent: mapping a streamed turn onto steps', () => {
 });
 
 describe('openai agent: the request it sends', () => {
-  it('sends the registry tools as JSON Schema functions, with the session model and temperature, streaming', async () => {
+  it('sends the registry tools as JSON Schema functions, and ask_user, with the session model and temperature, streaming', async () => {
     fake.reply(answerTurn(...content('5')));
     const { context } = testRun({ task: 'Add 2 and 3.', options: { model: 'session-model', temperature: 0.2 } });
 
@@ -246,6 +246,8 @@ describe('openai agent: the request it sends', () => {
           parameters: { type: 'object', properties: { country: { type: 'string', minLength: 1 } }, required: ['country'] },
         },
       },
+      // Every agent is offered ask_user (PROTOCOL.md §25.1), even with a registry that does not hold it.
+      { type: 'function', function: { name: 'ask_user', description: expect.stringContaining('Ask the user a question'), parameters: expect.objectContaining({ required: ['question'] }) } },
     ]);
   });
 
