@@ -40,6 +40,7 @@ export const hitlEn = {
   'announce.forgot': '{tool} asks again from now on.',
   'announce.forgotAll': 'Every tool asks again from now on.',
 
+  'home.rulesAndBreakpoints': 'Rules and breakpoints',
   'rules.title': 'Before tools run',
   'rules.preset': 'Preset',
   'rules.preset.none': 'Ask before anything that changes',
@@ -127,6 +128,7 @@ export const hitlZh: { [K in keyof typeof hitlEn]: string } = {
   'announce.forgot': '从现在起，{tool} 会再次询问。',
   'announce.forgotAll': '从现在起，每个工具都会再次询问。',
 
+  'home.rulesAndBreakpoints': '规则与断点',
   'rules.title': '工具运行之前',
   'rules.preset': '预设',
   'rules.preset.none': '会改动东西的先问我',
