@@ -20,6 +20,7 @@ import { SessionError, notFound } from './session-error.js';
 import { PlacedCommands } from './placement/placed-commands.js';
 import type {
   Actor,
+  AnswerInput,
   CancelSubagentInput,
   CorrectStepInput,
   CorrectionResult,
@@ -94,6 +95,7 @@ export class SessionManager implements SessionService {
       reportError: this.#report,
       hooks: {
         approvalTimedOut: (sessionId, stepId) => void this.#rejectForTimeout(sessionId, stepId),
+        questionTimedOut: (sessionId, stepId) => void this.#closeForTimeout(sessionId, stepId),
         summaryStored: (info) => this.#summaryStored(info),
       },
     });
@@ -173,6 +175,11 @@ export class SessionManager implements SessionService {
 
   reject(input: DecideInput, reply?: ReplyTo): Promise<void> {
     return this.#command('reject', input.sessionId, reply, input) as Promise<void>;
+  }
+
+  /** Answers go where the session is run, like decisions: of two at once, one is applied first. */
+  provideInput(input: AnswerInput, reply?: ReplyTo): Promise<void> {
+    return this.#command('answer', input.sessionId, reply, input) as Promise<void>;
   }
 
   message(input: MessageInput, reply?: ReplyTo): Promise<MessageResult> {
@@ -337,6 +344,19 @@ export class SessionManager implements SessionService {
       // log, so a live node's clock or the next start (`armStored`) times the call out. Nothing failed.
       if (this.#shuttingDown) return;
       this.#report(`rejecting the timed-out approval of session ${sessionId} failed`, error);
+    }
+  }
+
+  /** A question nobody answered in time is closed by the server (PROTOCOL.md §25.2 "Timeout"), where the session can run. */
+  async #closeForTimeout(sessionId: string, stepId: string): Promise<void> {
+    try {
+      await this.provideInput({ sessionId, stepId, timedOut: true });
+    } catch (error) {
+      // Answered, invalidated, cancelled or deleted meanwhile: nothing is left to time out.
+      if (error instanceof SessionError && error.code !== 'INTERNAL') return;
+      // Stopping while it is on its way: the deadline is in the log, a live node or the next start closes it.
+      if (this.#shuttingDown) return;
+      this.#report(`closing the timed-out question of session ${sessionId} failed`, error);
     }
   }
 

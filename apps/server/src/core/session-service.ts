@@ -53,6 +53,22 @@ export interface DecideInput {
   quota?: Quota;
 }
 
+/** An answer to the question an `ask_user` call waits on (`input.provide`, PROTOCOL.md §25.2). */
+export interface AnswerInput {
+  sessionId: string;
+  stepId: string;
+  /** The answer: 1 to 20,000 characters of well-formed text. Absent only when the server closes the question (`timedOut`). */
+  text?: string;
+  /** The server closes the question unanswered: its deadline passed (`options.inputTimeoutMs`). Never from a client. */
+  timedOut?: true;
+  /** Who answers: the user's id, else the connection id. */
+  by?: string;
+  /** The user's display name (with users only). */
+  byName?: string;
+  /** Whose quota of active sessions a run this starts counts against (see `Peer.quota`). */
+  quota?: Quota;
+}
+
 /** Which sub-agent to stop (`subagent.cancel`): the session, and the scope (its delegate call's step id). */
 export interface CancelSubagentInput {
   sessionId: string;
@@ -195,6 +211,13 @@ export interface SessionService {
    */
   approve(input: DecideInput, reply?: ReplyTo): Promise<void>;
   reject(input: DecideInput, reply?: ReplyTo): Promise<void>;
+  /**
+   * Answer the question an `ask_user` call waits on (PROTOCOL.md §25.2), as one atomic turn of the
+   * session: the requester gets the `input.resolved` event with its request id, then the answer's
+   * observation, and a new run goes on after it. Of two answers at once one wins; the other gets
+   * `INPUT_NOT_PENDING` naming who answered.
+   */
+  provideInput(input: AnswerInput, reply?: ReplyTo): Promise<void>;
   /**
    * Status changes. The resulting `session.status` event goes to every subscriber; the requester
    * gets its copy with `requestId` (instead of the plain one, if it is subscribed).

@@ -163,6 +163,14 @@ export async function dispatch(
       else await sessions.reject(message.reason === undefined ? decision : { ...decision, reason: message.reason }, reply);
       return;
     }
+    case 'input.provide': {
+      // Who may answer is who may decide (PROTOCOL.md §25.2, §21.2): a viewer is refused.
+      await gate.require(connection, message.sessionId, 'steer');
+      // An answer starts a run: the agent goes on after it.
+      ensureRunStartBudget(connection, context);
+      await sessions.provideInput({ sessionId: message.sessionId, stepId: message.stepId, text: message.text, ...named, ...(quota === undefined ? {} : { quota }) }, reply);
+      return;
+    }
     case 'session.share': {
       await gate.require(connection, message.sessionId, 'own');
       const { sessionId, role, expiresInSec } = message;

@@ -38,9 +38,10 @@ const TEMPLATES: Record<ClientMessageType, Json> = {
   'session.share': { type: 'session.share', sessionId: MISSING_SESSION, role: 'viewer', expiresInSec: 3_600 },
   'session.unshare': { type: 'session.unshare', sessionId: MISSING_SESSION, shareId: 'no-such-share' },
   'subagent.cancel': { type: 'subagent.cancel', sessionId: MISSING_SESSION, scope: 'no-such-step' },
+  'input.provide': { type: 'input.provide', sessionId: MISSING_SESSION, stepId: 'no-such-step', text: 'The 20.' },
 };
 const CLIENT_TYPES = Object.keys(TEMPLATES) as ClientMessageType[];
-const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork', 'session.share', 'session.unshare', 'subagent.cancel'];
+const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork', 'session.share', 'session.unshare', 'subagent.cancel', 'input.provide'];
 
 /** Every field path of a template, nested ones included. */
 function fieldPaths(value: Json, prefix: string[] = []): string[][] {

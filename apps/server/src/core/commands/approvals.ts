@@ -1,4 +1,4 @@
-import { decisionRefusal, isLive, policyVerdict, type ApprovalDecision, type ApprovalPolicy, type RefusalResult, type SessionEvent, type SessionState, type Step } from '@interthought/protocol';
+import { ASK_USER_TOOL, decisionRefusal, policyVerdict, type ApprovalDecision, type ApprovalPolicy, type RefusalResult, type SessionEvent, type Step } from '@interthought/protocol';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { ReplyTo } from '../fanout/peer.js';
@@ -24,33 +24,10 @@ export function timeoutRejection(sessionId: string, stepId: string): { sessionId
  * (an unknown tool cannot run at all, so there is nothing to approve).
  */
 export function needsApproval(policy: ApprovalPolicy | undefined, toolName: string | undefined, tools: ToolCatalog, input?: unknown): boolean {
-  if (toolName === undefined) return false;
+  // Asking the user is already a stop: no policy applies to `ask_user` (PROTOCOL.md §25.1).
+  if (toolName === undefined || toolName === ASK_USER_TOOL) return false;
   // Until a deny is carried out as a refusal, a call the rules deny waits like one they ask about: it never runs unasked.
   return policyVerdict(policy, toolName, input, tools.get(toolName)?.effect === 'change').decision !== 'allow';
-}
-
-/**
- * The call that waits for a decision: the head of the chain when the session waits for one, else
- * the head of the first sub-agent that waits for one (PROTOCOL.md §24.5), while the rest may run.
- */
-export function pendingApproval(state: SessionState): { stepId: string; requestedAt?: string } | undefined {
-  const pendingHead = (chain: readonly string[] | undefined): { stepId: string; requestedAt?: string } | undefined => {
-    const headId = chain?.[chain.length - 1];
-    const head = headId === undefined ? undefined : state.steps.get(headId);
-    if (head?.approval?.state !== 'pending') return undefined;
-    return head.approval.requestedAt === undefined ? { stepId: head.stepId } : { stepId: head.stepId, requestedAt: head.approval.requestedAt };
-  };
-  if (state.session.status === 'waiting') {
-    const root = pendingHead(state.chain);
-    if (root !== undefined) return root;
-  }
-  if (!isLive(state.session.status)) return undefined;
-  for (const info of state.subagents.values()) {
-    if (info.status !== 'waiting' || state.steps.get(info.scope)?.status === 'invalidated') continue;
-    const scoped = pendingHead(info.chain);
-    if (scoped !== undefined) return scoped;
-  }
-  return undefined;
 }
 
 /** A tool call's input as `approval.requested` shows it: its JSON content parsed, or the raw text. */

@@ -2,9 +2,10 @@ import type { SessionDeletedEvent, ShareRecord } from '@interthought/protocol';
 import type { SessionEngine } from '../sessions/session-engine.js';
 import type { ReplyTo } from '../fanout/peer.js';
 import type { CommandOp } from '../ports/session-placement.js';
-import type { CorrectStepInput, CorrectionResult, DecideInput, MessageInput, MessageResult, ShareInput, UnshareInput } from '../session-service.js';
+import type { AnswerInput, CorrectStepInput, CorrectionResult, DecideInput, MessageInput, MessageResult, ShareInput, UnshareInput } from '../session-service.js';
 import { correctStep } from './correct-step.js';
 import { decideCall } from './decide-call.js';
+import { provideInput } from './provide-input.js';
 import { cancelSession, pauseSession, resumeSession } from './lifecycle.js';
 import { cancelSubagent } from './cancel-subagent.js';
 import { sendMessage } from './send-message.js';
@@ -15,6 +16,7 @@ export interface CommandTypes {
   correct: { input: Omit<CorrectStepInput, 'sessionId'>; result: CorrectionResult };
   approve: { input: Omit<DecideInput, 'sessionId'>; result: void };
   reject: { input: Omit<DecideInput, 'sessionId'>; result: void };
+  answer: { input: Omit<AnswerInput, 'sessionId'>; result: void };
   message: { input: Omit<MessageInput, 'sessionId'>; result: MessageResult };
   share: { input: Omit<ShareInput, 'sessionId'>; result: ShareRecord };
   unshare: { input: Omit<UnshareInput, 'sessionId'>; result: void };
@@ -33,6 +35,7 @@ export const COMMANDS: { readonly [K in Exclude<CommandOp, 'delete'>]: CommandRu
   correct: (engine, sessionId, reply, input) => correctStep(engine, { ...input, sessionId }, reply),
   approve: (engine, sessionId, reply, input) => decideCall(engine, { ...input, sessionId }, 'approved', reply),
   reject: (engine, sessionId, reply, input) => decideCall(engine, { ...input, sessionId }, 'rejected', reply),
+  answer: (engine, sessionId, reply, input) => provideInput(engine, { ...input, sessionId }, reply),
   message: (engine, sessionId, reply, input) => sendMessage(engine, { ...input, sessionId }, reply),
   share: (engine, sessionId, _reply, input) => shareSession(engine, { ...input, sessionId }),
   unshare: (engine, sessionId, _reply, input) => unshareSession(engine, { ...input, sessionId }),

@@ -10,11 +10,11 @@ import type { ClusterHealth } from '../session-service.js';
 export type Placement = { here: true } | { here: false; nodeId: string; handOver?: true };
 
 /** The commands that change a session, which run where the session runs. */
-export type CommandOp = 'correct' | 'approve' | 'reject' | 'message' | 'pause' | 'resume' | 'cancel' | 'cancelSubagent' | 'delete' | 'share' | 'unshare';
+export type CommandOp = 'correct' | 'approve' | 'reject' | 'answer' | 'message' | 'pause' | 'resume' | 'cancel' | 'cancelSubagent' | 'delete' | 'share' | 'unshare';
 
 /** Commands that may start a run of the session's agent: they run where that agent can run. */
 // Cancelling a sub-agent may start its parent again (a waiting session that waited for it alone, PROTOCOL.md §24.6).
-export const RUN_STARTING_OPS: ReadonlySet<RoutedOp> = new Set<RoutedOp>(['create', 'correct', 'approve', 'reject', 'message', 'resume', 'cancelSubagent']);
+export const RUN_STARTING_OPS: ReadonlySet<RoutedOp> = new Set<RoutedOp>(['create', 'correct', 'approve', 'reject', 'answer', 'message', 'resume', 'cancelSubagent']);
 
 /** What goes from node to node: a command on a session, or `create` (a new session placed where its agent can run). */
 export type RoutedOp = CommandOp | 'create';
@@ -24,7 +24,7 @@ export interface RoutedCommand {
   op: RoutedOp;
   /** Empty for `create`. */
   sessionId: string;
-  /** The correction, for `correct`; the decision, for `approve` / `reject`; the message, for `message`; the link, for `share` / `unshare`; the new session, for `create`. */
+  /** The correction, for `correct`; the decision, for `approve` / `reject`; the answer, for `answer`; the message, for `message`; the link, for `share` / `unshare`; the new session, for `create`. */
   input?: unknown;
   /** The requester, as the owner's core sees it (its quota, its id as `correction.by`). */
   peer: { id: string; quota?: Quota };

@@ -4,6 +4,7 @@ import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
 import { needsApproval } from '../commands/approvals.js';
+import { unansweredQuestion } from '../commands/questions.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
 import type { TraceTurn } from '../ports/turn-tracer.js';
@@ -18,6 +19,8 @@ export interface RunDeps {
   backlog?: Backlog;
   /** A completed tool call of `run` waits for the user: end the run and record the request. */
   awaitApproval(run: AgentRun, step: Step): void;
+  /** A completed `ask_user` call of `run` asks the user (PROTOCOL.md §25.1): end the run, record the question, wait. */
+  awaitInput(run: AgentRun, step: Step): void;
   /** A step of `run` ended: steering messages may reach the chain (and the run give way to a new one). */
   atStepBoundary(run: AgentRun): void;
   /** A model call of `run` used tokens: record them, and stop the session if they reach its budget. */
@@ -91,6 +94,9 @@ export class AgentRun implements SessionRun, RunScope {
   static start(session: LiveSession, agent: Agent, deps: RunDeps, scoped?: ScopedRunInit): AgentRun {
     const run = new AgentRun(session, agent, deps, scoped);
     session.claimRun(run);
+    // A chain whose head is a question without its answer is asked, not run (PROTOCOL.md §25.1): a corrected ask_user call is asked again.
+    const question = unansweredQuestion(session, run.scope);
+    if (question !== undefined) run.waitForInput(question);
     run.#settled = new Promise<void>((resolve) => {
       setImmediate(() => {
         if (!run.live) {
@@ -130,6 +136,10 @@ export class AgentRun implements SessionRun, RunScope {
 
   waitForApproval(step: Step): void {
     this.#deps.awaitApproval(this, step);
+  }
+
+  waitForInput(step: Step): void {
+    this.#deps.awaitInput(this, step);
   }
 
   atStepBoundary(): void {

@@ -3,6 +3,7 @@ import type { ModelCallReport, StepSink, StepWriter, SubagentSink } from '@inter
 import type { LiveSession } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
 import { pace } from './pace.js';
+import { isAskUserCall } from '../commands/questions.js';
 import { reportProblem } from './usage-ledger.js';
 
 /** What a sink needs of the run it belongs to. */
@@ -21,6 +22,8 @@ export interface RunScope {
   needsApproval(tool: string | undefined): boolean;
   /** The completed call `step` waits for the user: the run ends here, before its tool can run. */
   waitForApproval(step: Step): void;
+  /** The completed `ask_user` call `step` asks the user (PROTOCOL.md §25.1): the run ends here, and its scope waits for the answer. */
+  waitForInput(step: Step): void;
   /** A step ended: messages the user sent meanwhile to steer the agent may reach the chain now. */
   atStepBoundary(): void;
   /** A model call of this run used tokens (PROTOCOL.md §22): record them, and stop the session if they reach its budget. */
@@ -185,6 +188,9 @@ class OpenedScope implements RunScope {
   waitForApproval(step: Step): void {
     this.parent.waitForApproval(step);
   }
+  waitForInput(step: Step): void {
+    this.parent.waitForInput(step);
+  }
   atStepBoundary(): void {}
   recordUsage(report: ModelCallReport): void {
     this.parent.recordUsage(report);
@@ -256,6 +262,11 @@ class RunStepWriter implements StepWriter {
     if (step.tool !== undefined) event.tool = step.tool;
     if (result !== undefined) event.result = result;
     session.append(event);
+    // A valid question stops the run before anything else may judge the call (PROTOCOL.md §25 intro, order 1).
+    if (step.kind === 'tool_call' && isAskUserCall(step)) {
+      scope.waitForInput(step);
+      return;
+    }
     if (step.kind === 'tool_call' && (extra?.waitsForApproval ?? scope.needsApproval(step.tool))) scope.waitForApproval(step);
     else scope.atStepBoundary();
   }

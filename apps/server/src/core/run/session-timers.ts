@@ -1,5 +1,5 @@
 import type { SessionInfo } from '@interthought/protocol';
-import { pendingApproval } from '../commands/approvals.js';
+import { timedWait } from '../commands/pending-wait.js';
 import type { EventStore } from '../persistence/event-store.js';
 import { loadSession } from '../persistence/session-loader.js';
 import type { LiveSession } from '../sessions/live-session.js';
@@ -15,19 +15,24 @@ export interface SessionTimersOptions {
   pausedTooLong(session: LiveSession): void;
   /** A pending approval's deadline passed (`options.approvalTimeoutMs`). */
   approvalTimedOut(sessionId: string, stepId: string): void;
+  /** A pending question's deadline passed (`options.inputTimeoutMs`, PROTOCOL.md §25.2). */
+  questionTimedOut(sessionId: string, stepId: string): void;
   /** Whether this process holds the session in memory (a session held here keeps its own deadline). */
   holdsInMemory(sessionId: string): boolean;
   reportError: (context: string, error: unknown) => void;
 }
 
-/** The clocks of sessions: how long a run may stay paused, and when a pending approval times out. */
+/** The clocks of sessions: how long a run may stay paused, and when a pending approval or question times out. */
 export class SessionTimers {
   readonly #pausedRuns: PausedRunExpiry<LiveSession>;
   readonly #deadlines: ApprovalDeadlines;
 
   constructor(private readonly options: SessionTimersOptions) {
     this.#pausedRuns = new PausedRunExpiry(options.pausedRunTtlMs ?? 15 * 60_000, (session) => options.pausedTooLong(session));
-    this.#deadlines = new ApprovalDeadlines((sessionId, stepId) => options.approvalTimedOut(sessionId, stepId), options.now);
+    this.#deadlines = new ApprovalDeadlines(
+      (sessionId, stepId, kind) => (kind === 'question' ? options.questionTimedOut(sessionId, stepId) : options.approvalTimedOut(sessionId, stepId)),
+      options.now,
+    );
   }
 
   /** The session was paused: its run is stopped if it stays paused for the TTL. */
@@ -51,11 +56,11 @@ export class SessionTimers {
     this.#deadlines.disarm(session.id);
   }
 
-  /** Start the clock of a pending approval, if the state has one and its options a timeout. */
+  /** Start the session's one clock, for the first pending wait (approval or question) its options give a timeout. */
   armDeadlineOf(state: LiveSession['state'], options: LiveSession['options']): void {
-    const pending = pendingApproval(state);
-    if (pending === undefined || options.approvalTimeoutMs === undefined) return;
-    this.#deadlines.arm(state.session.sessionId, pending.stepId, pending.requestedAt ?? this.options.now().toISOString(), options.approvalTimeoutMs);
+    const pending = timedWait(state, options);
+    if (pending === undefined) return;
+    this.#deadlines.arm(state.session.sessionId, pending.stepId, pending.requestedAt ?? this.options.now().toISOString(), pending.timeoutMs, pending.kind);
   }
 
   /**
@@ -78,11 +83,11 @@ export class SessionTimers {
     }
   }
 
-  /** At start: the deadlines of stored sessions waiting with a timeout run on from their `requestedAt` (read from their logs, not kept in memory). */
+  /** At start: the deadlines of stored sessions waiting (for a decision or an answer) with a timeout run on from their `requestedAt` (read from their logs, not kept in memory). */
   async armStored(): Promise<void> {
     const waiting = await this.options.store.listSessionsByStatus('waiting');
     for (const record of waiting) {
-      if (record.options.approvalTimeoutMs === undefined) continue;
+      if (record.options.approvalTimeoutMs === undefined && record.options.inputTimeoutMs === undefined) continue;
       try {
         const loaded = await loadSession(this.options.store, record.info.sessionId);
         if (loaded !== undefined) this.armDeadlineOf(loaded.state, loaded.options);

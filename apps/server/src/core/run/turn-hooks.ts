@@ -2,6 +2,7 @@ import { isLive } from '@interthought/protocol';
 import type { Agent, AgentRegistry, ModelCallReport } from '@interthought/agent';
 import type { Step } from '@interthought/protocol';
 import { appendApprovalRequest, appendApprovalRequested } from '../commands/approvals.js';
+import { appendInputRequested, appendQuestionRequest } from '../commands/questions.js';
 import type { SubagentRuns } from '../subagents/subagent-runs.js';
 import { applyQueuedMessages, atStepBoundary } from '../commands/conversation.js';
 import { budgetReached, budgetStopMessage, type BudgetUse } from '../commands/token-budget.js';
@@ -25,7 +26,7 @@ export interface TurnHooksContext {
 }
 
 /** What the engine does when a run reaches a step boundary, waits for approval, spends tokens or ends its turn. */
-export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
+export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'awaitInput' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
   const { agents, timers } = context;
 
   /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */
@@ -75,6 +76,21 @@ export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApprov
       }
       timers.disarmPaused(session);
       appendApprovalRequest(session, call);
+      timers.armDeadlineOf(session.state, session.options);
+    },
+    /** A run completed an `ask_user` call (or starts on one not answered): the run ends, and its scope waits for the answer (PROTOCOL.md §25.1). */
+    awaitInput(run: AgentRun, call: Step): void {
+      const { session } = run;
+      run.abort('the agent asks the user');
+      // Inside a sub-agent only that sub-agent waits, as for an approval (§24.5); its siblings may run on.
+      if (run.scope !== undefined) {
+        appendInputRequested(session, call);
+        context.subagents.awaitApproval(session, run.scope);
+        timers.armDeadlineOf(session.state, session.options);
+        return;
+      }
+      timers.disarmPaused(session);
+      appendQuestionRequest(session, call);
       timers.armDeadlineOf(session.state, session.options);
     },
     /** A model call of `run` used tokens: recorded, and the session stopped when they reach its budget (PROTOCOL.md §22.3 "Budgets"). */

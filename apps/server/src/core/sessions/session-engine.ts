@@ -59,6 +59,8 @@ export interface SessionEngineDeps {
 export interface EngineHooks {
   /** A pending approval's deadline passed (`options.approvalTimeoutMs`): reject it where the session can run. */
   approvalTimedOut(sessionId: string, stepId: string): void;
+  /** A pending question's deadline passed (`options.inputTimeoutMs`, PROTOCOL.md §25.2): close it unanswered where the session can run. */
+  questionTimedOut(sessionId: string, stepId: string): void;
   /** A session's summary was stored (created, or its status, revision or usage changed). */
   summaryStored(info: SessionInfo): void;
 }
@@ -119,6 +121,7 @@ export class SessionEngine {
       ...(deps.pausedRunTtlMs === undefined ? {} : { pausedRunTtlMs: deps.pausedRunTtlMs }),
       pausedTooLong: (session) => this.#expirePausedRun(session),
       approvalTimedOut: (sessionId, stepId) => this.hooks.approvalTimedOut(sessionId, stepId),
+      questionTimedOut: (sessionId, stepId) => this.hooks.questionTimedOut(sessionId, stepId),
       holdsInMemory: (sessionId) => this.#sessions.has(sessionId),
       reportError: this.reportError,
     });

@@ -5,6 +5,7 @@ import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { ReplyTo } from '../fanout/peer.js';
 import type { AgentRun, ScopedRunInit, SubagentHost } from '../run/agent-run.js';
 import { ToolError } from '../../tools/tool.js';
+import { waitingDetail } from '../commands/pending-wait.js';
 import { boundDelegate, runToolbox } from './delegate-tool.js';
 import { SubagentOutcomes, isFinished, storedOutcome, type SubagentOutcome } from './subagent-outcomes.js';
 
@@ -96,20 +97,19 @@ export class SubagentRuns implements SubagentHost {
     this.drive(session, info.parentScope);
   }
 
-  /** A scoped tool call waits for the user: only its sub-agent stops; the session waits once nothing of it works (§24.5). */
+  /** A scoped tool call waits for the user (its approval, or its question's answer): only its sub-agent stops; the session waits once nothing of it works (§24.5). */
   awaitApproval(session: LiveSession, scope: string): void {
     this.#setStatus(session, scope, 'waiting');
     this.noteQuiet(session);
   }
 
-  /** Nothing of the session works any more and a sub-agent waits for a decision: the session is `waiting` (§24.5). */
+  /** Nothing of the session works any more and a sub-agent waits for a decision or an answer: the session is `waiting` (§24.5). */
   noteQuiet(session: LiveSession): void {
     if (session.status !== 'running') return;
     const waiting = validSubagents(session).filter((info) => info.status === 'waiting');
     if (waiting.length === 0) return;
     if (session.runs.all().some((run) => run.live && !awaitsBatch(session, run.scope))) return;
-    const tool = session.head(waiting[0]!.scope)?.tool ?? 'a tool';
-    session.setStatus('waiting', { detail: `Waiting for approval: ${tool}` });
+    session.setStatus('waiting', { detail: waitingDetail(session.head(waiting[0]!.scope)) });
   }
 
   /** The sub-agent runs again (a correction or a decision in it): `running`, unless it is. */

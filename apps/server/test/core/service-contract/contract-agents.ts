@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from '../support/test-agents.js';
 import { adderTool } from '../support/test-tools.js';
 import { CallCounts, delegatingAgents } from './delegating-agents.js';
+import { askerAgent } from './asking-agents.js';
 
 /** A gate an agent waits at until the test opens it, or its run is aborted. Once open, it stays open. */
 export class Gate {
@@ -92,13 +93,14 @@ export interface ContractAgents {
 /**
  * `script` (the default: one step of each kind, then done), `gated` (held at a gate), `demo`
  * (the demo agent and the built-in tools: its calculator call waits with `options.approve`), and
- * `delegator` with its `counter` sub-agents (`delegating-agents.ts`).
+ * `delegator` with its `counter` sub-agents (`delegating-agents.ts`), and `asker`, which asks the
+ * user (`asking-agents.ts`).
  */
 export function contractAgents(): ContractAgents {
   const gates = new Gates();
   const calls = new CallCounts();
   return {
-    agents: [new TestAgent('script', scriptBehaviour(FIVE_KINDS)), gatedAgent(gates), createDemoAgent(), ...delegatingAgents(gates, calls)],
+    agents: [new TestAgent('script', scriptBehaviour(FIVE_KINDS)), gatedAgent(gates), createDemoAgent(), ...delegatingAgents(gates, calls), askerAgent()],
     tools: () => createDefaultTools().register(adderTool),
     gates,
     calls,

@@ -1,4 +1,4 @@
-import { DELEGATE_TOOL, type Step, type StepKind } from '@interthought/protocol';
+import { ASK_USER_TOOL, DELEGATE_TOOL, type Step, type StepKind } from '@interthought/protocol';
 import type { Agent, AgentRunContext, StepSink } from '@interthought/agent';
 import { writeTokens } from '../../../src/agents/stream-text.js';
 import { observeTool } from '../../../src/agents/tool-steps.js';
@@ -13,7 +13,8 @@ import type { Gates } from './contract-agents.js';
  * agents, so a corrected step really changes what follows and a resumed chain goes on from its head.
  *
  * A counter's task may carry words that make it act: `wait` holds it at its task's gate after its
- * thought, `tool` makes it call the adder, `deeper:<task>` makes it delegate `<task>` to a counter.
+ * thought, `tool` makes it call the adder, `deeper:<task>` makes it delegate `<task>` to a counter,
+ * `question` makes it ask the user (`ask_user`, PROTOCOL.md §25.1) and answer with what it was told.
  */
 
 /** How often each task's counter agent was called: a finished sub-agent is never called again. */
@@ -37,6 +38,11 @@ export function joinedAnswer(observations: readonly string[]): string {
 /** A counter's final answer: its task and the chain it built on (so a correction in it shows). */
 export function counterAnswer(task: string, chain: readonly Pick<Step, 'content'>[]): string {
   return `Answer to ${task} after: ${chain.map((step) => step.content).join(' | ')}`;
+}
+
+/** What a counter whose task says `question` asks the user. */
+export function counterQuestion(task: string): { question: string } {
+  return { question: `How should I do ${task}?` };
 }
 
 /** Stream a whole step and return its id. */
@@ -120,6 +126,7 @@ function counter(gates: Gates, calls: CallCounts): Agent {
       else if (last.kind === 'thought') {
         if (task.includes('wait')) await gates.of(task).pass(context.signal);
         if (nested !== undefined) chain.push(await writeStep(context.sink, 'tool_call', JSON.stringify({ task: nested }), { tool: DELEGATE_TOOL }));
+        else if (task.includes('question')) chain.push(await writeStep(context.sink, 'tool_call', JSON.stringify(counterQuestion(task)), { tool: ASK_USER_TOOL }));
         else if (task.includes('tool')) chain.push(await writeStep(context.sink, 'tool_call', '{"a":2,"b":3}', { tool: 'adder' }));
         else chain.push(await writeStep(context.sink, 'final_answer', counterAnswer(task, chain)));
       } else if (isDelegateCall(last)) await joinBatch(context, chain);

@@ -10,6 +10,7 @@ import { describeSessionList } from './session-list.contract.js';
 import { describeTransfer } from './transfer.contract.js';
 import { describeAccess } from './access.contract.js';
 import { describeSubagents } from './subagents.contract.js';
+import { describeQuestions } from './questions.contract.js';
 
 /** Every facet of the `SessionService` contract (its doc comments), against one kind of target. */
 export function describeServiceContract(name: string, factory: ServiceTargetFactory): void {
@@ -24,4 +25,5 @@ export function describeServiceContract(name: string, factory: ServiceTargetFact
   describeTransfer(name, factory);
   describeAccess(name, factory);
   describeSubagents(name, factory);
+  describeQuestions(name, factory);
 }
