@@ -10,6 +10,7 @@ import { appendCorrection, checkCorrection } from './correction.js';
 import { checkBudget } from './token-budget.js';
 import { inOneTurn } from './in-one-turn.js';
 import { UNKNOWN_DECIDER, byNameOf } from './decider.js';
+import { isBreakpointStop } from '../run/breakpoint-stop.js';
 
 /**
  * `step.correct`, as one atomic turn of the session (PROTOCOL.md §7 "Correction semantics"). A
@@ -27,6 +28,8 @@ export async function correctStep(engine: SessionEngine, input: CorrectStepInput
     if (reviving) engine.checkCapacity(input.quota);
     // A correction of the call that waits for approval is its edit: the decision is recorded first, and the edited call runs.
     const editing = decisionRefusal(session.state, target.stepId) === undefined;
+    // The step a breakpoint stopped at is edited before it runs: it runs on `session.resume` (PROTOCOL.md §25.5).
+    const atStop = isBreakpointStop(session, target);
     const plan = planInvalidation(session.state, target);
     if (target.scope === undefined) engine.stopRun(session, 'a step was corrected');
     else for (const scope of plan.stoppedScopes) session.runs.of(scope)?.abort('a step was corrected');
@@ -52,7 +55,9 @@ export async function correctStep(engine: SessionEngine, input: CorrectStepInput
       for (const scope of plan.reopened) engine.subagents.reopen(session, scope);
     }
     if (reviving || session.status === 'waiting') session.setStatus('running');
-    if (target.scope === undefined) engine.startRun(session, agent);
+    if (atStop) {
+      // Nothing runs while paused here: resume starts the agent on the corrected head.
+    } else if (target.scope === undefined) engine.startRun(session, agent);
     else engine.subagents.drive(session, target.scope);
     engine.inUse(session);
     return result;

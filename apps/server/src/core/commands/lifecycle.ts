@@ -5,6 +5,7 @@ import { applyQueuedMessages } from './conversation.js';
 import { checkStatusRequest } from './status-rules.js';
 import { checkBudget } from './token-budget.js';
 import { inOneTurn } from './in-one-turn.js';
+import { driveStoppedScopes, endTurnAtAnswer, finishAnsweredStops } from './breakpoint-resume.js';
 
 /** The requester of a status change gets its copy of the `session.status` event, with `requestId`. */
 function requester(reply: ReplyTo | undefined): { reply?: ReplyTo } {
@@ -25,7 +26,8 @@ export async function pauseSession(engine: SessionEngine, sessionId: string, rep
 /**
  * `session.resume`: a paused run goes on; a session without one (interrupted) continues from the
  * head of its chain, and its delegate calls give the outcomes of finished sub-agents at once and
- * run the others on from their scopes' chains (PROTOCOL.md §24.7).
+ * run the others on from their scopes' chains (PROTOCOL.md §24.7). A stop at a breakpoint goes on
+ * from its step (§25.5).
  */
 export async function resumeSession(engine: SessionEngine, sessionId: string, reply: ReplyTo | undefined): Promise<void> {
   await engine.open();
@@ -34,8 +36,11 @@ export async function resumeSession(engine: SessionEngine, sessionId: string, re
     checkStatusRequest(sessionId, 'resume', session.status);
     checkBudget(session.state, session.options, engine.maxTokensPerSession);
     engine.timers.disarmPaused(session);
+    finishAnsweredStops(engine, session);
+    if (endTurnAtAnswer(engine, session, reply)) return;
     if (session.hasRun) {
       session.setStatus('running', requester(reply));
+      driveStoppedScopes(engine, session);
       return;
     }
     const agent = engine.requireAgent(session.state.session.agent);

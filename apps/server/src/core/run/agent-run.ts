@@ -1,4 +1,4 @@
-import type { Step } from '@interthought/protocol';
+import type { BreakpointMatch, Step } from '@interthought/protocol';
 import { isRunInterrupted, type Agent, type AgentToolbox, type ModelCallReport } from '@interthought/agent';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
@@ -7,6 +7,7 @@ import { needsApproval } from '../commands/approvals.js';
 import { unansweredQuestion } from '../commands/questions.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
+import { breakpointOn } from './breakpoint-stop.js';
 import type { TraceTurn } from '../ports/turn-tracer.js';
 
 export interface RunDeps {
@@ -21,6 +22,8 @@ export interface RunDeps {
   awaitApproval(run: AgentRun, step: Step): void;
   /** A completed `ask_user` call of `run` asks the user (PROTOCOL.md §25.1): end the run, record the question, wait. */
   awaitInput(run: AgentRun, step: Step): void;
+  /** A breakpoint matched a completed step of `run` (PROTOCOL.md §25.5): end the run and pause the session. */
+  stopAtBreakpoint(run: AgentRun, step: Step, match: BreakpointMatch): void;
   /** A step of `run` ended: steering messages may reach the chain (and the run give way to a new one). */
   atStepBoundary(run: AgentRun): void;
   /** A model call of `run` used tokens: record them, and stop the session if they reach its budget. */
@@ -140,6 +143,14 @@ export class AgentRun implements SessionRun, RunScope {
 
   waitForInput(step: Step): void {
     this.#deps.awaitInput(this, step);
+  }
+
+  breakpointOn(step: Step): BreakpointMatch | undefined {
+    return breakpointOn(this.session, step);
+  }
+
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
+    this.#deps.stopAtBreakpoint(this, step, match);
   }
 
   atStepBoundary(): void {

@@ -1,4 +1,4 @@
-import { DELEGATE_TOOL, StepKindSchema, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
+import { DELEGATE_TOOL, StepKindSchema, type BreakpointMatch, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
 import type { ModelCallReport, StepSink, StepWriter, SubagentSink } from '@interthought/agent';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
@@ -24,6 +24,10 @@ export interface RunScope {
   waitForApproval(step: Step): void;
   /** The completed `ask_user` call `step` asks the user (PROTOCOL.md §25.1): the run ends here, and its scope waits for the answer. */
   waitForInput(step: Step): void;
+  /** The breakpoint of the session's options that stops the run at the completed `step`, if any (PROTOCOL.md §25.5). */
+  breakpointOn(step: Step): BreakpointMatch | undefined;
+  /** A breakpoint matched the completed `step`: the run ends here, before anything acts on it, and the session pauses. */
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void;
   /** A step ended: messages the user sent meanwhile to steer the agent may reach the chain now. */
   atStepBoundary(): void;
   /** A model call of this run used tokens (PROTOCOL.md §22): record them, and stop the session if they reach its budget. */
@@ -191,6 +195,13 @@ class OpenedScope implements RunScope {
   waitForInput(step: Step): void {
     this.parent.waitForInput(step);
   }
+  // Like an approval wait, a stop here ends the run of the agent that opened the scope: it is the one resumed.
+  breakpointOn(step: Step): BreakpointMatch | undefined {
+    return this.parent.breakpointOn(step);
+  }
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
+    this.parent.stopAtBreakpoint(step, match);
+  }
   atStepBoundary(): void {}
   recordUsage(report: ModelCallReport): void {
     this.parent.recordUsage(report);
@@ -267,8 +278,16 @@ class RunStepWriter implements StepWriter {
       scope.waitForInput(step);
       return;
     }
-    if (step.kind === 'tool_call' && (extra?.waitsForApproval ?? scope.needsApproval(step.tool))) scope.waitForApproval(step);
-    else scope.atStepBoundary();
+    if (step.kind === 'tool_call' && (extra?.waitsForApproval ?? scope.needsApproval(step.tool))) {
+      scope.waitForApproval(step);
+      return;
+    }
+    const breakpoint = scope.breakpointOn(step);
+    if (breakpoint !== undefined) {
+      scope.stopAtBreakpoint(step, breakpoint);
+      return;
+    }
+    scope.atStepBoundary();
   }
 
   backpressure(): Promise<void> | undefined {

@@ -11,6 +11,7 @@ import type { AgentRun, RunDeps } from './agent-run.js';
 import type { PriceTable } from './model-prices.js';
 import type { SessionTimers } from './session-timers.js';
 import { appendUsage, type UsageTotals } from './usage-ledger.js';
+import { stopAtBreakpoint } from './breakpoint-stop.js';
 
 export interface TurnHooksContext {
   agents: AgentRegistry;
@@ -26,7 +27,7 @@ export interface TurnHooksContext {
 }
 
 /** What the engine does when a run reaches a step boundary, waits for approval, spends tokens or ends its turn. */
-export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'awaitInput' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
+export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'awaitInput' | 'stopAtBreakpoint' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
   const { agents, timers } = context;
 
   /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */
@@ -93,6 +94,8 @@ export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApprov
       appendQuestionRequest(session, call);
       timers.armDeadlineOf(session.state, session.options);
     },
+    /** A breakpoint stopped `run` at a step it completed (PROTOCOL.md §25.5). */
+    stopAtBreakpoint: (run, step, match) => stopAtBreakpoint(run, step, match, timers),
     /** A model call of `run` used tokens: recorded, and the session stopped when they reach its budget (PROTOCOL.md §22.3 "Budgets"). */
     recordUsage(run: AgentRun, report: ModelCallReport): void {
       const { session } = run;

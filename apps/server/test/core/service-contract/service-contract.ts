@@ -11,6 +11,7 @@ import { describeTransfer } from './transfer.contract.js';
 import { describeAccess } from './access.contract.js';
 import { describeSubagents } from './subagents.contract.js';
 import { describeQuestions } from './questions.contract.js';
+import { describeBreakpoints } from './breakpoints.contract.js';
 
 /** Every facet of the `SessionService` contract (its doc comments), against one kind of target. */
 export function describeServiceContract(name: string, factory: ServiceTargetFactory): void {
@@ -26,4 +27,5 @@ export function describeServiceContract(name: string, factory: ServiceTargetFact
   describeAccess(name, factory);
   describeSubagents(name, factory);
   describeQuestions(name, factory);
+  describeBreakpoints(name, factory);
 }
