@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApprovalPolicySchema, DEFAULT_MAX_SUBAGENT_DEPTH, type ApprovalPolicy } from '@interthought/protocol';
+import { ApprovalPolicySchema, ApprovalRulesSchema, DEFAULT_MAX_SUBAGENT_DEPTH, type ApprovalPolicy } from '@interthought/protocol';
 import type { PriceTable } from '../core/run/model-prices.js';
 import { ConfigError } from './config-error.js';
 import { integer, optionalInteger, parseEnv, shown, type Env } from './env-values.js';
@@ -16,7 +16,7 @@ export interface AgentsConfig {
   tokenDelayMs: number;
   /**
    * Which tool calls of sessions created without `options.approve` wait for the user's approval
-   * (INTERTHOUGHT_APPROVE: `all`, `none`, or comma-separated tool names; default: none set, so
+   * (INTERTHOUGHT_APPROVE: `all`, `none`, comma-separated tool names, or rules as JSON; default: none set, so
    * the tools that change something wait and those that only read do not).
    */
   defaultApprove: ApprovalPolicy | undefined;
@@ -33,7 +33,27 @@ export class AgentsConfigError extends ConfigError {
   override readonly name = 'AgentsConfigError';
 }
 
-/** INTERTHOUGHT_APPROVE: `all`, `none` or tool names, as `options.approve` takes them. */
+/** What rules in INTERTHOUGHT_APPROVE look like, for its error messages. */
+const RULES_EXAMPLE = '{"rules":[{"tool":"write_file","decision":"deny"}],"default":"allow"}';
+
+/**
+ * INTERTHOUGHT_APPROVE as rules (a value starting with `{`, PROTOCOL.md §25.4): JSON that
+ * `ApprovalRulesSchema` accepts, or the path inside it and the reason of every problem.
+ */
+function approveRules(value: string): { rules: ApprovalPolicy } | { problem: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch (error) {
+    return { problem: `must be JSON rules such as ${RULES_EXAMPLE}: ${(error as Error).message}` };
+  }
+  const checked = ApprovalRulesSchema.safeParse(parsed);
+  if (checked.success) return { rules: checked.data };
+  const problems = checked.error.issues.map((issue) => `${issue.path.length === 0 ? '(the rules)' : issue.path.join('.')}: ${issue.message}`);
+  return { problem: `are not valid approval rules: ${problems.join('; ')}` };
+}
+
+/** INTERTHOUGHT_APPROVE: `all`, `none`, tool names or rules, as `options.approve` takes them. */
 const approvePolicy = z
   .string()
   .optional()
@@ -41,10 +61,16 @@ const approvePolicy = z
     const value = raw?.trim() ?? '';
     if (value === '') return undefined;
     if (value === 'all' || value === 'none') return value;
+    if (value.startsWith('{')) {
+      const read = approveRules(value);
+      if ('rules' in read) return read.rules;
+      ctx.issues.push({ code: 'custom', input: raw, message: read.problem });
+      return z.NEVER;
+    }
     const names = value.split(',').map((name) => name.trim()).filter(Boolean);
     const parsed = ApprovalPolicySchema.safeParse(names);
     if (parsed.success) return parsed.data;
-    ctx.issues.push({ code: 'custom', input: raw, message: `must be "all", "none" or a comma-separated list of tool names (1 to 64 of them, each 1 to 64 characters), got ${shown(value)}` });
+    ctx.issues.push({ code: 'custom', input: raw, message: `must be "all", "none" or a comma-separated list of tool names (1 to 64 of them, each 1 to 64 characters), or JSON rules starting with "{", got ${shown(value)}` });
     return z.NEVER;
   });
 

@@ -26,6 +26,7 @@ import type {
   CorrectionResult,
   CreateSessionInput,
   DecideInput,
+  ForgetApprovalsInput,
   ForkInput,
   ListScope,
   MessageInput,
@@ -180,6 +181,11 @@ export class SessionManager implements SessionService {
   /** Answers go where the session is run, like decisions: of two at once, one is applied first. */
   provideInput(input: AnswerInput, reply?: ReplyTo): Promise<void> {
     return this.#command('answer', input.sessionId, reply, input) as Promise<void>;
+  }
+
+  /** Remembered approvals are in the session's log: taken back where it is run, like a decision. */
+  forgetApprovals(input: ForgetApprovalsInput, reply?: ReplyTo): Promise<void> {
+    return this.#command('forgetApprovals', input.sessionId, reply, input) as Promise<void>;
   }
 
   message(input: MessageInput, reply?: ReplyTo): Promise<MessageResult> {

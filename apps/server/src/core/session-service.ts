@@ -45,6 +45,8 @@ export interface DecideInput {
   stepId: string;
   /** Why it was rejected (rejections only). */
   reason?: string;
+  /** The approval also holds for later calls of the tool in this session (approvals only, PROTOCOL.md §25.3). */
+  remember?: 'session';
   /** Who decides: the user's id, else the connection id. */
   by?: string;
   /** The user's display name (with users only). */
@@ -67,6 +69,15 @@ export interface AnswerInput {
   byName?: string;
   /** Whose quota of active sessions a run this starts counts against (see `Peer.quota`). */
   quota?: Quota;
+}
+
+/** Which remembered approvals to take back (`approvals.forget`, PROTOCOL.md §25.3): the one of `tool`, or every one. */
+export interface ForgetApprovalsInput {
+  sessionId: string;
+  tool?: string;
+  /** Who takes them back: the user's id, else the connection id. */
+  by?: string;
+  byName?: string;
 }
 
 /** Which sub-agent to stop (`subagent.cancel`): the session, and the scope (its delegate call's step id). */
@@ -218,6 +229,13 @@ export interface SessionService {
    * `INPUT_NOT_PENDING` naming who answered.
    */
   provideInput(input: AnswerInput, reply?: ReplyTo): Promise<void>;
+
+  /**
+   * Take back approvals given with `remember: "session"` (PROTOCOL.md §25.3): the requester gets the
+   * `approvals.forgotten` event with its request id. `NOT_REMEMBERED` when none is remembered for
+   * that tool (or, without one, at all).
+   */
+  forgetApprovals(input: ForgetApprovalsInput, reply?: ReplyTo): Promise<void>;
   /**
    * Status changes. The resulting `session.status` event goes to every subscriber; the requester
    * gets its copy with `requestId` (instead of the plain one, if it is subscribed).

@@ -159,7 +159,7 @@ export async function dispatch(
       // A decision starts a run (the approved tool, or the agent going on after a refusal).
       ensureRunStartBudget(connection, context);
       const decision = { sessionId: message.sessionId, stepId: message.stepId, ...named, ...(quota === undefined ? {} : { quota }) };
-      if (message.type === 'tool.approve') await sessions.approve(decision, reply);
+      if (message.type === 'tool.approve') await sessions.approve(message.remember === undefined ? decision : { ...decision, remember: message.remember }, reply);
       else await sessions.reject(message.reason === undefined ? decision : { ...decision, reason: message.reason }, reply);
       return;
     }
@@ -171,6 +171,11 @@ export async function dispatch(
       await sessions.provideInput({ sessionId: message.sessionId, stepId: message.stepId, text: message.text, ...named, ...(quota === undefined ? {} : { quota }) }, reply);
       return;
     }
+    case 'approvals.forget':
+      // Taking an approval back is a decision about the session's calls (PROTOCOL.md §25.3): who may decide may.
+      await gate.require(connection, message.sessionId, 'steer');
+      await sessions.forgetApprovals({ sessionId: message.sessionId, ...(message.tool === undefined ? {} : { tool: message.tool }), ...named }, reply);
+      return;
     case 'session.share': {
       await gate.require(connection, message.sessionId, 'own');
       const { sessionId, role, expiresInSec } = message;

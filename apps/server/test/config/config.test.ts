@@ -135,6 +135,24 @@ describe('loadConfig errors', () => {
     expect(problem).toMatchObject({ variable: 'INTERTHOUGHT_APPROVE', problem: expect.stringContaining('"all", "none" or a comma-separated list') });
   });
 
+  it('reads INTERTHOUGHT_APPROVE rules given as JSON (PROTOCOL.md §25.4)', () => {
+    const rules = { rules: [{ tool: 'write_file', decision: 'allow', when: { path: { under: '/workspace' } } }, { tool: 'write_file', decision: 'deny' }], default: 'allow' };
+    expect(loadConfig({ INTERTHOUGHT_APPROVE: ` ${JSON.stringify(rules)} ` }).defaultApprove).toEqual(rules);
+  });
+
+  it('refuses INTERTHOUGHT_APPROVE rules that are not JSON, or not valid rules, naming the path inside them and the reason', () => {
+    const [notJson] = problemsOf({ INTERTHOUGHT_APPROVE: '{"rules":[' });
+    expect(notJson).toMatchObject({ variable: 'INTERTHOUGHT_APPROVE', problem: expect.stringContaining('must be JSON rules such as {"rules":') });
+    const [badDecision] = problemsOf({ INTERTHOUGHT_APPROVE: JSON.stringify({ rules: [{ tool: 'calculator', decision: 'allow' }, { tool: 'write_file', decision: 'maybe' }] }) });
+    expect(badDecision?.variable).toBe('INTERTHOUGHT_APPROVE');
+    expect(badDecision?.problem).toMatch(/^are not valid approval rules: rules\.1\.decision: /);
+    const [badCondition] = problemsOf({ INTERTHOUGHT_APPROVE: JSON.stringify({ rules: [{ tool: 'write_file', decision: 'allow', when: { path: { below: '/w' } } }] }) });
+    expect(badCondition?.problem).toContain('rules.0.when.path');
+    const [noRules] = problemsOf({ INTERTHOUGHT_APPROVE: JSON.stringify({ rules: [], default: 'deny' }) });
+    expect(noRules?.problem).toContain('rules: ');
+    expect(noRules?.problem).toContain('default: ');
+  });
+
   it('refuses an allowed host with a scheme or a port', () => {
     expect(problemsOf({ INTERTHOUGHT_ALLOWED_HOSTS: 'https://thought.example.com' })[0]?.variable).toBe('INTERTHOUGHT_ALLOWED_HOSTS');
     expect(problemsOf({ INTERTHOUGHT_ALLOWED_HOSTS: 'thought.example.com:3000' })[0]?.problem).toContain('without scheme or port');

@@ -32,6 +32,13 @@ describe('main with a bad configuration or an unreachable store', () => {
     expect(server.stdout()).toBe('');
   });
 
+  it('names INTERTHOUGHT_APPROVE, the path inside its rules and the reason, without a stack trace, and exits 1 when its rules are bad', async () => {
+    server = spawnServer({ PORT: '0', INTERTHOUGHT_APPROVE: JSON.stringify({ rules: [{ tool: 'write_file', decision: 'never' }] }) });
+    expect(await server.exited).toBe(1);
+    expect(server.stderr()).toMatch(/^Invalid configuration:\n {2}INTERTHOUGHT_APPROVE: are not valid approval rules: rules\.0\.decision: .+\n$/);
+    expect(server.stdout()).toBe('');
+  });
+
   it('says where Redis was expected, without a stack trace, and exits 1 when cluster mode cannot reach it', async () => {
     server = spawnServer({ PORT: '0', INTERTHOUGHT_REDIS_URL: 'unix:///nonexistent/interthought-redis.sock', INTERTHOUGHT_NODE_ID: 'lonely' });
     expect(await server.exited).toBe(1);

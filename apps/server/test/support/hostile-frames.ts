@@ -30,7 +30,7 @@ const TEMPLATES: Record<ClientMessageType, Json> = {
   'session.delete': { type: 'session.delete', sessionId: MISSING_SESSION },
   'sessions.watch': { type: 'sessions.watch', limit: 10 },
   'sessions.unwatch': { type: 'sessions.unwatch' },
-  'tool.approve': { type: 'tool.approve', sessionId: MISSING_SESSION, stepId: 'no-such-step' },
+  'tool.approve': { type: 'tool.approve', sessionId: MISSING_SESSION, stepId: 'no-such-step', remember: 'session' },
   'session.message': { type: 'session.message', sessionId: MISSING_SESSION, text: 'Add 10 to that.', mode: 'queue' },
   'session.fork': { type: 'session.fork', sessionId: MISSING_SESSION, stepId: 'no-such-step' },
   'tool.reject': { type: 'tool.reject', sessionId: MISSING_SESSION, stepId: 'no-such-step', reason: 'r' },
@@ -39,9 +39,10 @@ const TEMPLATES: Record<ClientMessageType, Json> = {
   'session.unshare': { type: 'session.unshare', sessionId: MISSING_SESSION, shareId: 'no-such-share' },
   'subagent.cancel': { type: 'subagent.cancel', sessionId: MISSING_SESSION, scope: 'no-such-step' },
   'input.provide': { type: 'input.provide', sessionId: MISSING_SESSION, stepId: 'no-such-step', text: 'The 20.' },
+  'approvals.forget': { type: 'approvals.forget', sessionId: MISSING_SESSION, tool: 'calculator' },
 };
 const CLIENT_TYPES = Object.keys(TEMPLATES) as ClientMessageType[];
-const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork', 'session.share', 'session.unshare', 'subagent.cancel', 'input.provide'];
+const SESSION_TARGETED: ClientMessageType[] = ['session.subscribe', 'session.unsubscribe', 'session.pause', 'session.resume', 'session.cancel', 'session.delete', 'tool.approve', 'tool.reject', 'session.message', 'session.fork', 'session.share', 'session.unshare', 'subagent.cancel', 'input.provide', 'approvals.forget'];
 
 /** Every field path of a template, nested ones included. */
 function fieldPaths(value: Json, prefix: string[] = []): string[][] {

@@ -318,7 +318,7 @@ export class RemoteRun {
     step.ended = true;
     if (this.#open === step) this.#open = undefined;
     step.writer.end(result === undefined ? undefined : { result });
-    // A call that waits for approval aborted the run (run.abort is out); one that does not may run now.
+    // A call that waits for approval or that a rule denied aborted the run (run.abort is out, PROTOCOL.md §25.6); one allowed may run now.
     if (step.kind === 'tool_call' && !this.aborted && !this.#over) {
       this.#link.send({ type: 'call.cleared', runId: this.runId, ref, stepId: step.writer.stepId });
     }

@@ -6,7 +6,7 @@ import { WorkerFrameError } from './worker-frame-error.js';
 /**
  * `tool.run` (PROTOCOL.md Part II §A6.2): the server writes the `tool_call` step, and when the
  * policy lets it run at once, runs the tool, writes the `observation` and answers `tool.result`.
- * A call that waits for approval aborts the run, as any agent's would.
+ * A call that waits for approval, or that a rule denies, aborts the run, as any agent's would.
  */
 export async function applyToolRun(run: RemoteRun, frame: ToolRun): Promise<void> {
   const { context } = run;
@@ -24,7 +24,8 @@ export async function applyToolRun(run: RemoteRun, frame: ToolRun): Promise<void
   run.closeOpenStep();
   call.writer.end();
   if (run.aborted) {
-    throw new WorkerFrameError('RUN_ABORTED', 'The tool call waits for approval: the tool did not run; a new run.start will carry the decision.');
+    // Waiting for approval, or refused by a rule of the session (PROTOCOL.md §25.6): either way the tool never runs here.
+    throw new WorkerFrameError('RUN_ABORTED', 'The tool call waits for approval or a rule of the session refused it: the tool did not run; a new run.start will carry the outcome.');
   }
   const outcome = await runServerTool(context, frame.tool, check.input, context.chain);
   run.send({

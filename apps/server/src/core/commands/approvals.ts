@@ -1,4 +1,16 @@
-import { ASK_USER_TOOL, decisionRefusal, policyVerdict, type ApprovalDecision, type ApprovalPolicy, type RefusalResult, type SessionEvent, type Step } from '@interthought/protocol';
+import {
+  ASK_USER_TOOL,
+  decisionRefusal,
+  isLive,
+  policyVerdict,
+  type ApprovalDecision,
+  type ApprovalPolicy,
+  type RefusalResult,
+  type RememberedApproval,
+  type SessionEvent,
+  type SessionState,
+  type Step,
+} from '@interthought/protocol';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { ReplyTo } from '../fanout/peer.js';
@@ -18,30 +30,77 @@ export function timeoutRejection(sessionId: string, stepId: string): { sessionId
   return { sessionId, stepId, by: TIMEOUT_DECIDER, reason: TIMEOUT_REASON };
 }
 
-/**
- * Whether a completed call of `toolName` waits for the user under `policy`. Without a policy the
- * tool's own declaration decides: one that changes something waits, one that only reads does not
- * (an unknown tool cannot run at all, so there is nothing to approve).
- */
-export function needsApproval(policy: ApprovalPolicy | undefined, toolName: string | undefined, tools: ToolCatalog, input?: unknown): boolean {
-  // Asking the user is already a stop: no policy applies to `ask_user` (PROTOCOL.md §25.1).
-  if (toolName === undefined || toolName === ASK_USER_TOOL) return false;
-  // Until a deny is carried out as a refusal, a call the rules deny waits like one they ask about: it never runs unasked.
-  return policyVerdict(policy, toolName, input, tools.get(toolName)?.effect === 'change').decision !== 'allow';
+/** What the session's policy does with a completed call, and what decided it without asking (PROTOCOL.md §19.1, §25.3, §25.4). */
+export interface CallVerdict {
+  /** `allow`: it runs; `ask`: it waits for the user (§19.2); `deny`: it is refused without running (§25.4). */
+  decision: 'allow' | 'ask' | 'deny';
+  /** A decision nobody made at the call: a rule of the policy, or an approval remembered for the tool. */
+  via?: 'rule' | 'remembered';
+  /** The index of the rule that decided, with `via: 'rule'`. */
+  rule?: number;
+  /** The approval given once for the tool, with `via: 'remembered'`. */
+  remembered?: RememberedApproval;
 }
 
-/** A tool call's input as `approval.requested` shows it: its JSON content parsed, or the raw text. */
-function proposedInput(step: Step): unknown {
+/**
+ * The verdict on a completed call of `toolName` with `content` (its input as text), from the one
+ * evaluator (`policyVerdict`): without a policy the tool's own declaration decides, one that
+ * changes something asks (an unknown tool, a worker's own, does not). A call the policy would
+ * make wait runs when its tool was approved once for the session; a deny is never overridden.
+ * `ask_user` is always allowed here: asking is a stop of its own (§25.1).
+ */
+export function callVerdict(
+  policy: ApprovalPolicy | undefined,
+  toolName: string | undefined,
+  content: string,
+  tools: ToolCatalog,
+  remembered: ReadonlyMap<string, RememberedApproval>,
+): CallVerdict {
+  if (toolName === undefined || toolName === ASK_USER_TOOL) return { decision: 'allow' };
+  const verdict = policyVerdict(policy, toolName, callInput(content), tools.get(toolName)?.effect === 'change');
+  if (verdict.decision === 'ask') {
+    const given = remembered.get(toolName);
+    return given === undefined ? { decision: 'ask' } : { decision: 'allow', via: 'remembered', remembered: given };
+  }
+  return verdict.rule === undefined ? { decision: verdict.decision } : { decision: verdict.decision, via: 'rule', rule: verdict.rule };
+}
+
+/**
+ * The call that waits for a decision: the head of the chain when the session waits for one, else
+ * the head of the first sub-agent that waits for one (PROTOCOL.md §24.5), while the rest may run.
+ */
+export function pendingApproval(state: SessionState): { stepId: string; requestedAt?: string } | undefined {
+  const pendingHead = (chain: readonly string[] | undefined): { stepId: string; requestedAt?: string } | undefined => {
+    const headId = chain?.[chain.length - 1];
+    const head = headId === undefined ? undefined : state.steps.get(headId);
+    if (head?.approval?.state !== 'pending') return undefined;
+    return head.approval.requestedAt === undefined ? { stepId: head.stepId } : { stepId: head.stepId, requestedAt: head.approval.requestedAt };
+  };
+  if (state.session.status === 'waiting') {
+    const root = pendingHead(state.chain);
+    if (root !== undefined) return root;
+  }
+  if (!isLive(state.session.status)) return undefined;
+  for (const info of state.subagents.values()) {
+    if (info.status !== 'waiting' || state.steps.get(info.scope)?.status === 'invalidated') continue;
+    const scoped = pendingHead(info.chain);
+    if (scoped !== undefined) return scoped;
+  }
+  return undefined;
+}
+
+/** A tool call's input as `approval.requested` shows it and rules read it: its JSON content parsed, or the raw text. */
+export function callInput(content: string): unknown {
   try {
-    return JSON.parse(step.content) as unknown;
+    return JSON.parse(content) as unknown;
   } catch {
-    return step.content;
+    return content;
   }
 }
 
 /** Record that the completed tool call `step` waits for the user (`approval.requested`). */
 export function appendApprovalRequested(session: LiveSession, step: Step): void {
-  const requested: SessionEvent = { type: 'approval.requested', ...session.nextBase(), stepId: step.stepId, tool: step.tool ?? '', input: proposedInput(step) };
+  const requested: SessionEvent = { type: 'approval.requested', ...session.nextBase(), stepId: step.stepId, tool: step.tool ?? '', input: callInput(step.content) };
   session.append(requested);
 }
 
@@ -90,6 +149,8 @@ export interface Decision {
   /** The decider's display name, when the server tells users apart. */
   byName?: string;
   reason?: string;
+  /** The approval also holds for later calls of the tool in this session (PROTOCOL.md §25.3; approvals only). */
+  remember?: 'session';
 }
 
 /** Append `approval.resolved`; the requester's copy (with `requestId`) answers its request. */
@@ -103,7 +164,18 @@ export function appendDecision(session: LiveSession, decision: Decision, reply?:
   };
   if (decision.byName !== undefined) resolved.byName = decision.byName;
   if (decision.reason !== undefined) resolved.reason = decision.reason;
+  if (decision.remember !== undefined && decision.decision === 'approved') resolved.remember = decision.remember;
   session.append(resolved, reply);
+}
+
+/** Who refused a call, and why: a user, the server (a timeout), or a rule of the policy (`POLICY_DECIDER`, PROTOCOL.md §25.4). */
+export interface Refusal {
+  by: string;
+  reason?: string;
+  /** The index of the rule that refused it. */
+  rule?: number;
+  /** What the observation says; by default, said for a user's or the timeout's refusal. */
+  text?: string;
 }
 
 /** What the refusal observation says, for people and for the agent that reads it as the tool's result. */
@@ -116,11 +188,12 @@ function refusalText(tool: string, by: string, reason: string | undefined): stri
  * Append the observation that records a refused call on the head of the chain: a whole step at
  * once (the tool never ran, so nothing streams), its `result` marked `refused`.
  */
-export function appendRefusalObservation(session: LiveSession, call: Step, by: string, reason: string | undefined, stepId: string): void {
+export function appendRefusalObservation(session: LiveSession, call: Step, refusal: Refusal, stepId: string): void {
   const tool = call.tool ?? '';
-  const content = refusalText(tool, by, reason);
-  const result: RefusalResult = { refused: true, by };
-  if (reason !== undefined) result.reason = reason;
+  const content = refusal.text ?? refusalText(tool, refusal.by, refusal.reason);
+  const result: RefusalResult = { refused: true, by: refusal.by };
+  if (refusal.rule !== undefined) result.rule = refusal.rule;
+  if (refusal.reason !== undefined) result.reason = refusal.reason;
   session.append({
     type: 'step.started',
     ...session.nextBase(),

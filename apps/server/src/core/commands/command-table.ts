@@ -2,9 +2,10 @@ import type { SessionDeletedEvent, ShareRecord } from '@interthought/protocol';
 import type { SessionEngine } from '../sessions/session-engine.js';
 import type { ReplyTo } from '../fanout/peer.js';
 import type { CommandOp } from '../ports/session-placement.js';
-import type { AnswerInput, CorrectStepInput, CorrectionResult, DecideInput, MessageInput, MessageResult, ShareInput, UnshareInput } from '../session-service.js';
+import type { AnswerInput, CorrectStepInput, CorrectionResult, DecideInput, ForgetApprovalsInput, MessageInput, MessageResult, ShareInput, UnshareInput } from '../session-service.js';
 import { correctStep } from './correct-step.js';
 import { decideCall } from './decide-call.js';
+import { forgetApprovals } from './forget-approvals.js';
 import { provideInput } from './provide-input.js';
 import { cancelSession, pauseSession, resumeSession } from './lifecycle.js';
 import { cancelSubagent } from './cancel-subagent.js';
@@ -17,6 +18,7 @@ export interface CommandTypes {
   approve: { input: Omit<DecideInput, 'sessionId'>; result: void };
   reject: { input: Omit<DecideInput, 'sessionId'>; result: void };
   answer: { input: Omit<AnswerInput, 'sessionId'>; result: void };
+  forgetApprovals: { input: Omit<ForgetApprovalsInput, 'sessionId'>; result: void };
   message: { input: Omit<MessageInput, 'sessionId'>; result: MessageResult };
   share: { input: Omit<ShareInput, 'sessionId'>; result: ShareRecord };
   unshare: { input: Omit<UnshareInput, 'sessionId'>; result: void };
@@ -36,6 +38,7 @@ export const COMMANDS: { readonly [K in Exclude<CommandOp, 'delete'>]: CommandRu
   approve: (engine, sessionId, reply, input) => decideCall(engine, { ...input, sessionId }, 'approved', reply),
   reject: (engine, sessionId, reply, input) => decideCall(engine, { ...input, sessionId }, 'rejected', reply),
   answer: (engine, sessionId, reply, input) => provideInput(engine, { ...input, sessionId }, reply),
+  forgetApprovals: (engine, sessionId, reply, input) => forgetApprovals(engine, { ...input, sessionId }, reply),
   message: (engine, sessionId, reply, input) => sendMessage(engine, { ...input, sessionId }, reply),
   share: (engine, sessionId, _reply, input) => shareSession(engine, { ...input, sessionId }),
   unshare: (engine, sessionId, _reply, input) => unshareSession(engine, { ...input, sessionId }),

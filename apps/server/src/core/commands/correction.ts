@@ -3,6 +3,7 @@ import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import { SessionError } from '../session-error.js';
 import { checkWellFormed } from './session-input.js';
+import { checkNotDenied } from './standing-decisions.js';
 import type { CorrectStepInput } from '../session-service.js';
 
 /**
@@ -31,6 +32,7 @@ export function checkCorrection(session: LiveSession, input: CorrectStepInput, t
     throw new SessionError('STEP_INVALIDATED', `Step ${step.stepId} was invalidated by a correction; correct a step of the current chain instead.`);
   }
   checkContent(step, input, tools);
+  checkNotDenied(session, step, input.content, tools);
   return step;
 }
 

@@ -28,10 +28,11 @@ export async function decideCall(engine: SessionEngine, input: DecideInput, deci
     engine.timers.disarmDeadline(session.id);
     if (reviving) session.countAgainst(input.quota?.key);
     const by = input.by ?? UNKNOWN_DECIDER;
-    appendDecision(session, { step: call, decision, by, ...byNameOf(input), ...(input.reason === undefined ? {} : { reason: input.reason }) }, reply);
+    const remember = decision === 'approved' && input.remember !== undefined ? { remember: input.remember } : {};
+    appendDecision(session, { step: call, decision, by, ...byNameOf(input), ...(input.reason === undefined ? {} : { reason: input.reason }), ...remember }, reply);
     if (session.status === 'waiting') session.setStatus('running');
     if (call.scope !== undefined) engine.subagents.reopen(session, call.scope);
-    if (decision === 'rejected') appendRefusalObservation(session, call, by, input.reason, engine.newId());
+    if (decision === 'rejected') appendRefusalObservation(session, call, { by, ...(input.reason === undefined ? {} : { reason: input.reason }) }, engine.newId());
     if (call.scope === undefined) engine.startRun(session, agent);
     else engine.subagents.drive(session, call.scope);
     // Another sub-agent's call may wait too: its clock runs now (one deadline per session at a time).

@@ -10,7 +10,7 @@ import type { ClusterHealth } from '../session-service.js';
 export type Placement = { here: true } | { here: false; nodeId: string; handOver?: true };
 
 /** The commands that change a session, which run where the session runs. */
-export type CommandOp = 'correct' | 'approve' | 'reject' | 'answer' | 'message' | 'pause' | 'resume' | 'cancel' | 'cancelSubagent' | 'delete' | 'share' | 'unshare';
+export type CommandOp = 'correct' | 'approve' | 'reject' | 'answer' | 'forgetApprovals' | 'message' | 'pause' | 'resume' | 'cancel' | 'cancelSubagent' | 'delete' | 'share' | 'unshare';
 
 /** Commands that may start a run of the session's agent: they run where that agent can run. */
 // Cancelling a sub-agent may start its parent again (a waiting session that waited for it alone, PROTOCOL.md §24.6).

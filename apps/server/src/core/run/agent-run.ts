@@ -3,8 +3,8 @@ import { isRunInterrupted, type Agent, type AgentToolbox, type ModelCallReport }
 import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
-import { needsApproval } from '../commands/approvals.js';
 import { unansweredQuestion } from '../commands/questions.js';
+import { judgeCall, type JudgedCall } from '../commands/standing-decisions.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
 import { breakpointOn } from './breakpoint-stop.js';
@@ -24,6 +24,8 @@ export interface RunDeps {
   awaitInput(run: AgentRun, step: Step): void;
   /** A breakpoint matched a completed step of `run` (PROTOCOL.md §25.5): end the run and pause the session. */
   stopAtBreakpoint(run: AgentRun, step: Step, match: BreakpointMatch): void;
+  /** A rule denied a completed tool call of `run`: end the run, record the refusal, and go on after it (PROTOCOL.md §25.4). */
+  refuseByRule(run: AgentRun, step: Step, verdict: JudgedCall): void;
   /** A step of `run` ended: steering messages may reach the chain (and the run give way to a new one). */
   atStepBoundary(run: AgentRun): void;
   /** A model call of `run` used tokens: record them, and stop the session if they reach its budget. */
@@ -133,8 +135,8 @@ export class AgentRun implements SessionRun, RunScope {
     return this.#deps.newId();
   }
 
-  needsApproval(tool: string | undefined): boolean {
-    return needsApproval(this.session.options.approve, tool, this.#deps.tools);
+  policyVerdictOn(step: Step, at: string): JudgedCall {
+    return judgeCall(this.session, step, this.#deps.tools, at);
   }
 
   waitForApproval(step: Step): void {
@@ -151,6 +153,10 @@ export class AgentRun implements SessionRun, RunScope {
 
   stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
     this.#deps.stopAtBreakpoint(this, step, match);
+  }
+
+  refuseByRule(step: Step, verdict: JudgedCall): void {
+    this.#deps.refuseByRule(this, step, verdict);
   }
 
   atStepBoundary(): void {

@@ -5,6 +5,7 @@ import type { Backlog } from '../persistence/outbox.js';
 import { pace } from './pace.js';
 import { isAskUserCall } from '../commands/questions.js';
 import { reportProblem } from './usage-ledger.js';
+import type { JudgedCall } from '../commands/standing-decisions.js';
 
 /** What a sink needs of the run it belongs to. */
 export interface RunScope {
@@ -18,8 +19,8 @@ export interface RunScope {
   /** The server's backlog of events to write and send: writers wait while it is over its mark. */
   readonly backlog?: Backlog;
   newId(): string;
-  /** Whether a completed call of `tool` waits for the user (the session's approval policy). */
-  needsApproval(tool: string | undefined): boolean;
+  /** The session's policy on the call `step` just completed, whose `step.completed` is appended at `at` (PROTOCOL.md §25). */
+  policyVerdictOn(step: Step, at: string): JudgedCall;
   /** The completed call `step` waits for the user: the run ends here, before its tool can run. */
   waitForApproval(step: Step): void;
   /** The completed `ask_user` call `step` asks the user (PROTOCOL.md §25.1): the run ends here, and its scope waits for the answer. */
@@ -28,6 +29,8 @@ export interface RunScope {
   breakpointOn(step: Step): BreakpointMatch | undefined;
   /** A breakpoint matched the completed `step`: the run ends here, before anything acts on it, and the session pauses. */
   stopAtBreakpoint(step: Step, match: BreakpointMatch): void;
+  /** A rule denied the completed call `step`: the run ends, the refusal is recorded, and a new run goes on after it (§25.4). */
+  refuseByRule(step: Step, verdict: JudgedCall): void;
   /** A step ended: messages the user sent meanwhile to steer the agent may reach the chain now. */
   atStepBoundary(): void;
   /** A model call of this run used tokens (PROTOCOL.md §22): record them, and stop the session if they reach its budget. */
@@ -186,8 +189,8 @@ class OpenedScope implements RunScope {
   newId(): string {
     return this.parent.newId();
   }
-  needsApproval(): boolean {
-    return false;
+  policyVerdictOn(): JudgedCall {
+    return { decision: 'allow' };
   }
   waitForApproval(step: Step): void {
     this.parent.waitForApproval(step);
@@ -201,6 +204,9 @@ class OpenedScope implements RunScope {
   }
   stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
     this.parent.stopAtBreakpoint(step, match);
+  }
+  refuseByRule(step: Step, verdict: JudgedCall): void {
+    this.parent.refuseByRule(step, verdict);
   }
   atStepBoundary(): void {}
   recordUsage(report: ModelCallReport): void {
@@ -272,13 +278,21 @@ class RunStepWriter implements StepWriter {
     const event: SessionEvent = { type: 'step.completed', ...session.nextBase(), stepId: this.stepId, content: step.content };
     if (step.tool !== undefined) event.tool = step.tool;
     if (result !== undefined) event.result = result;
+    // Judged before it is appended: a standing decision (a rule, a remembered approval) goes on its step.completed (§25.3, §25.4).
+    // A bridge that says itself whether the call waits (AG-UI) decided already.
+    const verdict = step.kind === 'tool_call' && extra?.waitsForApproval === undefined ? scope.policyVerdictOn(step, event.at) : undefined;
+    if (verdict?.approval !== undefined) event.approval = verdict.approval;
     session.append(event);
     // A valid question stops the run before anything else may judge the call (PROTOCOL.md §25 intro, order 1).
     if (step.kind === 'tool_call' && isAskUserCall(step)) {
       scope.waitForInput(step);
       return;
     }
-    if (step.kind === 'tool_call' && (extra?.waitsForApproval ?? scope.needsApproval(step.tool))) {
+    if (verdict?.decision === 'deny') {
+      scope.refuseByRule(step, verdict);
+      return;
+    }
+    if (step.kind === 'tool_call' && (extra?.waitsForApproval ?? verdict?.decision === 'ask')) {
       scope.waitForApproval(step);
       return;
     }

@@ -1,8 +1,9 @@
 import { isLive } from '@interthought/protocol';
 import type { Agent, AgentRegistry, ModelCallReport } from '@interthought/agent';
 import type { Step } from '@interthought/protocol';
-import { appendApprovalRequest, appendApprovalRequested } from '../commands/approvals.js';
+import { appendApprovalRequest, appendApprovalRequested, appendRefusalObservation } from '../commands/approvals.js';
 import { appendInputRequested, appendQuestionRequest } from '../commands/questions.js';
+import { ruleRefusal, type JudgedCall } from '../commands/standing-decisions.js';
 import type { SubagentRuns } from '../subagents/subagent-runs.js';
 import { applyQueuedMessages, atStepBoundary } from '../commands/conversation.js';
 import { budgetReached, budgetStopMessage, type BudgetUse } from '../commands/token-budget.js';
@@ -24,10 +25,11 @@ export interface TurnHooksContext {
   stopRun(session: LiveSession, why: string): void;
   /** Start a new run of `agent` on the session, which replaces the current one. */
   runAgain(session: LiveSession, agent: Agent): void;
+  newId(): string;
 }
 
 /** What the engine does when a run reaches a step boundary, waits for approval, spends tokens or ends its turn. */
-export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'awaitInput' | 'stopAtBreakpoint' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
+export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'awaitInput' | 'stopAtBreakpoint' | 'refuseByRule' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
   const { agents, timers } = context;
 
   /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */
@@ -96,6 +98,17 @@ export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApprov
     },
     /** A breakpoint stopped `run` at a step it completed (PROTOCOL.md §25.5). */
     stopAtBreakpoint: (run, step, match) => stopAtBreakpoint(run, step, match, timers),
+    /**
+     * A rule denied a completed call of `run` (PROTOCOL.md §25.4), in the turn of its step.completed:
+     * the run ends before the tool can run, the refusal's observation follows, and a new run of the
+     * same chain (the session's, or the sub-agent's) goes on after it, as after a rejection (§19.3).
+     */
+    refuseByRule(run: AgentRun, call: Step, verdict: JudgedCall): void {
+      const { session } = run;
+      run.abort('a rule of the session refused the tool call');
+      appendRefusalObservation(session, call, ruleRefusal(session.options.approve, call, verdict), context.newId());
+      context.subagents.drive(session, run.scope);
+    },
     /** A model call of `run` used tokens: recorded, and the session stopped when they reach its budget (PROTOCOL.md §22.3 "Budgets"). */
     recordUsage(run: AgentRun, report: ModelCallReport): void {
       const { session } = run;

@@ -161,6 +161,7 @@ export class SessionEngine {
         subagents: this.subagents,
         stopRun: (session, why) => this.stopRun(session, why),
         runAgain: (session, agent) => AgentRun.start(session, agent, this.#runDeps),
+        newId: this.newId,
       }),
     };
     const recovering = !deps.recoverInterrupted

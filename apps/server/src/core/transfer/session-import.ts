@@ -58,6 +58,8 @@ export interface StoredImport {
 }
 
 const HEADER_LINE = 1;
+/** Who takes back the remembered approvals of an imported log: the server, as for a timeout. */
+const IMPORT_FORGETTER = 'server';
 const SNAPSHOT_TYPE = 'session.snapshot';
 const AGENT_NAME_MAX = 64;
 const EVENT_TYPES: ReadonlySet<string> = new Set(SESSION_EVENT_TYPES);
@@ -246,6 +248,11 @@ export function importedSession(parsed: ParsedImport, sessionId: string, at: str
   // An import belongs to whoever imported it, never to the owner named in the file (PROTOCOL.md §21.2).
   const { owner: _exportedOwner, ...exported } = parsed.state.session;
   let info: SessionInfo = { ...exported, sessionId, ...(ownedBy === undefined ? {} : { owner: { id: ownedBy.id, name: ownedBy.name } }) };
+  // Approvals given once belong to the session they were given in (PROTOCOL.md §25.3): the log keeps them, the import takes them back.
+  const remembered = [...parsed.state.remembered.keys()];
+  if (remembered.length > 0) {
+    events.push({ type: 'approvals.forgotten', sessionId, seq: events.length + 1, at, tools: remembered, by: IMPORT_FORGETTER } as LoggedSessionEvent);
+  }
   if (isActive(info.status)) {
     const mark = interruptedBy({ info, options, lastSeq: events.length }, at);
     events.push(mark.event as LoggedSessionEvent);
@@ -254,7 +261,7 @@ export function importedSession(parsed: ParsedImport, sessionId: string, at: str
   return {
     record: { info, options, lastSeq: 0 },
     batch: { events, frames: events.map((event) => JSON.stringify(event)), summaries: [info] },
-    state: { ...parsed.state, session: info, seq: events.length },
+    state: { ...parsed.state, session: info, seq: events.length, remembered: new Map() },
   };
 }
 

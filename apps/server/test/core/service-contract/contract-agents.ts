@@ -5,7 +5,8 @@ import { streamStep } from '../../../src/agents/stream-text.js';
 import { createDefaultTools } from '../../../src/tools/index.js';
 import type { ToolRegistry } from '../../../src/tools/tool-registry.js';
 import { FIVE_KINDS, TestAgent, scriptBehaviour } from '../support/test-agents.js';
-import { adderTool } from '../support/test-tools.js';
+import { WriteFileSpy, adderTool } from '../support/test-tools.js';
+import { callerAgent } from './caller-agent.js';
 import { CallCounts, delegatingAgents } from './delegating-agents.js';
 import { askerAgent } from './asking-agents.js';
 
@@ -88,22 +89,26 @@ export interface ContractAgents {
   gates: Gates;
   /** How often the `counter` sub-agent ran each task. */
   calls: CallCounts;
+  /** The `write_file` spy every node's tools share: the calls that really ran. */
+  files: WriteFileSpy;
 }
 
 /**
  * `script` (the default: one step of each kind, then done), `gated` (held at a gate), `demo`
  * (the demo agent and the built-in tools: its calculator call waits with `options.approve`), and
- * `delegator` with its `counter` sub-agents (`delegating-agents.ts`), and `asker`, which asks the
- * user (`asking-agents.ts`).
+ * `delegator` with its `counter` sub-agents (`delegating-agents.ts`), `asker`, which asks the
+ * user (`asking-agents.ts`), and `caller`, which makes the tool calls its task lists (`caller-agent.ts`).
  */
 export function contractAgents(): ContractAgents {
   const gates = new Gates();
   const calls = new CallCounts();
+  const files = new WriteFileSpy();
   return {
-    agents: [new TestAgent('script', scriptBehaviour(FIVE_KINDS)), gatedAgent(gates), createDemoAgent(), ...delegatingAgents(gates, calls), askerAgent()],
-    tools: () => createDefaultTools().register(adderTool),
+    agents: [new TestAgent('script', scriptBehaviour(FIVE_KINDS)), gatedAgent(gates), createDemoAgent(), ...delegatingAgents(gates, calls), askerAgent(), callerAgent(gates)],
+    tools: () => createDefaultTools().register(adderTool).register(files),
     gates,
     calls,
+    files,
   };
 }
 

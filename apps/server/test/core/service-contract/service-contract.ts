@@ -3,6 +3,7 @@ import { describeCreation } from './creation.contract.js';
 import { describeSubscriptions } from './subscriptions.contract.js';
 import { describeCorrections } from './corrections.contract.js';
 import { describeApprovals } from './approvals.contract.js';
+import { describeApprovalRules } from './approval-rules.contract.js';
 import { describeConversation } from './conversation.contract.js';
 import { describeStatusChanges } from './status.contract.js';
 import { describeDeletion } from './deletion.contract.js';
@@ -19,6 +20,7 @@ export function describeServiceContract(name: string, factory: ServiceTargetFact
   describeSubscriptions(name, factory);
   describeCorrections(name, factory);
   describeApprovals(name, factory);
+  describeApprovalRules(name, factory);
   describeConversation(name, factory);
   describeStatusChanges(name, factory);
   describeDeletion(name, factory);

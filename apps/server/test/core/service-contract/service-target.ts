@@ -2,6 +2,7 @@ import type { SessionService } from '../../../src/core/session-service.js';
 import type { RecordingPeer } from '../support/recording-peer.js';
 import type { Gates } from './contract-agents.js';
 import type { CallCounts } from './delegating-agents.js';
+import type { WriteFileSpy } from '../support/test-tools.js';
 
 /**
  * What the service contract runs against: one or more `SessionService`s over one shared store.
@@ -17,6 +18,8 @@ export interface ServiceTarget {
   readonly gates: Gates;
   /** How often the `counter` sub-agent ran each task (see `delegating-agents.ts`). */
   readonly calls: CallCounts;
+  /** The `write_file` spy of every node: the paths of the calls that ran (see `caller-agent.ts`). */
+  readonly files: WriteFileSpy;
   /** What the services reported as failures they survived, taken (a test that expects none asserts it). */
   takeErrors(): string[];
   /** Stop every service and let go of the store; called after each test for every target opened. */

@@ -41,9 +41,9 @@ function errorLog(): { report: (context: string, error: unknown) => void; take: 
 
 /** The core's settings every target shares: tokens unpaced, so runs are quick and ordered by the event loop alone. */
 function coreDeps(report: (context: string, error: unknown) => void, now: () => Date) {
-  const { agents, tools, gates, calls } = contractAgents();
+  const { agents, tools, gates, calls, files } = contractAgents();
   const deps = (): Omit<SessionManagerDeps, 'store'> => ({ agents: registryOf(agents), tools: tools(), defaultTokenDelayMs: 0, now, reportError: report });
-  return { deps, gates, calls };
+  return { deps, gates, calls, files };
 }
 
 /**
@@ -79,7 +79,7 @@ interface OwnStore {
 function singleNode(openStore: () => OwnStore): ServiceTargetFactory {
   return closingAfterEach(async () => {
     const errors = errorLog();
-    const { deps, gates, calls } = coreDeps(errors.report, steadyClock());
+    const { deps, gates, calls, files } = coreDeps(errors.report, steadyClock());
     const own = openStore();
     const manager = await startSessionManager({ ...deps(), store: own.store });
     return {
@@ -87,6 +87,7 @@ function singleNode(openStore: () => OwnStore): ServiceTargetFactory {
       peer: (id) => new RecordingPeer(id),
       gates,
       calls,
+      files,
       takeErrors: errors.take,
       async close() {
         await manager.shutdown();
@@ -141,7 +142,7 @@ export function twoNodeCluster(): ServiceTargetFactory {
     if (redis === undefined || admin === undefined) throw new Error('The redis-server is started before the first test');
     await admin.flushall();
     const errors = errorLog();
-    const { deps, gates, calls } = coreDeps(errors.report, steadyClock());
+    const { deps, gates, calls, files } = coreDeps(errors.report, steadyClock());
     const nodes: ClusterNode[] = [];
     for (const nodeId of ['a', 'b']) {
       const core = deps();
@@ -153,6 +154,7 @@ export function twoNodeCluster(): ServiceTargetFactory {
       peer: (id) => new RecordingPeer(id),
       gates,
       calls,
+      files,
       takeErrors: errors.take,
       async close() {
         for (const node of nodes) {

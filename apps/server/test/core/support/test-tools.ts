@@ -43,3 +43,21 @@ export class LedgerTool implements Tool<{ entry: string }> {
     return { output: { written: input.entry, count: this.entries.length }, text: `Wrote "${input.entry}" (${this.entries.length} entries).` };
   }
 }
+
+/**
+ * `write_file`, a tool that changes something (by default its calls wait for approval), as a spy:
+ * it writes nothing, and records the path of every call it ran, so a test proves which calls ran
+ * and that one a rule denied never did.
+ */
+export class WriteFileSpy implements Tool<{ path: string; text?: string | undefined }> {
+  readonly name = 'write_file';
+  readonly description = 'Writes a file (a test spy: it records the path).';
+  readonly effect = 'change';
+  readonly inputSchema = z.strictObject({ path: z.string().min(1), text: z.string().optional() });
+  readonly written: string[] = [];
+
+  async execute(input: { path: string; text?: string | undefined }): Promise<{ output: unknown; text: string }> {
+    this.written.push(input.path);
+    return { output: { path: input.path }, text: `Wrote ${input.path}.` };
+  }
+}
