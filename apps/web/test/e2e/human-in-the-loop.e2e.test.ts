@@ -234,9 +234,12 @@ describe('human in the loop in Chromium', { timeout: 90_000 }, () => {
       const calls = (await fetchSnapshot(page, sessionId)).steps.filter((step) => step.kind === 'tool_call' && step.status !== 'invalidated');
       expect(calls.map((call) => JSON.parse(call.content))).toEqual([{ expression: '240 * 0.25' }]);
 
-      // Resume runs the edited call; the final answer is the last stop.
+      // Resume runs the edited call (its result is the agent's next step, a stop too); the final answer is the last stop.
       await page.getByRole('button', { name: 'Resume the agent', exact: true }).click();
-      await expect.poll(() => banner.innerText(), { timeout: 20_000 }).toContain('after this final answer');
+      await expect.poll(() => banner.innerText(), { timeout: 20_000 }).toContain('Stopped at step 4, after this observation.');
+      expect((await liveSteps(page))[3]?.text).toContain('60');
+      await resume.click();
+      await expect.poll(() => banner.innerText(), { timeout: 20_000 }).toContain('Stopped at step 5, after this final answer.');
       await resume.click();
       await waitForCompletion(page);
       const steps = await liveSteps(page);
