@@ -8,6 +8,8 @@ import { ASK_USER_LIMITS } from '@interthought/protocol';
 export class QuestionAnswer {
   #text = $state('');
   #sending = $state(false);
+  /** The card took the focus for this question once: a card mounted again (scrolled back into a long chain) leaves it be. */
+  #focused = false;
 
   get text(): string {
     return this.#text;
@@ -19,6 +21,13 @@ export class QuestionAnswer {
 
   get sending(): boolean {
     return this.#sending;
+  }
+
+  /** Whether the card may take the focus now: the first time only (plain field, nothing reacts to it). */
+  claimFocus(): boolean {
+    if (this.#focused) return false;
+    this.#focused = true;
+    return true;
   }
 
   /** What typing would send: the text trimmed, or undefined when there is nothing to send. */
