@@ -35,6 +35,8 @@ describe('share link roles', () => {
       { type: 'session.message', sessionId, text: 'Use 50% instead.' },
       { type: 'tool.approve', sessionId, stepId },
       { type: 'tool.reject', sessionId, stepId, reason: 'No.' },
+      // Answering a question is steering, as deciding is (PROTOCOL.md §25.2).
+      { type: 'input.provide', sessionId, stepId, text: 'The 20.' },
       { type: 'session.pause', sessionId },
       { type: 'session.resume', sessionId },
       { type: 'session.cancel', sessionId },

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { createDefaultTools } from '../../src/tools/index.js';
 
 describe('createDefaultTools', () => {
-  it('registers the calculator, the unit converter and the date calculator', () => {
-    expect(createDefaultTools().list().map((tool) => tool.name)).toEqual(['calculator', 'unit_converter', 'date_calculator']);
+  it('registers the calculator, the unit converter, the date calculator and ask_user', () => {
+    expect(createDefaultTools().list().map((tool) => tool.name)).toEqual(['calculator', 'unit_converter', 'date_calculator', 'ask_user']);
   });
 
   it('returns a fresh registry each time', () => {

@@ -82,12 +82,14 @@ export function copiedSteps(source: SessionState, path: readonly Step[], newId: 
   let parentId: string | null = null;
   return path.map((original) => {
     // A copy carries no usage: the source paid for its calls (PROTOCOL.md §22.1).
-    const { stepId: originalId, correctionOf: _replaced, approval, status, usage: _paid, scope: _scope, ...kept } = original;
+    const { stepId: originalId, correctionOf: _replaced, approval, question, status, usage: _paid, scope: _scope, ...kept } = original;
     const origin: Origin = { sessionId, stepId: originalId };
     const copy: Step = { ...kept, stepId: newId(original), parentId, status: status === 'corrected' ? 'corrected' : 'completed', revision: 0, copiedFrom: origin };
     if (scope !== undefined) copy.scope = scope;
     // A decision stays part of the trail; a pending one belongs to the source's waiting session.
     if (approval !== undefined && approval.state !== 'pending') copy.approval = approval;
+    // So does a question's answer (PROTOCOL.md §25.1); a question still waiting is the source's to answer.
+    if (question !== undefined && question.state !== 'pending') copy.question = question;
     parentId = copy.stepId;
     return copy;
   });

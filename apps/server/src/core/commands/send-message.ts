@@ -1,4 +1,4 @@
-import { allowsMessage } from '@interthought/protocol';
+import { allowsMessage, pendingQuestions } from '@interthought/protocol';
 import type { SessionEngine } from '../sessions/session-engine.js';
 import { isActive } from '@interthought/protocol';
 import type { ReplyTo } from '../fanout/peer.js';
@@ -22,9 +22,13 @@ export async function sendMessage(engine: SessionEngine, input: MessageInput, re
   const session = await engine.require(input.sessionId);
   return inOneTurn(() => {
     if (!allowsMessage(session.status)) {
+      // While a question waits, the answer is what the agent waits for (PROTOCOL.md §25.2).
+      const asked = pendingQuestions(session.state).length > 0;
       throw new SessionError(
         'INVALID_STATE',
-        `Session ${session.id} waits for a decision on a tool call: approve or reject it first (a rejection's reason tells the agent what to do instead).`,
+        asked
+          ? `Session ${session.id} waits for the answer to the agent's question: answer it (input.provide) first, or correct an earlier step.`
+          : `Session ${session.id} waits for a decision on a tool call: approve or reject it first (a rejection's reason tells the agent what to do instead).`,
       );
     }
     checkBudget(session.state, session.options, engine.maxTokensPerSession);

@@ -86,9 +86,10 @@ export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApprov
       const { session } = run;
       run.abort('the agent asks the user');
       // Inside a sub-agent only that sub-agent waits, as for an approval (§24.5); its siblings may run on.
-      if (run.scope !== undefined) {
+      // The call's own scope: a sub-agent its parent's agent runs itself (an AG-UI agent's) writes through the parent's run.
+      if (call.scope !== undefined) {
         appendInputRequested(session, call);
-        context.subagents.awaitApproval(session, run.scope);
+        context.subagents.awaitApproval(session, call.scope);
         timers.armDeadlineOf(session.state, session.options);
         return;
       }

@@ -68,6 +68,30 @@ export function describeQuestions(name: string, factory: ServiceTargetFactory): 
       expect(stepOf(done, stepId).question).toMatchObject({ state: 'answered', by: 'u-ann', byName: 'Ann' });
     });
 
+    it('never waits for approval at an ask_user call, whatever the policy: it asks', async () => {
+      const target = await factory.open();
+      const { b } = ends(target);
+      const { sessionId, creator, stepId } = await askingSession(target, { approve: 'all' });
+      expect(creator.ofType('approval.requested')).toEqual([]);
+      expect(stepOf(await snapshotOf(b, sessionId), stepId)).not.toHaveProperty('approval');
+      await b.provideInput({ sessionId, stepId, text: '20', by: 'u-all' });
+      await statusReached(creator, sessionId, 'completed');
+      expect(creator.ofType('approval.requested')).toEqual([]);
+    });
+
+    it('forks a waiting question without it: the fork is idle and its copy of the call waits for nobody', async () => {
+      const target = await factory.open();
+      const { a, b } = ends(target);
+      const { sessionId, stepId } = await askingSession(target);
+      const forker = target.peer('forker');
+      const fork = await a.fork({ sessionId, stepId }, { peer: forker });
+      const copy = chainOf(await snapshotOf(b, fork.sessionId)).at(-1)!;
+      expect(copy).toMatchObject({ kind: 'tool_call', tool: ASK_USER_TOOL, copiedFrom: { sessionId, stepId } });
+      expect(copy).not.toHaveProperty('question');
+      await refusal(() => b.provideInput({ sessionId: fork.sessionId, stepId: copy.stepId, text: '5' }), 'INPUT_NOT_PENDING');
+      expect(stepOf(await snapshotOf(b, sessionId), stepId).question).toMatchObject({ state: 'pending' });
+    });
+
     it('answers in the user\'s own words carry no choice', async () => {
       const target = await factory.open();
       const { b } = ends(target);
@@ -118,7 +142,8 @@ export function describeQuestions(name: string, factory: ServiceTargetFactory): 
       const notQuestion = await refusal(() => a.provideInput({ sessionId, stepId: thought.stepId, text: '5' }), 'INPUT_NOT_PENDING');
       expect(notQuestion.message).toContain(`Step ${thought.stepId} is a thought, not a question`);
       // While it waits for the answer, the session takes no message and cannot be paused (§25.2, §20.2).
-      await refusal(() => b.message({ sessionId, text: 'Hurry up.' }), 'INVALID_STATE');
+      const message = await refusal(() => b.message({ sessionId, text: 'Hurry up.' }), 'INVALID_STATE');
+      expect(message.message).toContain('answer it (input.provide) first');
       await refusal(() => b.pause(sessionId), 'INVALID_STATE');
       expect((await snapshotOf(b, sessionId)).session.status).toBe('waiting');
 

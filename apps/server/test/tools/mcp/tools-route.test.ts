@@ -40,6 +40,7 @@ describe('GET /api/tools', () => {
       'calculator',
       'unit_converter',
       'date_calculator',
+      'ask_user',
       ...TEST_SERVERS_TOOL_NAMES,
     ]);
     for (const tool of tools) expect(Object.keys(tool).filter((key) => !(key in ToolListingSchema.shape))).toEqual([]);
@@ -62,6 +63,13 @@ describe('GET /api/tools', () => {
       readOnly: false,
       inputSchema: HTTP_TOOLS.find((tool) => tool.name === 'book')!.inputSchema,
     });
+    expect(byName.get('ask_user')).toEqual({
+      name: 'ask_user',
+      description: expect.stringContaining('Ask the user'),
+      source: 'builtin',
+      readOnly: true,
+      inputSchema: expect.objectContaining({ type: 'object', required: ['question'], properties: expect.objectContaining({ question: expect.anything(), choices: expect.anything() }) }),
+    });
     expect(byName.get('mcp__notes__echo')).toMatchObject({ source: 'mcp', server: 'notes', readOnly: true });
     expect(byName.get('mcp__notes__write_note')).toMatchObject({ readOnly: false });
   });
@@ -77,7 +85,7 @@ describe('GET /api/tools', () => {
       expect((await guarded.inject('/api/tools')).statusCode).toBe(401);
       const allowed = await guarded.inject({ url: '/api/tools', headers: { authorization: 'Bearer secret-token' } });
       expect(allowed.statusCode).toBe(200);
-      expect(allowed.json()).toMatchObject({ tools: [{ name: 'calculator', source: 'builtin' }, expect.anything(), expect.anything()] });
+      expect(allowed.json()).toMatchObject({ tools: [{ name: 'calculator', source: 'builtin' }, expect.anything(), expect.anything(), { name: 'ask_user', source: 'builtin' }] });
     } finally {
       await guarded.close();
     }
