@@ -39,10 +39,31 @@ export function errorFrame(code: ErrorCode, message: string, requestId?: string,
  */
 const NAME_IN_MESSAGE_MAX = 32;
 
+/**
+ * The branch of a union the value came closest to fitting: the one whose issues lie deepest (an
+ * `options.approve` of rules with one bad decision is a bad rule, not "Invalid input"). Undefined
+ * when no branch went deeper than the union itself: its own issue says it best.
+ */
+function closestBranch(issue: z.core.$ZodIssue): readonly z.core.$ZodIssue[] | undefined {
+  if (issue.code !== 'invalid_union' || !Array.isArray(issue.errors)) return undefined;
+  let closest: readonly z.core.$ZodIssue[] | undefined;
+  let depth = 0;
+  for (const branch of issue.errors) {
+    const deepest = Math.max(0, ...branch.map((inner) => inner.path.length));
+    if (deepest > depth) {
+      closest = branch;
+      depth = deepest;
+    }
+  }
+  return closest;
+}
+
 /** Zod issues as wire details: one `{ path, message }` per issue (and per unknown key, named in its path). */
 export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
   return issues.flatMap((issue) => {
     const path = issue.path.map((key) => (typeof key === 'number' ? key : String(key)));
+    const branch = closestBranch(issue);
+    if (branch !== undefined) return issuesToDetails(branch).map((detail) => ({ path: [...path, ...detail.path], message: detail.message }));
     if (issue.code === 'unrecognized_keys') {
       return issue.keys.map((key) => ({ path: [...path, key], message: `Unknown field "${clip(key, NAME_IN_MESSAGE_MAX)}"` }));
     }

@@ -221,6 +221,16 @@ describe('parseClientMessage: field limits', () => {
     expect(parseClientMessage(text({ type: 'session.subscribe', sessionId: 's', afterSeq: -1 })).ok).toBe(true);
   });
 
+  it('names the path inside the union branch a value came closest to: a bad rule of options.approve, not the union', () => {
+    const badRule = refusal(text({ type: 'session.create', task: 't', options: { approve: { rules: [{ tool: 'write_file', decision: 'allow' }, { tool: 'write_file', decision: 'maybe' }] } } }));
+    expect(badRule).toMatchObject({ code: 'BAD_FRAME', message: expect.stringContaining('options.approve.rules.1.decision') });
+    expect(badRule.details).toEqual([{ path: ['options', 'approve', 'rules', 1, 'decision'], message: expect.stringContaining('"deny"') }]);
+    const badCondition = refusal(text({ type: 'session.create', task: 't', options: { approve: { rules: [{ tool: 'w', decision: 'deny', when: { path: { below: '/' } } }] } } }));
+    expect(badCondition.details?.[0]?.path.slice(0, 6)).toEqual(['options', 'approve', 'rules', 0, 'when', 'path']);
+    // No branch came closer than the union itself: its own issue stands.
+    expect(refusal(text({ type: 'session.create', task: 't', options: { approve: 42 } })).details).toEqual([{ path: ['options', 'approve'], message: expect.any(String) }]);
+  });
+
   it('keeps the parser and the exported union in agreement', () => {
     const frame = VALID_REQUESTS['step.correct'][1];
     expect(ClientMessageSchema.parse(frame)).toEqual(frame);

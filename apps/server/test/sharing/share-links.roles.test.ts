@@ -37,6 +37,7 @@ describe('share link roles', () => {
       { type: 'tool.reject', sessionId, stepId, reason: 'No.' },
       // Answering a question is steering, as deciding is (PROTOCOL.md §25.2).
       { type: 'input.provide', sessionId, stepId, text: 'The 20.' },
+      { type: 'approvals.forget', sessionId },
       { type: 'session.pause', sessionId },
       { type: 'session.resume', sessionId },
       { type: 'session.cancel', sessionId },
