@@ -3,6 +3,7 @@ import type { SessionEngine } from '../sessions/session-engine.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { ReplyTo } from '../fanout/peer.js';
 import { validSubagents } from '../subagents/subagent-runs.js';
+import { headIsStop } from '../run/breakpoint-stop.js';
 import { applyQueuedMessages } from './conversation.js';
 
 /*
@@ -12,15 +13,18 @@ import { applyQueuedMessages } from './conversation.js';
  * (`lifecycle.ts` starts it, as after a restart), or a sub-agent still `running` without one.
  */
 
-/** Whether the chain of `scope` ends with a final answer the agent finished: there is nothing left for its run to do. */
-function endsWithAnswer(session: LiveSession, scope?: string): boolean {
-  const head = session.head(scope);
-  return head?.kind === 'final_answer' && head.status === 'completed';
+/** Whether the stop of `scope` is at a final answer: there is nothing left for its run to do. */
+function stoppedAtAnswer(session: LiveSession, scope?: string): boolean {
+  return headIsStop(session, scope) && session.head(scope)?.kind === 'final_answer';
 }
 
-/** The sub-agents a breakpoint stopped: still `running` and valid, with no live run of their own. */
+/**
+ * The sub-agents a breakpoint stopped: still `running` and valid, with no live run of their own,
+ * and their head the stop. (A scope its parent's own agent opened has no run of its own either,
+ * and runs on with its parent: its head is no stop unless a breakpoint made it one.)
+ */
 function stoppedScopes(session: LiveSession): SubagentInfo[] {
-  return validSubagents(session).filter((info) => info.status === 'running' && session.runs.of(info.scope)?.live !== true);
+  return validSubagents(session).filter((info) => info.status === 'running' && session.runs.of(info.scope)?.live !== true && headIsStop(session, info.scope));
 }
 
 /**
@@ -28,7 +32,7 @@ function stoppedScopes(session: LiveSession): SubagentInfo[] {
  * to the delegate call waiting for it (or stored, for a parent that runs again after a restart).
  */
 export function finishAnsweredStops(engine: SessionEngine, session: LiveSession): void {
-  for (const info of stoppedScopes(session)) if (endsWithAnswer(session, info.scope)) engine.subagents.finishAnswered(session, info.scope);
+  for (const info of stoppedScopes(session)) if (stoppedAtAnswer(session, info.scope)) engine.subagents.finishAnswered(session, info.scope);
 }
 
 /** The other stopped sub-agents run again from their chains: a stopped call's tool runs first (the agent runs an unanswered call). */
@@ -42,7 +46,7 @@ export function driveStoppedScopes(engine: SessionEngine, session: LiveSession):
  * where the session is, and the run starts as usual.
  */
 export function endTurnAtAnswer(engine: SessionEngine, session: LiveSession, reply: ReplyTo | undefined): boolean {
-  if (session.hasRun || !endsWithAnswer(session)) return false;
+  if (session.hasRun || !stoppedAtAnswer(session)) return false;
   const requester = reply === undefined ? {} : { reply };
   if (session.state.queued.length === 0) {
     session.setStatus('completed', requester);

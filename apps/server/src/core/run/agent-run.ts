@@ -22,14 +22,14 @@ export interface RunDeps {
   awaitApproval(run: AgentRun, step: Step): void;
   /** A completed `ask_user` call of `run` asks the user (PROTOCOL.md §25.1): end the run, record the question, wait. */
   awaitInput(run: AgentRun, step: Step): void;
-  /** A breakpoint matched a completed step of `run` (PROTOCOL.md §25.5): end the run and pause the session. */
-  stopAtBreakpoint(run: AgentRun, step: Step, match: BreakpointMatch): void;
   /** A rule denied a completed tool call of `run`: end the run, record the refusal, and go on after it (PROTOCOL.md §25.4). */
   refuseByRule(run: AgentRun, step: Step, verdict: JudgedCall): void;
   /** A step of `run` ended: steering messages may reach the chain (and the run give way to a new one). */
   atStepBoundary(run: AgentRun): void;
   /** A model call of `run` used tokens: record them, and stop the session if they reach its budget. */
   recordUsage(run: AgentRun, report: ModelCallReport): void;
+  /** A breakpoint matched a completed step of `run` (PROTOCOL.md §25.5): end the run and pause the session. */
+  stopAtBreakpoint(run: AgentRun, step: Step, match: BreakpointMatch): void;
   /**
    * The agent's run ended by itself (`failure` when it threw). True when the session goes on with a
    * new turn (messages were queued for it); false when the run's end is the session's status.
@@ -147,14 +147,6 @@ export class AgentRun implements SessionRun, RunScope {
     this.#deps.awaitInput(this, step);
   }
 
-  breakpointOn(step: Step): BreakpointMatch | undefined {
-    return breakpointOn(this.session, step);
-  }
-
-  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
-    this.#deps.stopAtBreakpoint(this, step, match);
-  }
-
   refuseByRule(step: Step, verdict: JudgedCall): void {
     this.#deps.refuseByRule(this, step, verdict);
   }
@@ -166,6 +158,14 @@ export class AgentRun implements SessionRun, RunScope {
 
   recordUsage(report: ModelCallReport): void {
     this.#deps.recordUsage(this, report);
+  }
+
+  breakpointOn(step: Step): BreakpointMatch | undefined {
+    return breakpointOn(this.session, step);
+  }
+
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
+    this.#deps.stopAtBreakpoint(this, step, match);
   }
 
   /** Abort the agent and its tools; the session no longer counts this run as its own. */

@@ -1,4 +1,4 @@
-import { breakpointDetail, matchBreakpoint, type BreakpointMatch, type SessionEvent, type Step } from '@interthought/protocol';
+import { DELEGATE_TOOL, breakpointDetail, matchBreakpoint, type BreakpointMatch, type SessionEvent, type Step } from '@interthought/protocol';
 import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { SessionTimers } from './session-timers.js';
 
@@ -13,6 +13,8 @@ import type { SessionTimers } from './session-timers.js';
  * itself), and never a call that waits or is refused already: `RunSink`'s `end()` asks last.
  */
 export function breakpointOn(session: LiveSession, step: Step): BreakpointMatch | undefined {
+  // A sub-agent's result is the server's step, whoever writes it down: its delegate call's observation.
+  if (step.kind === 'observation' && step.tool === DELEGATE_TOOL) return undefined;
   return matchBreakpoint(session.options.breakpoints, step.kind, step.tool);
 }
 
@@ -32,7 +34,18 @@ export function stopAtBreakpoint(run: SessionRun & { session: LiveSession }, ste
   session.setStatus('paused', { detail: breakpointDetail(step.kind, step.tool) });
 }
 
-/** Whether `step` is where a breakpoint stopped the session and it still is: paused, marked, and the head of its chain. */
+/**
+ * Whether the head of the chain of `scope` is where a breakpoint stopped it: the marked step, or
+ * the user's correction of it (which runs on resume). Read from the log, so it holds after a restart.
+ */
+export function headIsStop(session: LiveSession, scope?: string): boolean {
+  const head = session.head(scope);
+  if (head === undefined || head.status === 'streaming') return false;
+  if (head.breakpoint !== undefined) return true;
+  return head.correctionOf !== undefined && session.state.steps.get(head.correctionOf)?.breakpoint !== undefined;
+}
+
+/** Whether `step` is where the paused session stopped at a breakpoint: a correction of it runs on resume, not now. */
 export function isBreakpointStop(session: LiveSession, step: Step): boolean {
-  return session.status === 'paused' && step.breakpoint !== undefined && session.head(step.scope)?.stepId === step.stepId;
+  return session.status === 'paused' && session.head(step.scope)?.stepId === step.stepId && headIsStop(session, step.scope);
 }

@@ -25,16 +25,16 @@ export interface RunScope {
   waitForApproval(step: Step): void;
   /** The completed `ask_user` call `step` asks the user (PROTOCOL.md §25.1): the run ends here, and its scope waits for the answer. */
   waitForInput(step: Step): void;
-  /** The breakpoint of the session's options that stops the run at the completed `step`, if any (PROTOCOL.md §25.5). */
-  breakpointOn(step: Step): BreakpointMatch | undefined;
-  /** A breakpoint matched the completed `step`: the run ends here, before anything acts on it, and the session pauses. */
-  stopAtBreakpoint(step: Step, match: BreakpointMatch): void;
   /** A rule denied the completed call `step`: the run ends, the refusal is recorded, and a new run goes on after it (§25.4). */
   refuseByRule(step: Step, verdict: JudgedCall): void;
   /** A step ended: messages the user sent meanwhile to steer the agent may reach the chain now. */
   atStepBoundary(): void;
   /** A model call of this run used tokens (PROTOCOL.md §22): record them, and stop the session if they reach its budget. */
   recordUsage(report: ModelCallReport): void;
+  /** The breakpoint of the session's options that stops the run at the completed `step`, if any (PROTOCOL.md §25.5). */
+  breakpointOn(step: Step): BreakpointMatch | undefined;
+  /** A breakpoint matched the completed `step`: the run ends here, before anything acts on it, and the session pauses. */
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void;
 }
 
 /** The kinds an agent may write: every kind but `user_message`, which only the user says. */
@@ -198,19 +198,19 @@ class OpenedScope implements RunScope {
   waitForInput(step: Step): void {
     this.parent.waitForInput(step);
   }
-  // Like an approval wait, a stop here ends the run of the agent that opened the scope: it is the one resumed.
-  breakpointOn(step: Step): BreakpointMatch | undefined {
-    return this.parent.breakpointOn(step);
-  }
-  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
-    this.parent.stopAtBreakpoint(step, match);
-  }
   refuseByRule(step: Step, verdict: JudgedCall): void {
     this.parent.refuseByRule(step, verdict);
   }
   atStepBoundary(): void {}
   recordUsage(report: ModelCallReport): void {
     this.parent.recordUsage(report);
+  }
+  // Like an approval wait, a stop here ends the run of the agent that opened the scope: it is the one resumed.
+  breakpointOn(step: Step): BreakpointMatch | undefined {
+    return this.parent.breakpointOn(step);
+  }
+  stopAtBreakpoint(step: Step, match: BreakpointMatch): void {
+    this.parent.stopAtBreakpoint(step, match);
   }
 }
 

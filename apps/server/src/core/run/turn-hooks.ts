@@ -12,7 +12,6 @@ import type { AgentRun, RunDeps } from './agent-run.js';
 import type { PriceTable } from './model-prices.js';
 import type { SessionTimers } from './session-timers.js';
 import { appendUsage, type UsageTotals } from './usage-ledger.js';
-import { stopAtBreakpoint } from './breakpoint-stop.js';
 
 export interface TurnHooksContext {
   agents: AgentRegistry;
@@ -29,7 +28,7 @@ export interface TurnHooksContext {
 }
 
 /** What the engine does when a run reaches a step boundary, waits for approval, spends tokens or ends its turn. */
-export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'awaitInput' | 'stopAtBreakpoint' | 'refuseByRule' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
+export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApproval' | 'awaitInput' | 'refuseByRule' | 'atStepBoundary' | 'continueAfterTurn' | 'recordUsage'> {
   const { agents, timers } = context;
 
   /** Stop the session's run for good and fail it with `failure: "budget"`; messages still waiting go on the chain, as on a cancel. */
@@ -97,8 +96,6 @@ export function turnHooks(context: TurnHooksContext): Pick<RunDeps, 'awaitApprov
       appendQuestionRequest(session, call);
       timers.armDeadlineOf(session.state, session.options);
     },
-    /** A breakpoint stopped `run` at a step it completed (PROTOCOL.md §25.5). */
-    stopAtBreakpoint: (run, step, match) => stopAtBreakpoint(run, step, match, timers),
     /**
      * A rule denied a completed call of `run` (PROTOCOL.md §25.4), in the turn of its step.completed:
      * the run ends before the tool can run, the refusal's observation follows, and a new run of the

@@ -21,6 +21,7 @@ import { UsageTotals } from '../run/usage-ledger.js';
 import { turnHooks } from '../run/turn-hooks.js';
 import { SubagentRuns } from '../subagents/subagent-runs.js';
 import { withDelegate } from '../subagents/delegate-tool.js';
+import { stopAtBreakpoint } from '../run/breakpoint-stop.js';
 
 export interface SessionEngineDeps {
   store: EventStore;
@@ -163,6 +164,7 @@ export class SessionEngine {
         runAgain: (session, agent) => AgentRun.start(session, agent, this.#runDeps),
         newId: this.newId,
       }),
+      stopAtBreakpoint: (run, step, match) => stopAtBreakpoint(run, step, match, this.timers),
     };
     const recovering = !deps.recoverInterrupted
       ? Promise.resolve([])

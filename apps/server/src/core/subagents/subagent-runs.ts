@@ -97,11 +97,6 @@ export class SubagentRuns implements SubagentHost {
     this.drive(session, info.parentScope);
   }
 
-  /** A sub-agent a breakpoint stopped at its final answer ends as its run would have (PROTOCOL.md §25.5). */
-  finishAnswered(session: LiveSession, scope: string): void {
-    this.#finish(session, scope, 'completed');
-  }
-
   /** A scoped tool call waits for the user (its approval, or its question's answer): only its sub-agent stops; the session waits once nothing of it works (§24.5). */
   awaitApproval(session: LiveSession, scope: string): void {
     this.#setStatus(session, scope, 'waiting');
@@ -120,6 +115,11 @@ export class SubagentRuns implements SubagentHost {
   /** The sub-agent runs again (a correction or a decision in it): `running`, unless it is. */
   reopen(session: LiveSession, scope: string): void {
     if (session.state.subagents.get(scope)?.status !== 'running') this.#setStatus(session, scope, 'running');
+  }
+
+  /** A sub-agent a breakpoint stopped at its final answer ends as its run would have (PROTOCOL.md §25.5). */
+  finishAnswered(session: LiveSession, scope: string): void {
+    this.#finish(session, scope, 'completed');
   }
 
   /**

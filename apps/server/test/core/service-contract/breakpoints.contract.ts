@@ -123,6 +123,30 @@ export function describeBreakpoints(name: string, factory: ServiceTargetFactory)
       expect(statusesOf(creator, sessionId).slice(-3)).toEqual(['running', 'paused', 'completed']);
     });
 
+    it('in step mode, a task the demo splits into sub-agents reaches the same answers; a sub-agent\'s result (its delegate call\'s observation) is no stop', async () => {
+      const target = await factory.open();
+      const { a, b } = ends(target);
+      const task = 'What is 17 * 23 + 4? Also, what is 15% of 240?';
+      const plain = await demoSession(target, {}, task);
+      await statusReached(plain.creator, plain.sessionId, 'completed');
+      const expected = await snapshotOf(a, plain.sessionId);
+
+      const { sessionId, creator } = await demoSession(target, { breakpoints: 'all' }, task);
+      const resumes = await resumeEachStop(target, creator, sessionId);
+      const done = await snapshotOf(b, sessionId);
+      const kindsAndContents = (snapshot: SessionSnapshotData, chain: readonly string[]) =>
+        chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!).map((step) => [step.kind, step.tool, step.content]);
+      expect(kindsAndContents(done, done.chain)).toEqual(kindsAndContents(expected, expected.chain));
+      const scopesOf = (snapshot: SessionSnapshotData) => (snapshot.subagents ?? []).map((info) => [info.task, info.status, kindsAndContents(snapshot, info.chain)]);
+      expect(scopesOf(done)).toEqual(scopesOf(expected));
+      const hits = eventsOf(creator, sessionId, 'breakpoint.hit').map((hit) => done.steps.find((step) => step.stepId === (hit.type === 'breakpoint.hit' ? hit.stepId : ''))!);
+      expect(hits.some((step) => step.kind === 'observation' && step.tool === 'delegate')).toBe(false);
+      expect(hits.some((step) => step.scope !== undefined)).toBe(true);
+      // Stops of both sub-agents in one turn are one pause: as many hits as resumes, or more.
+      expect(hits.length).toBeGreaterThanOrEqual(resumes);
+      expect(resumes).toBeGreaterThan(done.chain.length);
+    });
+
     it('a correction of the stopped call keeps the session paused and runs nothing; resume runs the corrected input, with no stop at the corrected call', async () => {
       const target = await factory.open();
       const { a, b } = ends(target);
@@ -139,17 +163,25 @@ export function describeBreakpoints(name: string, factory: ServiceTargetFactory)
       expect(chainOf(paused).at(-1)).toMatchObject({ stepId: correction.newStepId, kind: 'tool_call', content: edited, correctionOf: hit.stepId });
       expect(chainOf(paused).at(-1)?.breakpoint).toBeUndefined();
       // Nothing runs while paused: no step after the correction, not even a started one.
-      await snapshotOf(a, sessionId);
+      await nextFrame(creator, 'steps.invalidated', (frame) => frame.type === 'steps.invalidated' && frame.sessionId === sessionId);
+      expect((await snapshotOf(a, sessionId)).steps).toHaveLength(4);
       const afterCorrection = creator.events(sessionId).slice(creator.events(sessionId).findIndex((event) => event.type === 'step.corrected'));
       expect(afterCorrection.map((event) => event.type)).toEqual(['step.corrected', 'steps.invalidated']);
+
+      // A second thought on the same call: still paused, still nothing runs.
+      const again = await a.correct({ sessionId, stepId: correction.newStepId, content: call.content.replace('12 * 7', '12 * 9') });
+      await nextFrame(creator, 'the second steps.invalidated', (frame) => frame.type === 'steps.invalidated' && frame.sessionId === sessionId && (frame.seq as number) > (afterCorrection.at(-1)?.seq ?? 0));
+      const twice = await snapshotOf(b, sessionId);
+      expect(twice.session.status).toBe('paused');
+      expect(twice.steps).toHaveLength(5);
 
       await a.resume(sessionId);
       await statusReached(creator, sessionId, 'completed');
       const chain = chainOf(await snapshotOf(b, sessionId));
       expect(chain.map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
-      expect(chain[2]?.stepId).toBe(correction.newStepId);
-      expect(chain[3]).toMatchObject({ tool: 'calculator', result: { value: 96 } });
-      expect(chain.at(-1)?.content).toContain('96');
+      expect(chain[2]?.stepId).toBe(again.newStepId);
+      expect(chain[3]).toMatchObject({ tool: 'calculator', result: { value: 108 } });
+      expect(chain.at(-1)?.content).toContain('108');
       expect(eventsOf(creator, sessionId, 'breakpoint.hit')).toHaveLength(1);
     });
 
