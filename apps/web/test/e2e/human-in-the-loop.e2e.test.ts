@@ -112,6 +112,11 @@ describe('human in the loop in Chromium', { timeout: 90_000 }, () => {
       const field = page.locator(`${QUESTION}[data-question="pending"] textarea`);
       await field.waitFor({ timeout: 20_000 });
       await expect.poll(() => field.evaluate((element) => element === document.activeElement)).toBe(true);
+      // Esc leaves the field for the step (j/k go on from there); m comes back to it: the answer is the message the agent waits for.
+      await page.keyboard.press('Escape');
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.kind)).toBe('tool_call');
+      await page.keyboard.press('m');
+      expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
       await page.keyboard.type('Sales');
       await page.keyboard.press('Shift+Enter');
       await page.keyboard.type('and costs');
