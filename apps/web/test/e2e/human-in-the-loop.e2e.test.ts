@@ -83,6 +83,14 @@ describe('human in the loop in Chromium', { timeout: 90_000 }, () => {
       expect(await page.title()).toBe(`⏸ Waiting for you · ${task}`);
       expect(await page.locator('[data-composer]').innerText()).toContain('Answer the agent’s question above first');
       await screenshot(page, 'hitl-question-waiting');
+      // On a phone the card, its choices and its field fit the width: nothing to scroll sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await card.scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      const box = await card.boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+      await screenshot(page, 'hitl-question-phone');
+      await page.setViewportSize({ width: 1280, height: 860 });
 
       await card.locator('[data-choice="1"]').click();
       await waitForCompletion(page);
