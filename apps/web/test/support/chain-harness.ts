@@ -15,7 +15,9 @@ import { EventLog, ManualFrames } from './session-events.js';
  */
 export class RecordingActions implements ChainActions {
   readonly submitted: Array<{ stepId: string; content: string; note: string | undefined }> = [];
-  readonly decisions: Array<{ stepId: string; kind: 'approve' | 'reject'; reason?: string | undefined }> = [];
+  readonly decisions: Array<{ stepId: string; kind: 'approve' | 'reject'; reason?: string | undefined; remember?: 'session' }> = [];
+  /** The answers given to questions, in order (PROTOCOL.md §25.2). */
+  readonly answers: Array<{ stepId: string; text: string }> = [];
   readonly refusedDecisions: unknown[] = [];
   /** The steps a fork was asked from, in order. */
   readonly forked: string[] = [];
@@ -35,19 +37,25 @@ export class RecordingActions implements ChainActions {
     });
   }
 
-  approve(view: StepView): Promise<void> {
-    return this.#decide(view, 'approve');
+  approve(view: StepView, options: { remember?: 'session' } = {}): Promise<void> {
+    return this.#decide(view, 'approve', options.remember);
+  }
+
+  async answerQuestion(view: StepView, text: string): Promise<void> {
+    await view.answer.send(text, async (answer) => {
+      this.answers.push({ stepId: view.stepId, text: answer });
+    });
   }
 
   reject(view: StepView): Promise<void> {
     return this.#decide(view, 'reject');
   }
 
-  async #decide(view: StepView, kind: 'approve' | 'reject'): Promise<void> {
+  async #decide(view: StepView, kind: 'approve' | 'reject', remember?: 'session'): Promise<void> {
     const reason = kind === 'reject' ? view.decision.reasonToSend : undefined;
     try {
       await view.decision.send(kind, async () => {
-        this.decisions.push({ stepId: view.stepId, kind, ...(reason !== undefined ? { reason } : {}) });
+        this.decisions.push({ stepId: view.stepId, kind, ...(reason !== undefined ? { reason } : {}), ...(remember !== undefined ? { remember } : {}) });
         await this.answerDecision();
       });
     } catch (error) {

@@ -173,6 +173,68 @@ export class EventLog {
     return base.at;
   }
 
+  /** An `ask_user` call's question waits for the user (`input.requested`, then `waiting`, PROTOCOL.md §25.1). */
+  askQuestion(stepId: string): void {
+    const input = JSON.parse(this.steps.get(stepId)!.content) as { question: string; choices?: string[] };
+    const base = this.#base();
+    this.steps.get(stepId)!.question = { state: 'pending', requestedAt: base.at };
+    this.#push({ type: 'input.requested', ...base, stepId, question: input.question, ...(input.choices ? { choices: input.choices } : {}) });
+    this.status('waiting', `Waiting for your answer: ${input.question}`);
+  }
+
+  /** The answer, as the server writes it in one turn: `input.resolved`, `running`, the observation (§25.2). */
+  answerQuestion(stepId: string, text: string, by = 'c-1', byName?: string): string {
+    const base = this.#base();
+    const named = byName !== undefined ? { byName } : {};
+    this.#push({ type: 'input.resolved', ...base, stepId, outcome: 'answered', by, ...named });
+    this.status('running');
+    const answer = this.start('observation', { tool: 'ask_user' });
+    this.delta(answer, text);
+    this.complete(answer, { result: { answer: text, by, ...named } });
+    return answer;
+  }
+
+  /** A question nobody answered in time (§25.2). */
+  timeOutQuestion(stepId: string): string {
+    this.#push({ type: 'input.resolved', ...this.#base(), stepId, outcome: 'timed_out', by: 'server' });
+    this.status('running');
+    const answer = this.start('observation', { tool: 'ask_user' });
+    this.delta(answer, 'The user did not answer in time.');
+    this.complete(answer, { result: { unanswered: true, reason: 'timed out' } });
+    return answer;
+  }
+
+  /** A decision with `remember: "session"`: later calls of the tool run without asking (§25.3). */
+  decideAlways(stepId: string, by = 'c-1'): void {
+    const base = this.#base();
+    this.steps.get(stepId)!.approval = { state: 'approved', by, at: base.at };
+    this.#push({ type: 'approval.resolved', ...base, stepId, decision: 'approved', by, remember: 'session' });
+  }
+
+  /** A whole tool call that ran under a standing decision: its `step.completed` carries the approval (§25.3, §25.4). */
+  standingCall(tool: string, content: string, approval: NonNullable<Step['approval']>): string {
+    const stepId = this.start('tool_call', { tool });
+    this.delta(stepId, content);
+    const step = this.steps.get(stepId)!;
+    step.status = 'completed';
+    step.approval = approval;
+    this.#push({ type: 'step.completed', ...this.#base(), stepId, content: step.content, approval });
+    return stepId;
+  }
+
+  /** Remembered approvals taken back (`approvals.forgotten`, §25.3). */
+  forget(tools: string[], by = 'c-1'): void {
+    this.#push({ type: 'approvals.forgotten', ...this.#base(), tools, by });
+  }
+
+  /** A breakpoint stopped the run at a step, and the session pauses naming the stop (§25.5). */
+  breakpointHit(stepId: string, breakpoint: { kind?: string; tool?: string } = {}, index?: number): void {
+    const base = this.#base();
+    this.steps.get(stepId)!.breakpoint = { at: base.at, ...breakpoint, ...(index !== undefined ? { index } : {}) };
+    this.#push({ type: 'breakpoint.hit', ...base, stepId, breakpoint, ...(index !== undefined ? { index } : {}) });
+    this.status('paused', 'Stopped at a breakpoint');
+  }
+
   /** The observation that records a refused call, as the server appends it after a rejection. */
   refusal(tool: string, by = 'c-1', reason?: string): string {
     const stepId = this.start('observation', { tool });

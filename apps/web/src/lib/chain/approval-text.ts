@@ -1,4 +1,4 @@
-import type { RefusalResult, StepApproval } from '@interthought/protocol';
+import { POLICY_DECIDER, type RefusalResult, type StepApproval } from '@interthought/protocol';
 import type { I18n } from '$lib/i18n/index.js';
 
 /** Who decides when nobody did in time (PROTOCOL.md §19.4). */
@@ -18,7 +18,13 @@ export interface DecisionText {
  * `isOwn` says whether a connection or user id is this page's; a name the server recorded
  * (`byName`) is said instead of "another window". Undefined for a call still pending.
  */
-export function describeDecision(i18n: I18n, approval: StepApproval, isOwn: (by: string | undefined) => boolean, now: number): DecisionText | undefined {
+export function describeDecision(
+  i18n: I18n,
+  approval: StepApproval,
+  isOwn: (by: string | undefined) => boolean,
+  now: number,
+  tool?: string,
+): DecisionText | undefined {
   if (approval.state === 'pending') return undefined;
   const when = approval.at === undefined ? '' : i18n.formatTimeOfDay(approval.at, now);
   const who = isOwn(approval.by)
@@ -26,6 +32,8 @@ export function describeDecision(i18n: I18n, approval: StepApproval, isOwn: (by:
     : approval.byName !== undefined
       ? i18n.t('approval.whoName', { name: approval.byName })
       : i18n.t('approval.whoOther');
+  const standing = describeStandingDecision(i18n, approval, who, when, tool);
+  if (standing) return standing;
   switch (approval.state) {
     case 'approved':
       return { line: i18n.t('approval.approvedBy', { who, when }), reason: undefined };
@@ -47,6 +55,21 @@ export function describeDecision(i18n: I18n, approval: StepApproval, isOwn: (by:
 }
 
 /**
+ * A decision nobody made at the call (PROTOCOL.md §25.3, §25.4): "Ran without asking: you allowed
+ * calculator for this session", "… the session's rule 2 allows it", "Refused by the session's
+ * rule 1". Rules are counted from 1 for people; the protocol's index counts from 0.
+ */
+function describeStandingDecision(i18n: I18n, approval: StepApproval, who: string, when: string, tool: string | undefined): DecisionText | undefined {
+  if (approval.via === 'remembered') {
+    return { line: i18n.t('approval.rememberedBy', { who, tool: tool ?? i18n.t('approval.someTool'), when }), reason: undefined };
+  }
+  if (approval.via !== 'rule') return undefined;
+  const rule = i18n.formatNumber((approval.rule ?? 0) + 1);
+  if (approval.state === 'rejected') return { line: i18n.t('approval.ruleDenied', { rule, when }), reason: undefined };
+  return { line: i18n.t('approval.ruleAllowed', { rule, when }), reason: undefined };
+}
+
+/**
  * What the observation of a refused call says: that the tool did not run, who refused it, and why.
  * `byName` is the refuser's name when the call's approval recorded one.
  */
@@ -58,6 +81,9 @@ export function describeRefusal(
   byName?: string,
 ): DecisionText {
   const name = tool ?? i18n.t('approval.someTool');
+  if (result.by === POLICY_DECIDER && result.rule !== undefined) {
+    return { line: i18n.t('refusal.byRule', { rule: i18n.formatNumber(result.rule + 1), tool: name }), reason: undefined };
+  }
   if (result.by === SERVER) {
     if (result.reason === TIMED_OUT) return { line: i18n.t('refusal.timedOut', { tool: name }), reason: undefined };
     return { line: i18n.t('refusal.byServer', { tool: name }), reason: result.reason };

@@ -8,8 +8,14 @@ import type { StepView } from './step-view.svelte.js';
 export interface ChainActions {
   /** Send the draft as a `step.correct`; resolves when answered (the draft carries any refusal). */
   submitCorrection(view: StepView, draft: CorrectionDraft): Promise<void>;
-  /** Approve a tool call that waits for the user: it runs as proposed. Resolves when answered (a refusal is shown as a toast). */
-  approve(view: StepView): Promise<void>;
+  /**
+   * Approve a tool call that waits for the user: it runs as proposed; with `remember: 'session'`
+   * later calls of its tool in this session run without asking (PROTOCOL.md §25.3). Resolves when
+   * answered (a refusal is shown as a toast).
+   */
+  approve(view: StepView, options?: { remember?: 'session' }): Promise<void>;
+  /** Answer the question an `ask_user` call waits on (`input.provide`, PROTOCOL.md §25.2). Resolves when answered (a refusal is a toast; the text stays). */
+  answerQuestion(view: StepView, text: string): Promise<void>;
   /** Reject it, with the reason written in `view.decision` if any: it does not run. Resolves when answered. */
   reject(view: StepView): Promise<void>;
   /** Stop one running or waiting sub-agent (`subagent.cancel`); its parent goes on. Resolves when answered (a refusal is shown as a toast). */

@@ -1,4 +1,5 @@
 import {
+  ASK_USER_TOOL,
   ReducerError,
   allowsMessage,
   applyEvent,
@@ -6,9 +7,13 @@ import {
   childrenKeyOf,
   createSessionState,
   isAwaitingDecision,
+  isAwaitingInput,
   isCorrectable,
+  pausedAtBreakpoint,
+  pendingQuestions,
   traitsOf,
   type QueuedMessage,
+  type RememberedApproval,
   type SessionEvent,
   type SessionEventTraits,
   type SessionInfo,
@@ -113,6 +118,8 @@ export class SessionView {
   #queued = $state.raw<readonly QueuedMessage[]>([]);
   /** The session's share links that were not revoked (`state.shares`), copied when they change. */
   #shares = $state.raw<readonly ShareRecord[]>([]);
+  /** The approvals given once for the session (`state.remembered`, PROTOCOL.md §25.3), copied when they change. */
+  #remembered = $state.raw<readonly RememberedApproval[]>([]);
   /** Messages sent from this page that the state does not hold yet. */
   readonly outgoing = new OutgoingMessages();
   /** The session's sub-agents, each with its own rows. */
@@ -195,6 +202,11 @@ export class SessionView {
     return this.#shares;
   }
 
+  /** The tools whose calls run without asking for the rest of the session, oldest first (PROTOCOL.md §25.3). */
+  get remembered(): readonly RememberedApproval[] {
+    return this.#remembered;
+  }
+
   /** Whether the user may send a message now (PROTOCOL.md §20.2: not while a tool call waits, nor once deleted). */
   get acceptsMessages(): boolean {
     return this.#phase === 'ready' && !this.#deleted && allowsMessage(this.#info?.status);
@@ -240,6 +252,8 @@ export class SessionView {
     this.#deleted = this.#state.deleted === true;
     this.#syncQueued();
     this.#shares = this.#state.shares;
+    this.#syncRemembered();
+    for (const step of this.#state.steps.values()) this.#linkAnswer(step.stepId);
     this.#lastActivityAt = latestActivity(snapshot) ?? this.#lastActivityAt;
     this.#chainEpoch++;
     this.#phase = 'ready';
@@ -310,6 +324,7 @@ export class SessionView {
       queueChanged ||= traits.changesQueue(event);
       // The reducer replaces its list on each change, so the new list is a new value to show.
       if (traits.changesShares) this.#shares = this.#state.shares;
+      if (traits.changesRemembered) this.#syncRemembered();
     }
     if (queueChanged) this.#syncQueued();
     this.#sync(touched, rowsFrom, statusChanged, changes);
@@ -322,6 +337,7 @@ export class SessionView {
       const view = this.#views.get(stepId);
       if (view) view.sync(step);
       else this.#views.set(stepId, new StepView(step));
+      this.#linkAnswer(stepId);
     }
     if (sessionChanged) {
       this.#info = { ...this.#state.session };
@@ -337,6 +353,18 @@ export class SessionView {
     } else {
       this.#relayout();
     }
+  }
+
+  #syncRemembered(): void {
+    this.#remembered = Array.from(this.#state.remembered.values(), (remembered) => ({ ...remembered }));
+  }
+
+  /** An answer's observation tells its question's call which step holds the answer (the card shows it, PROTOCOL.md §25.2). */
+  #linkAnswer(stepId: string): void {
+    const step = this.#state.steps.get(stepId);
+    if (step?.kind !== 'observation' || step.tool !== ASK_USER_TOOL || step.parentId === null) return;
+    const answer = this.#views.get(stepId);
+    if (answer) this.#views.get(step.parentId)?.linkAnswer(answer);
   }
 
   /** Copy the reducer's queue (it changes rarely: a message sent or arrived) and let the outgoing messages drop what arrived. */
@@ -382,6 +410,33 @@ export class SessionView {
     const waiting = view.scope === undefined ? this.#info?.status === 'waiting' : this.#subagents.get(view.scope)?.status === 'waiting';
     if (!waiting || this.#deleted) return false;
     return isAwaitingDecision(this.#state, view.stepId);
+  }
+
+  /**
+   * Whether the step is an `ask_user` call whose question waits for the user's answer now
+   * (PROTOCOL.md §25.1), the one to show the question card's form on. Reactive.
+   */
+  awaitsAnswer(view: StepView): boolean {
+    if (view.question?.state !== 'pending') return false;
+    void this.#chainEpoch;
+    if (this.#deleted) return false;
+    return isAwaitingInput(this.#state, view.stepId);
+  }
+
+  /** The question the session (or one of its sub-agents) waits on, the session's first (PROTOCOL.md §25.1). */
+  get awaitingQuestion(): StepView | undefined {
+    void this.#chainEpoch;
+    if (this.#deleted) return undefined;
+    const step = pendingQuestions(this.#state)[0];
+    return step === undefined ? undefined : this.#views.get(step.stepId);
+  }
+
+  /** The step a breakpoint stopped the session at, while it is still there (PROTOCOL.md §25.5). */
+  get stoppedAt(): StepView | undefined {
+    void this.#chainEpoch;
+    if (this.#deleted) return undefined;
+    const step = pausedAtBreakpoint(this.#state);
+    return step === undefined ? undefined : this.#views.get(step.stepId);
   }
 
   /**

@@ -1,5 +1,6 @@
-import type { CallUsage, CorrectionInfo, Step, StepApproval, StepKind, StepStatus } from '@interthought/protocol';
+import type { CallUsage, CorrectionInfo, Step, StepApproval, StepBreakpoint, StepKind, StepQuestion, StepStatus } from '@interthought/protocol';
 import { ApprovalDecision } from './approval-decision.svelte.js';
+import { QuestionAnswer } from './question-answer.svelte.js';
 import { CorrectionDraft } from './correction-draft.svelte.js';
 
 /** How many of the latest frames' text runs are still fading in (about a third of a second of them). */
@@ -39,6 +40,10 @@ export class StepView {
   #correction = $state.raw<CorrectionInfo | undefined>(undefined);
   /** A tool call's approval: waiting, or the decision made on it (by whom, when, why). */
   #approval = $state.raw<StepApproval | undefined>(undefined);
+  /** An `ask_user` call's question: waiting, answered (by whom, when) or timed out (PROTOCOL.md §25.1). */
+  #question = $state.raw<StepQuestion | undefined>(undefined);
+  /** The mark of a breakpoint that stopped the run at this step (PROTOCOL.md §25.5). */
+  #breakpoint = $state.raw<StepBreakpoint | undefined>(undefined);
   /** The model call this step ended: its tokens, cost and timing (PROTOCOL.md §22.1). */
   #usage = $state.raw<CallUsage | undefined>(undefined);
   #startedAt = $state<string | undefined>(undefined);
@@ -60,6 +65,10 @@ export class StepView {
    * so the field itself need not be reactive (its own fields are).
    */
   #decision: ApprovalDecision | undefined;
+  /** For an `ask_user` call: the observation that carries the answer, once it came (PROTOCOL.md §25.2). */
+  #answerStep = $state.raw<StepView | undefined>(undefined);
+  /** The answer being written to this step's question, made on first use like the decision. */
+  #answer: QuestionAnswer | undefined;
 
   constructor(step: Step) {
     this.stepId = step.stepId;
@@ -103,6 +112,35 @@ export class StepView {
   get decision(): ApprovalDecision {
     this.#decision ??= new ApprovalDecision();
     return this.#decision;
+  }
+
+  get question(): StepQuestion | undefined {
+    return this.#question;
+  }
+
+  get breakpoint(): StepBreakpoint | undefined {
+    return this.#breakpoint;
+  }
+
+  /** The observation that answers this step's question, if any. */
+  get answerStep(): StepView | undefined {
+    return this.#answerStep;
+  }
+
+  /** Set by the session view when the answer's observation arrives (the latest on the live chain wins). */
+  linkAnswer(answer: StepView): void {
+    if (this.#answerStep !== answer) this.#answerStep = answer;
+  }
+
+  /** The answer to this step's question while it waits for one. */
+  get answer(): QuestionAnswer {
+    this.#answer ??= new QuestionAnswer();
+    return this.#answer;
+  }
+
+  /** Whether an answer to this step's question is on its way. */
+  get answering(): boolean {
+    return this.#answer?.sending === true;
   }
 
   /** Whether a decision on this step is on its way (never true for a step that was not decided on). */
@@ -152,6 +190,8 @@ export class StepView {
     if (step.result !== this.#result) this.#result = step.result;
     if (step.correction !== this.#correction) this.#correction = step.correction;
     if (step.approval !== this.#approval) this.#approval = step.approval;
+    if (step.question !== this.#question) this.#question = step.question;
+    if (step.breakpoint !== this.#breakpoint) this.#breakpoint = step.breakpoint;
     if (step.usage !== this.#usage) this.#usage = step.usage;
     if (step.startedAt !== this.#startedAt) this.#startedAt = step.startedAt;
     if (step.completedAt !== this.#completedAt) this.#completedAt = step.completedAt;

@@ -2,6 +2,8 @@
  * Every label of the app in English and Chinese. `{name}` is replaced by a parameter; a message
  * that depends on a count has `one`/`other` forms chosen by `Intl.PluralRules`.
  */
+import { hitlEn, hitlZh } from './messages-hitl.js';
+
 export type PluralMessage = { one?: string; other: string };
 export type Message = string | PluralMessage;
 
@@ -378,7 +380,7 @@ export const en = {
   'shortcuts.correct': 'Correct the focused step (edit a tool call that waits)',
   'shortcuts.approve': 'Approve the focused tool call',
   'shortcuts.reject': 'Reject the focused tool call',
-  'shortcuts.message': 'Write a message to the agent',
+  'shortcuts.message': 'Write a message to the agent (or answer its question)',
   'shortcuts.send': 'Send the message (Shift+Enter: new line)',
   'shortcuts.cancel': 'Cancel editing, close this panel',
   'shortcuts.save': 'Save the correction',
@@ -403,6 +405,7 @@ export const en = {
   'usage.calls': { one: '{count} model call', other: '{count} model calls' },
   'usage.sessionLabel': 'Used so far: {line}. {details}',
   'usage.budgetSpent': 'This session spent its token budget ({tokens} tokens used), so it stopped. Fork it from any step to go on with a fresh budget.',
+  ...hitlEn,
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -781,7 +784,7 @@ export const zh: Messages = {
   'shortcuts.correct': '修正当前聚焦的步骤（修改等待中的工具调用）',
   'shortcuts.approve': '批准当前聚焦的工具调用',
   'shortcuts.reject': '拒绝当前聚焦的工具调用',
-  'shortcuts.message': '给智能体写消息',
+  'shortcuts.message': '给智能体写消息（或回答它的问题）',
   'shortcuts.send': '发送消息（Shift+Enter 换行）',
   'shortcuts.cancel': '取消编辑，关闭此面板',
   'shortcuts.save': '保存修正',
@@ -806,6 +809,7 @@ export const zh: Messages = {
   'usage.calls': { other: '{count} 次模型调用' },
   'usage.sessionLabel': '目前用量：{line}。{details}',
   'usage.budgetSpent': '此会话的 token 预算已用完（已用 {tokens} tokens），因此已停止。从任一步骤分叉，即可用新的预算继续。',
+  ...hitlZh,
 };
 
 export const MESSAGES = { en, zh } as const;

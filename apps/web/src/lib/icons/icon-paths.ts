@@ -107,6 +107,8 @@ export const ICON_PATHS = {
   /** A door with an arrow out: sign out. */
   'sign-out': { paths: ['M6.5 2.5h-3a1 1 0 0 0 -1 1v9a1 1 0 0 0 1 1h3', 'M10.5 5 13.5 8l-3 3M13.5 8H6'], strokeWidth: 1.5, round: true },
   /** A short list: the folded row of superseded steps. */
+  /** A stop sign: a breakpoint stopped the run here (PROTOCOL.md §25.5). */
+  breakpoint: { paths: ['M5.6 2.5h4.8l3.1 3.1v4.8l-3.1 3.1H5.6l-3.1-3.1V5.6Z'], filled: true },
   lines: { paths: ['M3 5h10M3 8h10M3 11h6'], strokeWidth: 1.6, round: true },
   /** A magnifier with a minus: nothing found. */
   'not-found': { box: 24, paths: ['M4 11a7 7 0 1 0 14 0a7 7 0 1 0 -14 0Z', 'm20 20-3.5-3.5M8.5 11h5'], strokeWidth: 1.6, round: true },

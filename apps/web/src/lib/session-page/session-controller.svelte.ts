@@ -128,9 +128,32 @@ export class SessionController implements ChainActions {
     });
   }
 
-  /** Run a tool call that waits for approval, as proposed (`tool.approve`). */
-  approve(step: StepView): Promise<void> {
-    return this.#decide(step, 'approve', () => this.deps.client.request({ type: 'tool.approve', sessionId: this.sessionId, stepId: step.stepId }));
+  /** Run a tool call that waits for approval, as proposed (`tool.approve`); with `remember`, its tool's later calls too (PROTOCOL.md §25.3). */
+  approve(step: StepView, options: { remember?: 'session' } = {}): Promise<void> {
+    const remember = options.remember;
+    return this.#decide(step, 'approve', () =>
+      this.deps.client.request({ type: 'tool.approve', sessionId: this.sessionId, stepId: step.stepId, ...(remember !== undefined ? { remember } : {}) }),
+    );
+  }
+
+  /** Answer the question an `ask_user` call waits on (`input.provide`, PROTOCOL.md §25.2); a refusal becomes a toast and the text stays. */
+  async answerQuestion(step: StepView, text: string): Promise<void> {
+    try {
+      const sent = await step.answer.send(text, (answer) => this.deps.client.request({ type: 'input.provide', sessionId: this.sessionId, stepId: step.stepId, text: answer }));
+      if (sent) this.deps.announcer.announce(this.deps.i18n.t('announce.answered'));
+    } catch (error) {
+      this.#toast(error);
+    }
+  }
+
+  /** Take back the approval remembered for `tool`, or all of them (`approvals.forget`, PROTOCOL.md §25.3); a refusal becomes a toast. */
+  async forget(tool?: string): Promise<void> {
+    try {
+      await this.deps.client.request({ type: 'approvals.forget', sessionId: this.sessionId, ...(tool !== undefined ? { tool } : {}) });
+      this.deps.announcer.announce(tool === undefined ? this.deps.i18n.t('announce.forgotAll') : this.deps.i18n.t('announce.forgot', { tool }));
+    } catch (error) {
+      this.#toast(error);
+    }
   }
 
   /** Refuse it, with the reason the user wrote if any (`tool.reject`): the agent goes on without running it. */

@@ -64,7 +64,7 @@ describe('StepCard of a tool call that waits for approval', () => {
     flushSync();
     expect(harness.actions.decisions).toEqual([{ stepId: call, kind: 'approve' }]);
     const buttons = Array.from(article.querySelectorAll<HTMLButtonElement>('[data-approval="pending"] button'));
-    expect(buttons.map((b) => b.disabled)).toEqual([true, true, true]);
+    expect(buttons.map((b) => b.disabled)).toEqual([true, true, true, true]);
     expect(article.querySelector('[data-action="approve"]')?.textContent?.trim()).toBe('Approving…');
     // A second press while the first is on its way sends nothing.
     article.querySelector<HTMLButtonElement>('[data-action="approve"]')!.click();
