@@ -1,5 +1,5 @@
 import type { Interrupt, ResumeEntry } from '@ag-ui/core';
-import { ASK_USER_LIMITS, ASK_USER_TOOL, AskUserInputSchema, type AnswerResult, type ApprovalPolicy, type AskUserInput, type Step, type UnansweredResult } from '@interthought/protocol';
+import { ASK_USER_LIMITS, ASK_USER_TOOL, AskUserInputSchema, type AnswerResult, type ApprovalPolicy, type AskUserInput, type Step, type UnansweredResult, policyVerdict } from '@interthought/protocol';
 import type { ThreadMemory } from './thread-memory.js';
 
 /*
@@ -11,11 +11,14 @@ import type { ThreadMemory } from './thread-memory.js';
  * entry `{ status: "resolved", payload: { text } }` of the next run.
  */
 
-/** Whether an interrupted call of `tool` waits for the user: the agent asked, so yes, unless the policy says this tool never waits. */
-export function interruptWaits(policy: ApprovalPolicy | undefined, tool: string | undefined): boolean {
-  if (policy === 'none') return false;
-  if (Array.isArray(policy)) return tool !== undefined && policy.includes(tool);
-  return true;
+/**
+ * Whether an interrupted call of `tool` waits for the user: the agent asked, so yes, unless the
+ * policy lets this call run without asking (the one evaluator, `policyVerdict`; a rule's deny
+ * waits too, so the user refuses it — the bridge cannot refuse a call the agent holds itself).
+ */
+export function interruptWaits(policy: ApprovalPolicy | undefined, tool: string | undefined, input?: unknown): boolean {
+  if (tool === undefined) return policy !== 'none' && !Array.isArray(policy);
+  return policyVerdict(policy, tool, input, true).decision !== 'allow';
 }
 
 /** Whether an interrupt concerns a tool call (by its id, or by the reason the spec's examples use). */
