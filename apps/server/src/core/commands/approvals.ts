@@ -13,6 +13,7 @@ import type { ToolCatalog } from '../ports/tool-catalog.js';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { ReplyTo } from '../fanout/peer.js';
 import { SessionError } from '../session-error.js';
+import { appendWholeObservation, judgeAwaitedStep } from './awaited-step.js';
 
 /*
  * Approval before a tool runs (PROTOCOL.md §19 "Approvals"): which calls wait, the checks of a
@@ -89,14 +90,7 @@ export function appendApprovalRequest(session: LiveSession, step: Step): void {
  * the order of §19.3 "Deciding".
  */
 export function checkDecision(session: LiveSession, stepId: string): Step {
-  if (session.status === 'cancelled') {
-    throw new SessionError('SESSION_CANCELLED', `Session ${session.id} is cancelled; its tool calls can no longer be decided.`);
-  }
-  const step = session.state.steps.get(stepId);
-  const refusal = decisionRefusal(session.state, stepId);
-  if (step === undefined || refusal === 'not_found') {
-    throw new SessionError('STEP_NOT_FOUND', `Session ${session.id} has no step ${stepId}. Subscribe again to get the current steps.`);
-  }
+  const { step, refusal } = judgeAwaitedStep(session, stepId, decisionRefusal, 'its tool calls can no longer be decided.');
   switch (refusal) {
     case undefined:
       return step;
@@ -168,20 +162,5 @@ export function appendRefusalObservation(session: LiveSession, call: Step, refus
   const result: RefusalResult = { refused: true, by: refusal.by };
   if (refusal.rule !== undefined) result.rule = refusal.rule;
   if (refusal.reason !== undefined) result.reason = refusal.reason;
-  session.append({
-    type: 'step.started',
-    ...session.nextBase(),
-    step: {
-      stepId,
-      parentId: call.stepId,
-      index: call.index + 1,
-      kind: 'observation',
-      status: 'streaming',
-      content: '',
-      revision: session.state.session.revision,
-      tool,
-      ...(call.scope === undefined ? {} : { scope: call.scope }),
-    },
-  });
-  session.append({ type: 'step.completed', ...session.nextBase(), stepId, content, tool, result });
+  appendWholeObservation(session, call, { stepId, tool, content, result });
 }

@@ -14,6 +14,7 @@ import type { LiveSession } from '../sessions/live-session.js';
 import type { ReplyTo } from '../fanout/peer.js';
 import { SessionError } from '../session-error.js';
 import { checkWellFormed } from './session-input.js';
+import { appendWholeObservation, judgeAwaitedStep } from './awaited-step.js';
 import { TIMEOUT_DECIDER } from './approvals.js';
 
 /*
@@ -82,14 +83,7 @@ export function checkAnswerText(text: unknown): string {
  * cannot be answered, in the order of §25.2 (the protocol's `inputRefusal` judges the step).
  */
 export function checkAnswer(session: LiveSession, stepId: string): Step {
-  if (session.status === 'cancelled') {
-    throw new SessionError('SESSION_CANCELLED', `Session ${session.id} is cancelled; its questions can no longer be answered.`);
-  }
-  const step = session.state.steps.get(stepId);
-  const refusal = inputRefusal(session.state, stepId);
-  if (step === undefined || refusal === 'not_found') {
-    throw new SessionError('STEP_NOT_FOUND', `Session ${session.id} has no step ${stepId}. Subscribe again to get the current steps.`);
-  }
+  const { step, refusal } = judgeAwaitedStep(session, stepId, inputRefusal, 'its questions can no longer be answered.');
   switch (refusal) {
     case undefined:
       return step;
@@ -146,24 +140,14 @@ export function appendAnswerObservation(session: LiveSession, answer: Answer, st
   const result: AnswerResult | UnansweredResult = answered
     ? answerResultOf(answer.text!, answer.by, answer.byName, call)
     : { unanswered: true, reason: UNANSWERED_REASON };
-  session.append({
-    type: 'step.started',
-    ...session.nextBase(),
-    step: {
-      stepId,
-      parentId: call.stepId,
-      index: call.index + 1,
-      kind: 'observation',
-      status: 'streaming',
-      content: '',
-      revision: session.state.session.revision,
-      tool: ASK_USER_TOOL,
-      by: answered ? answer.by : TIMEOUT_DECIDER,
-      ...(answered && answer.byName !== undefined ? { byName: answer.byName } : {}),
-      ...(call.scope === undefined ? {} : { scope: call.scope }),
-    },
+  appendWholeObservation(session, call, {
+    stepId,
+    tool: ASK_USER_TOOL,
+    content,
+    result,
+    by: answered ? answer.by : TIMEOUT_DECIDER,
+    ...(answered && answer.byName !== undefined ? { byName: answer.byName } : {}),
   });
-  session.append({ type: 'step.completed', ...session.nextBase(), stepId, content, tool: ASK_USER_TOOL, result });
 }
 
 function answerResultOf(text: string, by: string, byName: string | undefined, call: Step): AnswerResult {
