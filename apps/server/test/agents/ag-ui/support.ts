@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import type { Step } from '@interthought/protocol';
 import { AgentRegistry } from '@interthought/agent';
 import { createDemoAgent } from '../../../src/agents/demo/index.js';
@@ -5,6 +6,7 @@ import { agUiAgent } from '../../../src/agents/ag-ui/index.js';
 import { SessionManager } from '../../../src/core/session-manager.js';
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { createDefaultTools } from '../../../src/tools/index.js';
+import { FakeAgUiServer } from './fake-ag-ui-server.js';
 
 /** The real session core with the demo agent and an `agui` agent at `url`. */
 export function sessionsWith(url: string, options: { timeoutMs?: number; retries?: number; env?: Record<string, string> } = {}): SessionManager {
@@ -43,4 +45,39 @@ export async function outcome(manager: SessionManager, sessionId: string): Promi
 /** The chain as `kind[:tool] content` lines. */
 export function shape(chain: readonly Step[]): string[] {
   return chain.map((step) => `${step.kind}${step.tool === undefined ? '' : `:${step.tool}`} ${step.content}`);
+}
+
+export interface AgUiSessions {
+  /** The fake AG-UI agent of the current test. */
+  readonly fake: FakeAgUiServer;
+  /** The session core of the current test, its `agui` agent at the fake (`sessionsWith`). */
+  readonly manager: SessionManager;
+}
+
+/** A fake AG-UI agent and the real session core driving it, started before each test and shut down after it. */
+export function agUiSessionsPerTest(options: Parameters<typeof sessionsWith>[1] = {}): AgUiSessions {
+  let fake: FakeAgUiServer | undefined;
+  let manager: SessionManager | undefined;
+  beforeEach(async () => {
+    fake = await FakeAgUiServer.start();
+    manager = sessionsWith(fake.url, options);
+  });
+  afterEach(async () => {
+    await manager?.shutdown();
+    await fake?.close();
+    manager = undefined;
+    fake = undefined;
+  });
+  const during = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the AG-UI fake runs only during a test');
+    return value;
+  };
+  return {
+    get fake() {
+      return during(fake);
+    },
+    get manager() {
+      return during(manager);
+    },
+  };
 }

@@ -1,29 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ASK_USER_TOOL } from '@interthought/protocol';
-import { startServer, type RunningServer } from '../../support/server.js';
 import { TestClient } from '../../support/ws-client.js';
-import { TestWorker, WORKER_TOKEN } from './worker-client.js';
+import { TestWorker } from './worker-client.js';
+import { rawWorkerServerPerTest } from './worker-server-per-test.js';
 
 // A raw-ws worker asks the user (PROTOCOL.md §25.6, Part II §A6.3): with `tool.run` of the server's
 // `ask_user`, or by writing its own `tool_call` step of it. Either way the run is aborted, the
 // session waits, and the answer ends the next `run.start`'s chain.
-let server: RunningServer;
-const open: Array<{ close(): void }> = [];
-
-beforeEach(async () => {
-  server = await startServer({ agentTokens: [WORKER_TOKEN] });
-});
-afterEach(async () => {
-  for (const socket of open.splice(0)) socket.close();
-  await server.close();
-});
+const host = rawWorkerServerPerTest();
 
 const QUESTION = { question: 'Which city?', choices: ['Paris', 'Lyon'] };
 
 async function setup(options: Record<string, unknown> = {}): Promise<{ w: TestWorker; client: TestClient; sessionId: string }> {
-  const w = await TestWorker.serving(server.baseUrl, 'py-asker');
-  const client = await TestClient.connect(server.wsUrl);
-  open.push(w, client.socket);
+  const w = await TestWorker.serving(host.server.baseUrl, 'py-asker');
+  const client = await TestClient.connect(host.server.wsUrl);
+  host.track(w, client.socket);
   const sessionId = await client.createSession('Plan a trip', { agent: 'py-asker', options: { tokenDelayMs: 0, ...options } });
   return { w, client, sessionId };
 }
@@ -107,7 +98,7 @@ describe('remote agents: asking the user', () => {
     const events = await client.untilFinished(sessionId);
     expect(events.at(-1)).toMatchObject({ status: 'completed' });
     expect(events.some((event) => event.type === 'input.requested')).toBe(false);
-    const snapshot = (await server.app.sessions.snapshot(sessionId))!;
+    const snapshot = (await host.server.app.sessions.snapshot(sessionId))!;
     const chain = snapshot.chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!);
     expect(chain.map((step) => [step.kind, step.tool])).toEqual([
       ['tool_call', ASK_USER_TOOL],

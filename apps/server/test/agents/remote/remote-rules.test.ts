@@ -1,27 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../support/server.js';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '../../support/ws-client.js';
-import { TestWorker, WORKER_TOKEN } from './worker-client.js';
+import { TestWorker } from './worker-client.js';
+import { rawWorkerServerPerTest } from './worker-server-per-test.js';
 
 /*
  * Rules and remembered approvals on a worker's own tools and on tool.run (PROTOCOL.md §25.6,
  * Part II §A6): a raw worker over /ws/agents and a raw client over /ws, against the real server.
  */
-let server: RunningServer;
-const open: Array<{ close(): void }> = [];
-
-beforeEach(async () => {
-  server = await startServer({ agentTokens: [WORKER_TOKEN] });
-});
-afterEach(async () => {
-  for (const socket of open.splice(0)) socket.close();
-  await server.close();
-});
+const host = rawWorkerServerPerTest();
 
 async function setup(options: Record<string, unknown>): Promise<{ w: TestWorker; client: TestClient; sessionId: string }> {
-  const w = await TestWorker.serving(server.baseUrl, 'py-agent');
-  const client = await TestClient.connect(server.wsUrl);
-  open.push(w, client.socket);
+  const w = await TestWorker.serving(host.server.baseUrl, 'py-agent');
+  const client = await TestClient.connect(host.server.wsUrl);
+  host.track(w, client.socket);
   client.send({ type: 'session.create', task: 'Tidy up the workspace', agent: 'py-agent', options: { tokenDelayMs: 0, ...options } });
   const created = await client.waitForType('session.created');
   return { w, client, sessionId: created.session.sessionId };
@@ -70,8 +61,8 @@ describe("remote agents: rules on a worker's own tools", () => {
     const run = await w.nthRunStart(1);
     w.step(run.runId, 'c', 'tool_call', '{"cmd":"echo 42"}', { tool: 'shell' });
     const cleared = await w.waitForType('call.cleared');
-    const second = await TestWorker.serving(server.baseUrl, 'py-agent');
-    open.push(second);
+    const second = await TestWorker.serving(host.server.baseUrl, 'py-agent');
+    host.track(second);
     w.terminate();
     await client.waitForType('session.status', (frame) => frame.status === 'interrupted');
     client.send({ type: 'session.resume', sessionId });

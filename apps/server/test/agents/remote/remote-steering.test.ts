@@ -1,24 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SessionEvent } from '@interthought/protocol';
-import { startServer, type RunningServer } from '../../support/server.js';
 import { TestClient } from '../../support/ws-client.js';
-import { TestWorker, WORKER_TOKEN } from './worker-client.js';
+import { TestWorker } from './worker-client.js';
+import { rawWorkerServerPerTest } from './worker-server-per-test.js';
 
-let server: RunningServer;
-const open: Array<{ close(): void }> = [];
-
-beforeEach(async () => {
-  server = await startServer({ agentTokens: [WORKER_TOKEN] });
-});
-afterEach(async () => {
-  for (const socket of open.splice(0)) socket.close();
-  await server.close();
-});
+const host = rawWorkerServerPerTest();
 
 async function setup(options: Record<string, unknown> = {}): Promise<{ w: TestWorker; client: TestClient; sessionId: string }> {
-  const w = await TestWorker.serving(server.baseUrl, 'py-agent');
-  const client = await TestClient.connect(server.wsUrl);
-  open.push(w, client.socket);
+  const w = await TestWorker.serving(host.server.baseUrl, 'py-agent');
+  const client = await TestClient.connect(host.server.wsUrl);
+  host.track(w, client.socket);
   client.send({ type: 'session.create', task: 'Compute 6*7 and write it down', agent: 'py-agent', options: { tokenDelayMs: 0, ...options } });
   const created = await client.waitForType('session.created');
   return { w, client, sessionId: created.session.sessionId };

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { connectWorker, createToolbox, runServerTool, type AgentWorker, type WorkerAgent, type WorkerRunContext } from '@interthought/agent';
+import { connectWorker, createToolbox, runServerTool, type WorkerAgent, type WorkerRunContext } from '@interthought/agent';
 import type { PendingCall, Step } from '@interthought/protocol';
-import { startServer, type RunningServer } from '../../support/server.js';
+import { startServer } from '../../support/server.js';
 import { TestClient } from '../../support/ws-client.js';
 import { WORKER_TOKEN } from './worker-client.js';
+import { sdkWorkerServerPerTest } from './worker-server-per-test.js';
 
 /*
  * A breakpoint in a worker's run (PROTOCOL.md §25.6): the server aborts the run (`run.abort`), and
@@ -12,16 +13,8 @@ import { WORKER_TOKEN } from './worker-client.js';
  * worker's own tool comes as `call` with `why: "resumed"`.
  */
 
-let server: RunningServer | undefined;
-const workers: AgentWorker[] = [];
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  for (const worker of workers.splice(0)) await worker.close();
-  await server?.close();
-  server = undefined;
-});
+const host = sdkWorkerServerPerTest();
+const { workers, clients } = host;
 
 /** What one `run.start` gave the agent, and how its run ended. */
 interface SeenRun {
@@ -41,13 +34,13 @@ async function write(context: WorkerRunContext, kind: 'thought' | 'tool_call' | 
 }
 
 async function viewer(): Promise<TestClient> {
-  const client = await TestClient.connect(server!.wsUrl);
+  const client = await TestClient.connect(host.server!.wsUrl);
   clients.push(client);
   return client;
 }
 
 async function chainOf(sessionId: string): Promise<Step[]> {
-  const snapshot = (await server!.app.sessions.snapshot(sessionId))!;
+  const snapshot = (await host.server!.app.sessions.snapshot(sessionId))!;
   return snapshot.chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!);
 }
 
@@ -63,7 +56,7 @@ function recorded(runs: SeenRun[], body: (context: WorkerRunContext) => Promise<
 
 describe('a worker stopped at a breakpoint', () => {
   it("aborts the run before the worker's own tool runs; after resume run.start carries the call with why: resumed, and the tool runs", async () => {
-    server = await startServer({ agentTokens: [WORKER_TOKEN] });
+    host.server = await startServer({ agentTokens: [WORKER_TOKEN] });
     const execute = vi.fn(async (input: unknown) => ({ output: { echoed: input }, text: `echo: ${JSON.stringify(input)}` }));
     const tools = createToolbox([{ name: 'echo', description: 'Echoes its input', inputSchema: z.object({ say: z.string() }), execute }]);
     const runs: SeenRun[] = [];
@@ -78,7 +71,7 @@ describe('a worker stopped at a breakpoint', () => {
         await write(context, 'final_answer', `said ${JSON.stringify(input)}`);
       }),
     };
-    workers.push(await connectWorker({ url: server.baseUrl, token: WORKER_TOKEN, agents: [agent], tools, reconnect: { initialMs: 50, maxMs: 200 } }));
+    workers.push(await connectWorker({ url: host.server.baseUrl, token: WORKER_TOKEN, agents: [agent], tools, reconnect: { initialMs: 50, maxMs: 200 } }));
 
     const client = await viewer();
     const sessionId = await client.createSession('Echo', { agent: 'echo-agent', options: { breakpoints: [{ kind: 'tool_call', tool: 'echo' }] } });
@@ -98,7 +91,7 @@ describe('a worker stopped at a breakpoint', () => {
   });
 
   it('stops after a thought and before a server tool the worker asks for: each resume starts a run with the chain up to the stop', async () => {
-    server = await startServer({ agentTokens: [WORKER_TOKEN] });
+    host.server = await startServer({ agentTokens: [WORKER_TOKEN] });
     const runs: SeenRun[] = [];
     const agent: WorkerAgent = {
       name: 'calc-agent',
@@ -114,7 +107,7 @@ describe('a worker stopped at a breakpoint', () => {
         await write(context, 'final_answer', `The answer: ${last.content}`);
       }),
     };
-    workers.push(await connectWorker({ url: server.baseUrl, token: WORKER_TOKEN, agents: [agent], reconnect: { initialMs: 50, maxMs: 200 } }));
+    workers.push(await connectWorker({ url: host.server.baseUrl, token: WORKER_TOKEN, agents: [agent], reconnect: { initialMs: 50, maxMs: 200 } }));
 
     const client = await viewer();
     const sessionId = await client.createSession('Multiply', { agent: 'calc-agent', options: { breakpoints: [{ kind: 'thought' }, { tool: 'calc*', kind: 'tool_call' }] } });

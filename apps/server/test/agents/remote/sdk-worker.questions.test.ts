@@ -1,22 +1,15 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ASK_USER_TOOL } from '@interthought/protocol';
-import { answerAtHead, askUser, connectWorker, ServerToolError, type AgentWorker, type WorkerAgent, type WorkerEvent } from '@interthought/agent';
-import { startServer, type RunningServer } from '../../support/server.js';
+import { answerAtHead, askUser, connectWorker, ServerToolError, type WorkerAgent, type WorkerEvent } from '@interthought/agent';
+import { startServer } from '../../support/server.js';
 import { TestClient } from '../../support/ws-client.js';
 import { WORKER_TOKEN } from './worker-client.js';
+import { sdkWorkerServerPerTest } from './worker-server-per-test.js';
 
 // `askUser` of the worker SDK (PROTOCOL.md §25.6, Part II §A6.3) against the real server: the run
 // ends cleanly at the question, and the next run reads the answer with `answerAtHead`.
-let server: RunningServer | undefined;
-const workers: AgentWorker[] = [];
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  for (const worker of workers.splice(0)) await worker.close();
-  await server?.close();
-  server = undefined;
-});
+const host = sdkWorkerServerPerTest();
+const { workers, clients } = host;
 
 const QUESTION = { question: 'Which city?', choices: ['Paris', 'Lyon'] };
 
@@ -43,15 +36,15 @@ function asker(outcomes: string[]): WorkerAgent {
 }
 
 async function setup(agent: WorkerAgent, events: WorkerEvent[] = []): Promise<TestClient> {
-  server = await startServer({ agentTokens: [WORKER_TOKEN] });
-  workers.push(await connectWorker({ url: server.baseUrl, token: WORKER_TOKEN, agents: [agent], reconnect: false, onEvent: (event) => events.push(event) }));
-  const client = await TestClient.connect(server.wsUrl);
+  host.server = await startServer({ agentTokens: [WORKER_TOKEN] });
+  workers.push(await connectWorker({ url: host.server.baseUrl, token: WORKER_TOKEN, agents: [agent], reconnect: false, onEvent: (event) => events.push(event) }));
+  const client = await TestClient.connect(host.server.wsUrl);
   clients.push(client);
   return client;
 }
 
 async function chainOf(sessionId: string) {
-  const snapshot = (await server!.app.sessions.snapshot(sessionId))!;
+  const snapshot = (await host.server!.app.sessions.snapshot(sessionId))!;
   return snapshot.chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!);
 }
 

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   connectWorker,
@@ -17,37 +17,30 @@ import { startServer, type RunningServer } from '../../support/server.js';
 import { testConfig } from '../../support/config.js';
 import { TestClient } from '../../support/ws-client.js';
 import { WORKER_TOKEN } from './worker-client.js';
+import { sdkWorkerServerPerTest } from './worker-server-per-test.js';
 
-let server: RunningServer | undefined;
-const workers: AgentWorker[] = [];
-const clients: TestClient[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  for (const worker of workers.splice(0)) await worker.close();
-  await server?.close();
-  server = undefined;
-});
+const host = sdkWorkerServerPerTest();
+const { workers, clients } = host;
 
 async function start(config: Parameters<typeof startServer>[0] = {}): Promise<RunningServer> {
-  server = await startServer({ agentTokens: [WORKER_TOKEN], ...config });
-  return server;
+  host.server = await startServer({ agentTokens: [WORKER_TOKEN], ...config });
+  return host.server;
 }
 
 async function serve(agent: WorkerAgent, options: Partial<ConnectWorkerOptions> = {}): Promise<AgentWorker> {
-  const worker = await connectWorker({ url: server!.baseUrl, token: WORKER_TOKEN, agents: [agent], reconnect: { initialMs: 50, maxMs: 200 }, ...options });
+  const worker = await connectWorker({ url: host.server!.baseUrl, token: WORKER_TOKEN, agents: [agent], reconnect: { initialMs: 50, maxMs: 200 }, ...options });
   workers.push(worker);
   return worker;
 }
 
 async function viewer(): Promise<TestClient> {
-  const client = await TestClient.connect(server!.wsUrl);
+  const client = await TestClient.connect(host.server!.wsUrl);
   clients.push(client);
   return client;
 }
 
 async function steps(sessionId: string) {
-  const snapshot = (await server!.app.sessions.snapshot(sessionId))!;
+  const snapshot = (await host.server!.app.sessions.snapshot(sessionId))!;
   return snapshot.chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!);
 }
 
@@ -83,7 +76,7 @@ describe('connectWorker: runs', () => {
       ['final_answer', 'The task was: Say something'],
     ]);
     expect(client.events(sessionId).some((event) => event.type === 'session.status' && event.detail === 'retrying in 0 s')).toBe(true);
-    expect((await server!.app.sessions.snapshot(sessionId))!.session.usage).toMatchObject({ inputTokens: 10, outputTokens: 4 });
+    expect((await host.server!.app.sessions.snapshot(sessionId))!.session.usage).toMatchObject({ inputTokens: 10, outputTokens: 4 });
   });
 
   it("fails the session with the agent's error message when its run throws", async () => {
@@ -223,27 +216,27 @@ describe('connectWorker: tools', () => {
 describe('connectWorker: the connection', () => {
   it('refuses a wrong token with a WorkerRefusedError, without retrying', async () => {
     await start();
-    await expect(connectWorker({ url: server!.baseUrl, token: 'wrong', agents: [agentOf('sdk-agent', async () => undefined)] })).rejects.toThrow(WorkerRefusedError);
+    await expect(connectWorker({ url: host.server!.baseUrl, token: 'wrong', agents: [agentOf('sdk-agent', async () => undefined)] })).rejects.toThrow(WorkerRefusedError);
   });
 
   it('refuses to register a name the server runs in process', async () => {
     await start();
-    await expect(connectWorker({ url: server!.baseUrl, token: WORKER_TOKEN, agents: [agentOf('demo', async () => undefined)] })).rejects.toThrow(/NAME_TAKEN/u);
+    await expect(connectWorker({ url: host.server!.baseUrl, token: WORKER_TOKEN, agents: [agentOf('demo', async () => undefined)] })).rejects.toThrow(/NAME_TAKEN/u);
   });
 
   it('reconnects with backoff after the server went away and registers its agents again', async () => {
     await start();
-    const { port } = server!.app.server.address() as AddressInfo;
+    const { port } = host.server!.app.server.address() as AddressInfo;
     const events: WorkerEvent[] = [];
     const worker = await serve(agentOf('sdk-agent', (context) => answer(context, 'back again')), { onEvent: (event) => events.push(event) });
     const firstId = worker.workerId;
-    await server!.close();
-    server = undefined;
+    await host.server!.close();
+    host.server = undefined;
     await vi.waitUntil(() => events.some((event) => event.type === 'disconnected'), { timeout: 5_000 });
     expect(worker.connected).toBe(false);
     const app = await buildApp(testConfig({ agentTokens: [WORKER_TOKEN] }), { logger: false });
     await app.listen({ host: '127.0.0.1', port });
-    server = { app, config: testConfig(), baseUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}/ws`, close: () => app.close() };
+    host.server = { app, config: testConfig(), baseUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}/ws`, close: () => app.close() };
     await vi.waitUntil(() => events.filter((event) => event.type === 'registered').length === 2, { timeout: 5_000 });
     expect(worker.workerId).not.toBe(firstId);
     expect(events.find((event) => event.type === 'disconnected')).toMatchObject({ retryInMs: expect.any(Number) });
@@ -258,7 +251,7 @@ describe('connectWorker: the connection', () => {
     await worker.close();
     await expect(worker.closed).resolves.toBeUndefined();
     await vi.waitUntil(async () => {
-      const listed = (await (await fetch(`${server!.baseUrl}/api/agents`)).json()) as Array<{ name: string; available: boolean }>;
+      const listed = (await (await fetch(`${host.server!.baseUrl}/api/agents`)).json()) as Array<{ name: string; available: boolean }>;
       return listed.find((agent) => agent.name === 'sdk-agent')?.available === false;
     });
   });

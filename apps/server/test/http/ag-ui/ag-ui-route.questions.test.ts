@@ -5,7 +5,7 @@ import { ASK_USER_TOOL } from '@interthought/protocol';
 import { createDemoAgent } from '../../../src/agents/demo/index.js';
 import { startServer, type RunningServer } from '../../support/server.js';
 import { ASKED, askerAgent, askerAnswer } from '../../core/service-contract/asking-agents.js';
-import { ThreadClient, runInput, typesOf } from './support.js';
+import { ThreadClient, runFinished, runInput, textOf, typesOf } from './support.js';
 
 // Serving a question over AG-UI (PROTOCOL.md §23, §25.6) to the official `HttpAgent`: the run ends
 // with an `input_required` interrupt, a resume entry answers it with `input.provide`, `cancelled`
@@ -22,19 +22,6 @@ interface QuestionInterrupt {
   metadata: unknown;
 }
 
-function finished(events: readonly BaseEvent[]): { outcome: { type: string; interrupts?: QuestionInterrupt[] } } {
-  const last = events.at(-1) as unknown as { type: string; outcome: { type: string; interrupts?: QuestionInterrupt[] } };
-  expect(last.type).toBe(EventType.RUN_FINISHED);
-  return last;
-}
-
-function textOf(events: readonly BaseEvent[]): string {
-  return events
-    .filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT)
-    .map((event) => (event as unknown as { delta: string }).delta)
-    .join('');
-}
-
 describe('POST /api/ag-ui/:agent: questions', () => {
   let server: RunningServer;
   beforeAll(async () => {
@@ -46,7 +33,7 @@ describe('POST /api/ag-ui/:agent: questions', () => {
   async function asked(): Promise<{ client: ThreadClient; interrupt: QuestionInterrupt; first: BaseEvent[] }> {
     const client = new ThreadClient(server.baseUrl, 'asker');
     const first = await client.say(TASK);
-    const { outcome } = finished(first);
+    const { outcome } = runFinished<QuestionInterrupt>(first);
     expect(outcome.type).toBe('interrupt');
     expect(outcome.interrupts).toHaveLength(1);
     return { client, interrupt: outcome.interrupts![0]!, first };
@@ -76,11 +63,11 @@ describe('POST /api/ag-ui/:agent: questions', () => {
     const again = await fresh.run();
     // It holds no messages, so it gets the chain first: the question's call among them.
     expect(typesOf(again)).toEqual([EventType.RUN_STARTED, EventType.MESSAGES_SNAPSHOT, EventType.RUN_FINISHED]);
-    expect(finished(again).outcome).toEqual({ type: 'interrupt', interrupts: [interrupt] });
+    expect(runFinished<QuestionInterrupt>(again).outcome).toEqual({ type: 'interrupt', interrupts: [interrupt] });
     expect(fresh.agent.messages.at(-1)).toMatchObject({ role: 'assistant', toolCalls: [{ id: interrupt.id, function: { name: ASK_USER_TOOL } }] });
     const cancelled = await client.run({ resume: [{ interruptId: interrupt.id, status: 'cancelled' }] });
     expect(typesOf(cancelled)).toEqual([EventType.RUN_STARTED, EventType.RUN_FINISHED]);
-    expect(finished(cancelled).outcome).toEqual({ type: 'interrupt', interrupts: [interrupt] });
+    expect(runFinished<QuestionInterrupt>(cancelled).outcome).toEqual({ type: 'interrupt', interrupts: [interrupt] });
     const snapshot = (await server.app.sessions.snapshot(client.threadId))!;
     expect(snapshot.session.status).toBe('waiting');
     expect(snapshot.steps.find((step) => step.stepId === interrupt.id)?.question).toMatchObject({ state: 'pending' });
@@ -89,7 +76,7 @@ describe('POST /api/ag-ui/:agent: questions', () => {
   it('resume with payload { text } answers with input.provide: the observation, then the agent goes on with it', async () => {
     const { client, interrupt } = await asked();
     const second = await client.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { text: '5' } }] });
-    expect(finished(second).outcome).toEqual({ type: 'success' });
+    expect(runFinished<QuestionInterrupt>(second).outcome).toEqual({ type: 'success' });
     expect(second.find((event) => event.type === EventType.TOOL_CALL_RESULT)).toMatchObject({ toolCallId: interrupt.id, content: '5' });
     expect(textOf(second)).toBe(askerAnswer('5'));
     const snapshot = (await server.app.sessions.snapshot(client.threadId))!;
@@ -104,7 +91,7 @@ describe('POST /api/ag-ui/:agent: questions', () => {
   it('a string payload is the answer too', async () => {
     const { client, interrupt } = await asked();
     const second = await client.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: 'the first one' }] });
-    expect(finished(second).outcome).toEqual({ type: 'success' });
+    expect(runFinished<QuestionInterrupt>(second).outcome).toEqual({ type: 'success' });
     expect(textOf(second)).toBe(askerAnswer('the first one'));
   });
 
@@ -113,7 +100,7 @@ describe('POST /api/ag-ui/:agent: questions', () => {
     await client.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { text: '20' } }] });
     const late = await client.run({ resume: [{ interruptId: interrupt.id, status: 'resolved', payload: { text: '5' } }] });
     expect(typesOf(late)).toEqual([EventType.RUN_STARTED, EventType.RUN_FINISHED]);
-    expect(finished(late).outcome).toEqual({ type: 'success' });
+    expect(runFinished<QuestionInterrupt>(late).outcome).toEqual({ type: 'success' });
     const snapshot = (await server.app.sessions.snapshot(client.threadId))!;
     expect(snapshot.steps.filter((step) => step.kind === 'observation').map((step) => step.content)).toEqual(['20']);
   });

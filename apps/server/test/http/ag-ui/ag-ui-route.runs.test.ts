@@ -1,24 +1,11 @@
-import { EventType, type BaseEvent } from '@ag-ui/core';
+import { EventType } from '@ag-ui/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../support/server.js';
 import { TestClient } from '../../support/ws-client.js';
-import { ThreadClient, runInput, typesOf } from './support.js';
+import { ThreadClient, runFinished, runInput, textOf, typesOf } from './support.js';
 
 const TASK = 'What is 15% of 240?';
 const APPROVE_ALL = { interthought: { options: { approve: 'all' } } };
-
-function finished(events: readonly BaseEvent[]): Record<string, unknown> {
-  const last = events.at(-1) as unknown as Record<string, unknown>;
-  expect(last.type).toBe(EventType.RUN_FINISHED);
-  return last;
-}
-
-function textOf(events: readonly BaseEvent[]): string {
-  return events
-    .filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT)
-    .map((event) => (event as unknown as { delta: string }).delta)
-    .join('');
-}
 
 describe('POST /api/ag-ui/:agent with the AG-UI HttpAgent', () => {
   let server: RunningServer;
@@ -37,7 +24,7 @@ describe('POST /api/ag-ui/:agent with the AG-UI HttpAgent', () => {
     const positions = order.map((type) => types.indexOf(type));
     expect(positions.every((position) => position > 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    expect(finished(events)).toMatchObject({ outcome: { type: 'success' } });
+    expect(runFinished(events)).toMatchObject({ outcome: { type: 'success' } });
     expect(textOf(events)).toContain('36');
     const start = events.find((event) => event.type === EventType.TOOL_CALL_START) as unknown as { toolCallName: string; toolCallId: string };
     expect(start.toolCallName).toBe('calculator');
@@ -52,7 +39,7 @@ describe('POST /api/ag-ui/:agent with the AG-UI HttpAgent', () => {
     await client.say(TASK);
     const second = await client.say('And what is 20% of 50?');
     expect(typesOf(second)).not.toContain(EventType.MESSAGES_SNAPSHOT);
-    expect(finished(second)).toMatchObject({ outcome: { type: 'success' } });
+    expect(runFinished(second)).toMatchObject({ outcome: { type: 'success' } });
     expect(textOf(second)).toContain('10');
     const snapshot = (await server.app.sessions.snapshot(client.threadId))!;
     const chain = snapshot.chain.map((id) => snapshot.steps.find((step) => step.stepId === id)!);
@@ -63,14 +50,14 @@ describe('POST /api/ag-ui/:agent with the AG-UI HttpAgent', () => {
   it('a call that waits for approval ends the run with an interrupt; resume approves it', async () => {
     const client = new ThreadClient(server.baseUrl);
     const first = await client.say(TASK, APPROVE_ALL);
-    const outcome = finished(first).outcome as { type: string; interrupts: Array<Record<string, unknown>> };
+    const outcome = runFinished(first).outcome as { type: string; interrupts: Array<Record<string, unknown>> };
     expect(outcome.type).toBe('interrupt');
     const [interrupt] = outcome.interrupts;
     const call = first.find((event) => event.type === EventType.TOOL_CALL_START) as unknown as { toolCallId: string };
     expect(interrupt).toMatchObject({ reason: 'tool_call', toolCallId: call.toolCallId, responseSchema: { properties: { approved: {}, editedArgs: {} } } });
     const second = await client.run({ resume: [{ interruptId: interrupt!.id as string, status: 'resolved', payload: { approved: true } }] });
     expect(typesOf(second)).toContain(EventType.TOOL_CALL_RESULT);
-    expect(finished(second)).toMatchObject({ outcome: { type: 'success' } });
+    expect(runFinished(second)).toMatchObject({ outcome: { type: 'success' } });
     expect(textOf(second)).toContain('36');
     const snapshot = (await server.app.sessions.snapshot(client.threadId))!;
     expect(snapshot.steps.find((step) => step.stepId === call.toolCallId)?.approval).toMatchObject({ state: 'approved' });
@@ -79,10 +66,10 @@ describe('POST /api/ag-ui/:agent with the AG-UI HttpAgent', () => {
   it('resume with editedArgs corrects the waiting call, which runs as edited', async () => {
     const client = new ThreadClient(server.baseUrl);
     const first = await client.say(TASK, APPROVE_ALL);
-    const [interrupt] = (finished(first).outcome as { interrupts: Array<{ id: string }> }).interrupts;
+    const [interrupt] = runFinished<{ id: string }>(first).outcome.interrupts!;
     const second = await client.run({ resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: true, editedArgs: { expression: '0.5 * 240' } } }] });
     expect(typesOf(second)).toContain(EventType.MESSAGES_SNAPSHOT);
-    expect(finished(second)).toMatchObject({ outcome: { type: 'success' } });
+    expect(runFinished(second)).toMatchObject({ outcome: { type: 'success' } });
     expect(textOf(second)).toContain('120');
     const snapshot = (await server.app.sessions.snapshot(client.threadId))!;
     expect(snapshot.steps.find((step) => step.stepId === interrupt!.id)?.status).toBe('invalidated');
@@ -94,9 +81,9 @@ describe('POST /api/ag-ui/:agent with the AG-UI HttpAgent', () => {
   it('resume with approved false rejects the call: a refusal observation, then an answer', async () => {
     const client = new ThreadClient(server.baseUrl);
     const first = await client.say(TASK, APPROVE_ALL);
-    const [interrupt] = (finished(first).outcome as { interrupts: Array<{ id: string }> }).interrupts;
+    const [interrupt] = runFinished<{ id: string }>(first).outcome.interrupts!;
     const second = await client.run({ resume: [{ interruptId: interrupt!.id, status: 'resolved', payload: { approved: false, reason: 'no tools' } }] });
-    expect(finished(second)).toMatchObject({ outcome: { type: 'success' } });
+    expect(runFinished(second)).toMatchObject({ outcome: { type: 'success' } });
     const result = second.find((event) => event.type === EventType.TOOL_CALL_RESULT) as unknown as { content: string };
     expect(result.content).toContain('no tools');
     const snapshot = (await server.app.sessions.snapshot(client.threadId))!;
@@ -121,7 +108,7 @@ describe('POST /api/ag-ui/:agent with the AG-UI HttpAgent', () => {
     const messages = (next[1] as unknown as { messages: Array<{ id: string }> }).messages.map((message) => message.id);
     expect(messages).toContain((accepted as { newStepId: string }).newStepId);
     expect(messages).not.toContain(thought.stepId);
-    expect(finished(next)).toMatchObject({ outcome: { type: 'success' } });
+    expect(runFinished(next)).toMatchObject({ outcome: { type: 'success' } });
   });
 
   it('answers protobuf when the client asks for it', async () => {

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { HttpAgent } from '@ag-ui/client';
-import { EventEncoder } from '@ag-ui/encoder';
 import type { BaseEvent } from '@ag-ui/core';
-import { ASK_USER_TOOL, type ServerMessage, type SessionEvent, type Step } from '@interthought/protocol';
-import type { Frame } from '../../../src/core/fanout/frame.js';
+import { ASK_USER_TOOL, type SessionEvent, type Step } from '@interthought/protocol';
 import { AgUiRunStream } from '../../../src/http/ag-ui/run-stream.js';
+import { SessionFeed, frame, step } from './run-stream-support.js';
 
 /*
  * The serving side's interrupts for questions (PROTOCOL.md §25.6), fed the session events a server
@@ -12,43 +10,19 @@ import { AgUiRunStream } from '../../../src/http/ag-ui/run-stream.js';
  * question is its interrupt, next to a sibling's approval, and an answered question is none.
  */
 
-const SID = 'thread-q';
-let seq = 0;
-const ev = (event: Record<string, unknown>): SessionEvent => ({ ...event, sessionId: SID, seq: ++seq, at: new Date(Date.UTC(2026, 0, 1) + seq).toISOString() }) as unknown as SessionEvent;
-const frame = (message: ServerMessage | SessionEvent): Frame => ({ message, text: '', live: true, event: undefined }) as unknown as Frame;
-const step = (stepId: string, parentId: string | null, index: number, kind: Step['kind'], extra: Partial<Step> = {}): Step =>
-  ({ stepId, parentId, index, kind, status: 'streaming', content: '', revision: 0, ...extra }) as Step;
+const feed = new SessionFeed('thread-q', 'Plan two trips');
+const { ev } = feed;
+const SID = feed.sessionId;
 
 function whole(s: Step, text: string, extra: Record<string, unknown> = {}): SessionEvent[] {
   return [ev({ type: 'step.started', step: s }), ev({ type: 'step.delta', stepId: s.stepId, text }), ev({ type: 'step.completed', stepId: s.stepId, content: text, ...(s.tool === undefined ? {} : { tool: s.tool }), ...extra })];
 }
 
-const INFO = { sessionId: SID, task: 'Plan two trips', agent: 'demo', status: 'idle', revision: 0, createdAt: '2026-01-01T00:00:00.000Z' };
 const QUESTION = { question: 'Which city?', choices: ['Paris', 'Lyon'] };
-
-function streamOf(events: readonly SessionEvent[]): BaseEvent[] {
-  const out: BaseEvent[] = [];
-  const stream = new AgUiRunStream(SID, 'run-1', { id: 'agui_test' });
-  stream.open((event) => out.push(event), { threadId: SID, runId: 'run-1', messages: [{ id: 'u1', role: 'user', content: INFO.task }], tools: [], context: [], state: {}, forwardedProps: {} });
-  stream.send(frame({ type: 'session.created', session: INFO } as unknown as ServerMessage));
-  stream.commanded();
-  for (const event of events) stream.send(frame(event));
-  return out;
-}
-
-async function clientSees(events: readonly BaseEvent[]): Promise<BaseEvent[]> {
-  const encoder = new EventEncoder();
-  const body = events.map((event) => encoder.encode(event)).join('');
-  const agent = new HttpAgent({ url: 'http://interthought.test/api/ag-ui/demo', threadId: SID, fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }) });
-  agent.addMessage({ id: 'u1', role: 'user', content: INFO.task });
-  const seen: BaseEvent[] = [];
-  await agent.runAgent({ runId: 'run-1' }, { onEvent: ({ event }) => void seen.push(event) });
-  return seen;
-}
 
 /** Two sub-agents: the first asks the user, the second's shell call waits for approval. */
 function twoWaiting(): SessionEvent[] {
-  seq = 0;
+  feed.restart();
   return [
     ev({ type: 'session.status', status: 'running' }),
     ...whole(step('T1', null, 0, 'tool_call', { tool: 'delegate' }), JSON.stringify({ task: 'a' })),
@@ -67,7 +41,7 @@ function twoWaiting(): SessionEvent[] {
 
 describe('serving questions over AG-UI', () => {
   it('a sub-agent’s question is an input_required interrupt of its invocation, beside a sibling’s approval', async () => {
-    const events = streamOf(twoWaiting());
+    const events = feed.streamOf(twoWaiting());
     const finish = events.at(-1) as unknown as { type: string; outcome: { type: string; interrupts: unknown[] } };
     expect(finish).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
     expect(finish.outcome.interrupts).toEqual([
@@ -87,18 +61,18 @@ describe('serving questions over AG-UI', () => {
       expect.objectContaining({ subagentRunId: 'T2', outcome: { type: 'suspended', interruptIds: ['C'] } }),
       expect.objectContaining({ subagentRunId: 'T1', outcome: { type: 'suspended', interruptIds: ['Q'] } }),
     ]);
-    expect((await clientSees(events)).at(-1)?.type).toBe('RUN_FINISHED');
+    expect((await feed.clientRun(events)).seen.at(-1)?.type).toBe('RUN_FINISHED');
   });
 
   it('a question without choices has no choices in its metadata; an answered one is no interrupt', () => {
-    seq = 0;
+    feed.restart();
     const asked = [
       ev({ type: 'session.status', status: 'running' }),
       ...whole(step('Q', null, 0, 'tool_call', { tool: ASK_USER_TOOL }), JSON.stringify({ question: 'Why?' })),
       ev({ type: 'input.requested', stepId: 'Q', question: 'Why?' }),
       ev({ type: 'session.status', status: 'waiting' }),
     ];
-    const waiting = streamOf(asked).at(-1) as unknown as { outcome: { interrupts: Array<Record<string, unknown>> } };
+    const waiting = feed.streamOf(asked).at(-1) as unknown as { outcome: { interrupts: Array<Record<string, unknown>> } };
     expect(waiting.outcome.interrupts).toEqual([expect.objectContaining({ id: 'Q', message: 'Why?', metadata: { interthought: {} } })]);
 
     const answered = [
@@ -109,11 +83,11 @@ describe('serving questions over AG-UI', () => {
       ...whole(step('F', 'O', 2, 'final_answer'), 'Then so be it.'),
       ev({ type: 'session.status', status: 'completed' }),
     ];
-    const events = streamOf(answered);
+    const events = feed.streamOf(answered);
     // This run began before the answer: it ended at the question, as the session did then.
     expect(events.at(-1)).toMatchObject({ type: 'RUN_FINISHED', outcome: { type: 'interrupt' } });
     const later = new AgUiRunStream(SID, 'run-2', { id: 'agui_test2' });
-    later.send(frame({ type: 'session.created', session: INFO } as unknown as ServerMessage));
+    later.send(feed.created());
     for (const event of answered) later.send(frame(event));
     const out: BaseEvent[] = [];
     later.open((event) => out.push(event), {});

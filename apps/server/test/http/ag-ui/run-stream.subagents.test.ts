@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HttpAgent } from '@ag-ui/client';
-import { EventEncoder } from '@ag-ui/encoder';
-import type { BaseEvent, Message } from '@ag-ui/core';
-import type { ServerMessage, SessionEvent, Step } from '@interthought/protocol';
-import type { Frame } from '../../../src/core/fanout/frame.js';
+import type { SessionEvent, Step } from '@interthought/protocol';
 import { AgUiRunStream } from '../../../src/http/ag-ui/run-stream.js';
+import { SessionFeed, frame, step } from './run-stream-support.js';
 import { agreesWithChain, chainMessages } from '../../../src/http/ag-ui/chain-messages.js';
 
 /*
@@ -13,12 +10,9 @@ import { agreesWithChain, chainMessages } from '../../../src/http/ag-ui/chain-me
  * `HttpAgent` (its verify and apply stages) over an SSE body the real encoder wrote.
  */
 
-const SID = 'thread-sub';
-let seq = 0;
-const ev = (event: Record<string, unknown>): SessionEvent => ({ ...event, sessionId: SID, seq: ++seq, at: new Date(Date.UTC(2026, 0, 1) + seq).toISOString() }) as unknown as SessionEvent;
-const frame = (message: ServerMessage | SessionEvent): Frame => ({ message, text: '', live: true, event: undefined }) as unknown as Frame;
-const step = (stepId: string, parentId: string | null, index: number, kind: Step['kind'], extra: Partial<Step> = {}): Step =>
-  ({ stepId, parentId, index, kind, status: 'streaming', content: '', revision: 0, ...extra }) as Step;
+const feed = new SessionFeed('thread-sub', 'What is 17 * 23 + 4? Also, what is 15% of 240?');
+const { ev } = feed;
+const SID = feed.sessionId;
 
 /** One step streamed whole: started, two deltas, completed. */
 function streamed(s: Step, text: string, extra: Record<string, unknown> = {}): SessionEvent[] {
@@ -33,7 +27,7 @@ function streamed(s: Step, text: string, extra: Record<string, unknown> = {}): S
 
 /** The events of "17*23+4, and 15% of 240": a thought, a batch of two delegates, two sub-agents interleaved, the join, a final answer. */
 function batchRun(): SessionEvent[] {
-  seq = 0;
+  feed.restart();
   const t1 = JSON.stringify({ task: 'What is 17 * 23 + 4?', name: 'part 1' });
   const t2 = JSON.stringify({ task: 'What is 15% of 240?', name: 'part 2' });
   const [a1s, a1d1, a1d2, a1c] = streamed(step('A1', null, 0, 'thought', { scope: 'T1' }), 'I compute 17*23+4.');
@@ -63,37 +57,9 @@ function inOrder(events: SessionEvent[]): SessionEvent[] {
   return events.map((event, at) => ({ ...event, seq: at + 1 }));
 }
 
-const INFO = { sessionId: SID, task: 'What is 17 * 23 + 4? Also, what is 15% of 240?', agent: 'demo', status: 'idle', revision: 0, createdAt: '2026-01-01T00:00:00.000Z' };
-
-/** The AG-UI events an `AgUiRunStream` makes of `events` for a run created by the client. */
-function streamOf(events: readonly SessionEvent[]): BaseEvent[] {
-  const out: BaseEvent[] = [];
-  const stream = new AgUiRunStream(SID, 'run-1', { id: 'agui_test' });
-  stream.open((event) => out.push(event), { threadId: SID, runId: 'run-1', messages: [{ id: 'u1', role: 'user', content: INFO.task }], tools: [], context: [], state: {}, forwardedProps: {} });
-  stream.send(frame({ type: 'session.created', session: INFO } as unknown as ServerMessage));
-  stream.commanded();
-  for (const event of events) stream.send(frame(event));
-  return out;
-}
-
-/** Run the real HttpAgent on a body of `events`, as our route would send them. */
-async function clientRun(events: readonly BaseEvent[]): Promise<{ messages: Message[]; seen: BaseEvent[] }> {
-  const encoder = new EventEncoder();
-  const body = events.map((event) => encoder.encode(event)).join('');
-  const agent = new HttpAgent({
-    url: 'http://interthought.test/api/ag-ui/demo',
-    threadId: SID,
-    fetch: async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
-  });
-  agent.addMessage({ id: 'u1', role: 'user', content: INFO.task });
-  const seen: BaseEvent[] = [];
-  await agent.runAgent({ runId: 'run-1' }, { onEvent: ({ event }) => void seen.push(event) });
-  return { messages: agent.messages, seen };
-}
-
 describe('serving sub-agents over AG-UI', () => {
   it('opens each scope with SUBAGENT_STARTED naming its delegate call, attributes its events, and closes it', () => {
-    const events = streamOf(batchRun());
+    const events = feed.streamOf(batchRun());
     const started = events.filter((event) => event.type === 'SUBAGENT_STARTED');
     expect(started).toEqual([
       expect.objectContaining({ subagentRunId: 'T1', name: 'part 1', description: 'What is 17 * 23 + 4?', parentToolCallId: 'T1', metadata: { interthought: { agent: 'demo', depth: 1 } } }),
@@ -120,8 +86,8 @@ describe('serving sub-agents over AG-UI', () => {
   });
 
   it('passes the real client’s verify stage, which builds the root and scoped messages the snapshot has', async () => {
-    const events = streamOf(batchRun());
-    const { messages, seen } = await clientRun(events);
+    const events = feed.streamOf(batchRun());
+    const { messages, seen } = await feed.clientRun(events);
     expect(seen.map((event) => event.type)).toContain('SUBAGENT_FINISHED');
     const byId = new Map(messages.map((message) => [message.id, message]));
     expect(byId.get('A2')).toMatchObject({ role: 'assistant', content: '395', subagentRunId: 'T1' });
@@ -132,7 +98,7 @@ describe('serving sub-agents over AG-UI', () => {
 
     // The chain as messages (a MESSAGES_SNAPSHOT) tells what the client holds: the next run needs none.
     const stream = new AgUiRunStream(SID, 'run-2', { id: 'agui_test2' });
-    stream.send(frame({ type: 'session.created', session: INFO } as unknown as ServerMessage));
+    stream.send(feed.created());
     for (const event of batchRun()) stream.send(frame(event));
     const snapshot = chainMessages(stream.state!);
     expect(snapshot.find((message) => message.id === 'A2')).toMatchObject({ subagentRunId: 'T1' });
@@ -141,7 +107,7 @@ describe('serving sub-agents over AG-UI', () => {
   });
 
   it('a sub-agent that fails ends with SUBAGENT_ERROR, and one still waiting at the run’s end is suspended on its interrupt', async () => {
-    seq = 0;
+    feed.restart();
     const failing = [
       ev({ type: 'session.status', status: 'running' }),
       ...streamed(step('T1', null, 0, 'tool_call', { tool: 'delegate' }), JSON.stringify({ task: 'a' })),
@@ -154,13 +120,13 @@ describe('serving sub-agents over AG-UI', () => {
       ev({ type: 'subagent.status', scope: 'T2', status: 'waiting' }),
       ev({ type: 'session.status', status: 'waiting' }),
     ];
-    const events = streamOf(failing);
+    const events = feed.streamOf(failing);
     expect(events.find((event) => event.type === 'SUBAGENT_ERROR')).toMatchObject({ subagentRunId: 'T1', message: 'no model', code: 'failed' });
     const finish = events.at(-1) as unknown as { type: string; outcome: { type: string; interrupts: Array<{ id: string; subagentRunId?: string }> } };
     expect(finish.type).toBe('RUN_FINISHED');
     expect(finish.outcome.interrupts).toEqual([expect.objectContaining({ id: 'C', toolCallId: 'C', subagentRunId: 'T2' })]);
     expect(events.at(-2)).toMatchObject({ type: 'SUBAGENT_FINISHED', subagentRunId: 'T2', outcome: { type: 'suspended', interruptIds: ['C'] } });
-    const { seen } = await clientRun(events);
+    const { seen } = await feed.clientRun(events);
     expect(seen.at(-1)?.type).toBe('RUN_FINISHED');
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpAgent } from '@ag-ui/client';
-import type { BaseEvent, RunAgentInput } from '@ag-ui/core';
+import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/core';
+import { expect } from 'vitest';
 
 /** An AG-UI client of one thread, with every event of its runs (each run's from RUN_STARTED on). */
 export class ThreadClient {
@@ -34,4 +35,19 @@ export const typesOf = (events: readonly BaseEvent[]): string[] => events.map((e
 /** A RunAgentInput as a plain client posts it. */
 export function runInput(threadId: string, text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { threadId, runId: randomUUID(), messages: [{ id: randomUUID(), role: 'user', content: text }], tools: [], context: [], state: {}, forwardedProps: {}, ...extra };
+}
+
+/** The RUN_FINISHED that must end a run's `events`, with its outcome (its interrupts typed as the caller reads them). */
+export function runFinished<Interrupt = Record<string, unknown>>(events: readonly BaseEvent[]): { type: string; outcome: { type: string; interrupts?: Interrupt[] } } {
+  const last = events.at(-1) as unknown as { type: string; outcome: { type: string; interrupts?: Interrupt[] } };
+  expect(last.type).toBe(EventType.RUN_FINISHED);
+  return last;
+}
+
+/** The assistant text a run streamed, its TEXT_MESSAGE_CONTENT deltas joined. */
+export function textOf(events: readonly BaseEvent[]): string {
+  return events
+    .filter((event) => event.type === EventType.TEXT_MESSAGE_CONTENT)
+    .map((event) => (event as unknown as { delta: string }).delta)
+    .join('');
 }
