@@ -2,41 +2,23 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeOpenAIServer } from '../../../server/test/agents/openai/support/fake-openai-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { answerTurn, content, toolCall, toolTurn } from '../../../server/test/agents/openai/support/wire.js';
-import { launchBrowser, openPage, screenshot } from './support/browser.js';
+import { openPage, screenshot } from './support/browser.js';
 import { fetchSnapshot, liveSteps, waitForCompletion } from './support/chain-page.js';
 import { PERCENT_TASK } from './support/e2e-env.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { useFakeOpenAIServerAndBrowser } from './support/shared-env.js';
 
 // Human in the loop (PROTOCOL.md §25) in real Chromium against the real server: questions asked
 // by an LLM agent on a fake OpenAI-compatible endpoint (its real wire format), approvals given once,
 // a rule from the new-session form and breakpoints in step-by-step mode with the demo agent.
 
-let fake: FakeOpenAIServer | undefined;
-let server: RunningServer | undefined;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  fake = await FakeOpenAIServer.start();
+const env = useFakeOpenAIServerAndBrowser((fake) => {
   const file = join(mkdtempSync(join(tmpdir(), 'interthought-hitl-e2e-')), 'agents.json');
   writeFileSync(file, JSON.stringify({ agents: { hosted: { type: 'openai', description: 'Asks before it answers', baseURL: fake.baseURL, model: 'small-model', retry: { baseDelayMs: 5 } } } }));
-  server = await startServer({ INTERTHOUGHT_AGENTS_CONFIG: file, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' });
-  browser = await launchBrowser();
+  return { INTERTHOUGHT_AGENTS_CONFIG: file, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await fake?.close();
-});
-
-function env(): { server: RunningServer; browser: Browser; fake: FakeOpenAIServer } {
-  if (!server || !browser || !fake) throw new Error('The e2e environment did not start (see the beforeAll error).');
-  return { server, browser, fake };
-}
 
 const QUESTION = '.timeline > li > [data-kind="tool_call"] [data-question]';
 const CALL = '.timeline > li > [data-kind="tool_call"]';

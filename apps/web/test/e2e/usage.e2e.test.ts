@@ -1,42 +1,22 @@
 // @vitest-environment node
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeOpenAIServer } from '../../../server/test/agents/openai/support/fake-openai-server.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { answerTurn, content, reasoning, toolCall, toolTurn, usage, withUsage } from '../../../server/test/agents/openai/support/wire.js';
-import { launchBrowser, openPage, screenshot } from './support/browser.js';
+import { openPage, screenshot } from './support/browser.js';
 import { fetchSnapshot, waitForCompletion } from './support/chain-page.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { useFakeOpenAIServerAndBrowser } from './support/shared-env.js';
 
 // Tokens, cost and budgets (PROTOCOL.md §22) in real Chromium: the real server runs the openai
 // agent against a fake endpoint that reports usage as OpenAI does, with prices and a budget set.
 const PRICES = { 'test-model': { input: 2, output: 10, cached: 0.5 } };
 const BUDGET = 3_000;
 
-let fake: FakeOpenAIServer | undefined;
-let server: RunningServer | undefined;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  fake = await FakeOpenAIServer.start();
-  server = await startServer({
-    OPENAI_BASE_URL: fake.baseURL,
-    INTERTHOUGHT_MODEL: 'test-model',
-    INTERTHOUGHT_PRICES: JSON.stringify(PRICES),
-    INTERTHOUGHT_MAX_TOKENS_PER_SESSION: String(BUDGET),
-  });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  await fake?.close();
-});
-
-function env(): { server: RunningServer; browser: Browser; fake: FakeOpenAIServer } {
-  if (!server || !browser || !fake) throw new Error('The e2e environment did not start (see the beforeAll error).');
-  return { server, browser, fake };
-}
+const env = useFakeOpenAIServerAndBrowser((fake) => ({
+  OPENAI_BASE_URL: fake.baseURL,
+  INTERTHOUGHT_MODEL: 'test-model',
+  INTERTHOUGHT_PRICES: JSON.stringify(PRICES),
+  INTERTHOUGHT_MAX_TOKENS_PER_SESSION: String(BUDGET),
+}));
 
 /** Start a session with the openai agent from the home page; resolves with its id once its page is open. */
 async function startWithOpenAI(page: Page, task: string): Promise<string> {
