@@ -11,12 +11,8 @@ const host = rawWorkerServerPerTest();
 
 const QUESTION = { question: 'Which city?', choices: ['Paris', 'Lyon'] };
 
-async function setup(options: Record<string, unknown> = {}): Promise<{ w: TestWorker; client: TestClient; sessionId: string }> {
-  const w = await TestWorker.serving(host.server.baseUrl, 'py-asker');
-  const client = await TestClient.connect(host.server.wsUrl);
-  host.track(w, client.socket);
-  const sessionId = await client.createSession('Plan a trip', { agent: 'py-asker', options: { tokenDelayMs: 0, ...options } });
-  return { w, client, sessionId };
+function setup(options: Record<string, unknown> = {}): Promise<{ w: TestWorker; client: TestClient; sessionId: string }> {
+  return host.workerSession('py-asker', 'Plan a trip', options);
 }
 
 /** Answer the question the session asked and return the next run.start. */

@@ -9,13 +9,8 @@ import { rawWorkerServerPerTest } from './worker-server-per-test.js';
  */
 const host = rawWorkerServerPerTest();
 
-async function setup(options: Record<string, unknown>): Promise<{ w: TestWorker; client: TestClient; sessionId: string }> {
-  const w = await TestWorker.serving(host.server.baseUrl, 'py-agent');
-  const client = await TestClient.connect(host.server.wsUrl);
-  host.track(w, client.socket);
-  client.send({ type: 'session.create', task: 'Tidy up the workspace', agent: 'py-agent', options: { tokenDelayMs: 0, ...options } });
-  const created = await client.waitForType('session.created');
-  return { w, client, sessionId: created.session.sessionId };
+function setup(options: Record<string, unknown>): Promise<{ w: TestWorker; client: TestClient; sessionId: string }> {
+  return host.workerSession('py-agent', 'Tidy up the workspace', options);
 }
 
 /** `echo …` runs; any other shell command is refused. */

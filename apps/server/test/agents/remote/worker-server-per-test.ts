@@ -1,8 +1,8 @@
 import { afterEach, beforeEach } from 'vitest';
 import type { AgentWorker } from '@interthought/agent';
 import { startServer, type RunningServer } from '../../support/server.js';
-import type { TestClient } from '../../support/ws-client.js';
-import { WORKER_TOKEN } from './worker-client.js';
+import { TestClient } from '../../support/ws-client.js';
+import { TestWorker, WORKER_TOKEN } from './worker-client.js';
 
 /*
  * The real server the remote-agent tests talk to (PROTOCOL.md Part II), fresh for each test, and
@@ -14,6 +14,8 @@ export interface RawWorkerServer {
   readonly server: RunningServer;
   /** Close these (raw workers, client sockets) after the test. */
   track(...sockets: Array<{ close(): void }>): void;
+  /** A raw worker serving `agent`, and a client that created a session of it for `task` (tokens not delayed); both closed after the test. */
+  workerSession(agent: string, task: string, options?: Record<string, unknown>): Promise<{ w: TestWorker; client: TestClient; sessionId: string }>;
 }
 
 /** A server that takes raw-ws workers (`TestWorker`), started before each test and closed after it. */
@@ -35,6 +37,13 @@ export function rawWorkerServerPerTest(): RawWorkerServer {
     },
     track(...sockets) {
       open.push(...sockets);
+    },
+    async workerSession(agent, task, options = {}) {
+      const w = await TestWorker.serving(this.server.baseUrl, agent);
+      const client = await TestClient.connect(this.server.wsUrl);
+      this.track(w, client.socket);
+      const sessionId = await client.createSession(task, { agent, options: { tokenDelayMs: 0, ...options } });
+      return { w, client, sessionId };
     },
   };
 }
