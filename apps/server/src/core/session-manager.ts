@@ -353,7 +353,7 @@ export class SessionManager implements SessionService {
     }
   }
 
-  /** A question nobody answered in time is closed by the server (PROTOCOL.md §25.2 "Timeout"), where the session can run. */
+  /** A question nobody answered in time is closed by the server (PROTOCOL.md §25.2), where the session can run. */
   async #closeForTimeout(sessionId: string, stepId: string): Promise<void> {
     try {
       await this.provideInput({ sessionId, stepId, timedOut: true });

@@ -211,10 +211,10 @@ describe('sub-agents in Chromium', { timeout: 90_000 }, () => {
       // Each sub-agent then waits on its own calculator call, in its own panel.
       for (const name of ['part 1', 'part 2']) await page.locator(`section[data-subagent-name="${name}"][data-status="waiting"]`).waitFor({ timeout: 20_000 });
       expect(await panel(page, 'part 1').locator('[data-subagent-status]').innerText()).toBe('Waiting for you');
-      expect(await panel(page, 'part 1').getByRole('button', { name: /^Approve/ }).count()).toBe(1);
+      expect(await panel(page, 'part 1').getByRole('button', { name: /^Approve step \d+: run / }).count()).toBe(1);
       await screenshot(page, 'subagents-06-waiting');
 
-      await panel(page, 'part 1').getByRole('button', { name: /^Approve/ }).click();
+      await panel(page, 'part 1').getByRole('button', { name: /^Approve step \d+: run / }).click();
       await page.locator('section[data-subagent-name="part 1"][data-status="completed"]').waitFor({ timeout: 20_000 });
       expect(await panel(page, 'part 1').locator('[data-kind="final_answer"] [data-step-text]').innerText()).toContain('395');
       // Part 2 still waits for its decision; stop it instead.

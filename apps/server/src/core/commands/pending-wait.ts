@@ -4,7 +4,7 @@ import { isAskUserCall, questionDetail } from './questions.js';
 /*
  * What a session waits for the user on (PROTOCOL.md §19.2, §25.1): a tool call's approval or an
  * `ask_user` question, the session's own or a sub-agent's. One clock per session times the first
- * of them out (§19.4, §25.2 "Timeout").
+ * of them out (§19.4, §25.2).
  */
 
 /** Which kind of wait: a decision on a tool call, or the answer to a question. */

@@ -22,7 +22,7 @@ import { TIMEOUT_DECIDER } from './approvals.js';
  * that record asking and answering, and the checks of an answer. The commands sequence them.
  */
 
-/** What the observation of a question nobody answered in time says, to people and to the agent (§25.2 "Timeout"). */
+/** What the observation of a question nobody answered in time says, to people and to the agent (§25.2). */
 export const UNANSWERED_TEXT = 'The user did not answer in time.';
 export const UNANSWERED_REASON = 'timed out';
 

@@ -126,7 +126,7 @@ export function answered(chain: readonly Step[], text: string): Step[] {
   return appended(chain, { kind: 'observation', tool: ASK_USER_TOOL, content: text, by: 'user-1', result: answerResult(text, 'user-1', undefined, choices) });
 }
 
-/** The chain after the question at its head timed out (PROTOCOL.md §25.2 "Timeout"). */
+/** The chain after the question at its head timed out (PROTOCOL.md §25.2). */
 export function unanswered(chain: readonly Step[]): Step[] {
   return appended(chain, { kind: 'observation', tool: ASK_USER_TOOL, content: 'The user did not answer in time.', result: { unanswered: true, reason: 'timed out' } });
 }
