@@ -123,6 +123,9 @@ export class NodeBus implements ListRelay {
     const rid = nanoid();
     const message = JSON.stringify({ ...command, rid, from: this.nodeId } satisfies RoutedRequest);
     const outcome = new Promise<unknown>((resolve, reject) => this.#pending.set(rid, { onFrame, resolve, reject, timer: undefined, next: 0 }));
+    // It may fail (a shutdown, a publish error) while the send below is still awaited, before the
+    // caller holds it: marked handled here so that is no unhandled rejection; the caller still gets it.
+    outcome.catch(() => undefined);
     this.#routed += 1;
     await this.#send(nodeId, rid, message, 0);
     return outcome;
