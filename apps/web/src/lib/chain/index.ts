@@ -24,6 +24,7 @@ export { SubagentViews, type ScopeChanges } from './subagent-views.svelte.js';
 export { countRunningSubagents } from './subagent-count.js';
 export { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 export { provideChain, useChain, type ChainActions, type ChainContext } from './chain-context.js';
+export { provideChainNavigation, useChainNavigation, domChainNavigation, stepCard, type ChainNavigation, type RevealOptions } from './chain-navigation.js';
 export { displayText, isLongText, isMonospaceKind } from './step-text.js';
 export { default as ChainTimeline } from './ChainTimeline.svelte';
 export { default as StepCard } from './StepCard.svelte';
