@@ -6,6 +6,7 @@ import { say, type Lang } from './language.js';
 import type { Outcome, Plan, PlannedCall, PlanStep, Settled, SolvePlan, StepValue } from './plan.js';
 import { analyseTask } from './problem-analyser.js';
 import { addedDaysAnswer } from './recognize-date.js';
+import { unitPartsPlan } from './task-unit-parts.js';
 
 /** The tool call of one operation on `from`: a date moves by days on the calendar, a number goes to the calculator. */
 function operationCall(from: StepValue | undefined, operation: AnswerOperation): PlannedCall {
@@ -79,7 +80,8 @@ export function operationsPlan(lang: Lang, start: StepValue, operations: readonl
  */
 export function questionPlan(lang: Lang, question: Question): Plan {
   const { text, operations, start } = question;
-  if (operations.length === 0) return analyseTask(text, lang);
+  // A task that also asked for its answer in other units ("…, and what is that in kilograms?") keeps asking it.
+  if (operations.length === 0) return unitPartsPlan(text, lang) ?? analyseTask(text, lang);
   if (start) return operationsPlan(lang, start, operations, 'earlier');
   const base = analyseTask(text, lang);
   if (base.kind !== 'solve') return base;

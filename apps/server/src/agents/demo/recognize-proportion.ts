@@ -56,6 +56,7 @@ export function recognizeProportion(facts: ProblemFacts): SolvePlan | undefined 
       },
     ],
     uses: [to.value],
+    ...(amount.unit ? { resultUnit: amount.unit.symbol } : {}),
     answer: (outcome: Outcome) => {
       if (outcome.value === undefined) return say(lang, 'I have no amount to report.', '我没有得到数量。');
       const result = amountText(lang, amount, outcome.value);
