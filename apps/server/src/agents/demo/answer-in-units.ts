@@ -89,7 +89,7 @@ export function withUnitParts(lang: Lang, base: SolvePlan, parts: readonly UnitP
   const names = targets.map((to) => unitName(lang, to));
   const also = names.length === 0 ? '' : say(lang, ` You also asked for it in ${listWords(lang, names)}: I'll convert the result with the unit converter.`, `你还要求换算成${listWords(lang, names)}：我会用单位换算工具换算结果。`);
   const notes = readings.map(({ part, reading }) => {
-    if (reading.kind === 'same') return say(lang, ` The result comes in ${unitName(lang, reading.to)} already.`, `结果本来就是${unitName(lang, reading.to)}。`);
+    if (reading.kind === 'same') return say(lang, ` I work the result out in ${unitName(lang, reading.to)}, so it needs no conversion.`, `计算结果本身就是${unitName(lang, reading.to)}，不用再换算。`);
     if (reading.kind === 'cannot') return say(lang, ` I can't do "${part.text.trim()}": ${reading.why}.`, `“${part.text.trim()}”我做不到：${reading.why}。`);
     return '';
   });

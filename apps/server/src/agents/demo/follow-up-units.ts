@@ -4,7 +4,7 @@ import { formatWithUnit } from './answer-format.js';
 import { readRequestFor, unitName, withUnitParts } from './answer-in-units.js';
 import { questionPlan, withLeads } from './follow-up-plans.js';
 import { say, type Lang } from './language.js';
-import type { Plan, ReplyPlan, StepValue } from './plan.js';
+import type { Plan, ReplyPlan, SolvePlan, StepValue } from './plan.js';
 import { conversionPlan } from './recognize-conversion.js';
 import type { UnitRequest } from './recognize-unit-request.js';
 import type { Turn, TurnContext } from './recognize-follow-up.js';
@@ -63,6 +63,16 @@ function convertAnswer(context: TurnContext, request: UnitRequest, message: stri
 }
 
 /**
+ * The plan without the conversion it ends with into the unit the question asked ("… in m/s?"):
+ * the user's unit replaces that one, so km/h is not converted to m/s and back.
+ */
+function withoutFinalConversion(plan: SolvePlan): SolvePlan {
+  const last = plan.steps[plan.steps.length - 1]?.call(undefined, []);
+  if (last?.tool !== 'unit_converter' || plan.steps.length < 2 || plan.resultUnit === undefined) return plan;
+  return { ...plan, steps: plan.steps.slice(0, -1) };
+}
+
+/**
  * A message asking for the answer in a unit: the previous answer converted, or, while the run is
  * still going (a steer at a step boundary, PROTOCOL.md "steer"), the question worked out again
  * and its result given in that unit. Without an answer or a question to work from, it says so.
@@ -85,8 +95,8 @@ export function unitTurn(context: TurnContext, request: UnitRequest, message: st
   }
   const said = quote(message);
   const leads = {
-    thought: say(lang, `You asked me to "${said}", so I'll work the question out again and give the result in ${asked(lang, request)}. `, `你要求“${said}”，我重新解题，并把结果换算成${asked(lang, request)}。`),
+    thought: say(lang, `You said "${said}", so I'll work the question out again and give the result in ${asked(lang, request)}. `, `你说“${said}”，我重新解题，并把结果换算成${asked(lang, request)}。`),
     answer: say(lang, `Following your instruction (${said}): `, `按照你的要求（${said}），`),
   };
-  return { plan: withLeads(withUnitParts(lang, base, [{ request, text: message }]), leads), question, text: question.text };
+  return { plan: withLeads(withUnitParts(lang, withoutFinalConversion(base), [{ request, text: message }]), leads), question, text: question.text };
 }

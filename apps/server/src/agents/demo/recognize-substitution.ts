@@ -46,7 +46,7 @@ interface Candidate {
 }
 
 /** A clause that asks: its question word, or the question mark that closes it. */
-const ASKING = /(?:how|what|which)|多少|几|[?？]/iu;
+const ASKING = /\b(?:how|what|which)\b|多少|几|[?？]/iu;
 const CLAUSE_END = /[,.;!?，。；！？]/u;
 
 /** Whether the number at `start`..`end` stands in a clause that asks the question. */
