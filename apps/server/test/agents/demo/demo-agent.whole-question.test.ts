@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordingSink } from '../../support/recording-sink.js';
-import { asChain, converse, refusedAt, runDemo, withMessage } from './demo-harness.js';
+import { asChain, converse, refusedAt, runCorrected, runDemo, withMessage } from './demo-harness.js';
 
 // Issue #30: the demo agent answered part of "How much for 10 people, and what is that in
 // kilograms?" and did not understand a newcomer's follow-ups ("Now for 25 people", "What is that
@@ -105,6 +105,17 @@ describe('demo agent answers every part of a question', () => {
     const run = await runDemo(task);
     expect(toolCalls(run).every((call) => call.tool === 'calculator')).toBe(true);
     expect(answerOf(run)).toBe(answer);
+  });
+
+  it('keeps every part when the user corrects a number in the thought', async () => {
+    const task = 'A recipe needs 250 g flour for 4 people. How much for 10 people, and what is that in kilograms?';
+    const { second } = await runCorrected(task, 'thought', (thought) => thought.replace('amount for 10 people', 'amount for 12 people'));
+    expect(toolCalls(second)).toEqual([
+      { tool: 'calculator', input: { expression: '250 / 4' } },
+      { tool: 'calculator', input: { expression: '62.5 * 12' } },
+      { tool: 'unit_converter', input: { value: 750, from: 'g', to: 'kg' } },
+    ]);
+    expect(answerOf(second)).toBe('For 12 people you need 750 grams, which is 0.75 kilograms.');
   });
 
   it('keeps a task without unit parts as it was', async () => {
@@ -212,6 +223,22 @@ describe('demo agent takes a steer to another unit', () => {
     const next = await runDemo(task, refusedAt(asChain(first.steps), 'unit_converter', 'convert to kilograms instead'));
     expect(toolCalls(next)).toEqual([{ tool: 'unit_converter', input: { value: 5, from: 'lb', to: 'kg' } }]);
     expect(answerOf(next)).toBe('As you asked, in kilograms: 5 pounds is about 2.27 kilograms.');
+  });
+});
+
+describe('demo agent takes a unit in a rejection\'s reason', () => {
+  it('「请用千米每小时回答」 as the reason for rejecting the conversion to m/s: the km/h result is the answer, no call needed', async () => {
+    const first = await runDemo(SPEED_ZH_IN_MS);
+    const next = await runDemo(SPEED_ZH_IN_MS, refusedAt(asChain(first.steps), 'unit_converter', '请用千米每小时回答'));
+    expect(next.kinds()).toEqual(['final_answer']);
+    expect(answerOf(next)).toBe('按你的要求用公里每小时：换算前的结果就是每小时75公里（75 km/h），这就是答案。');
+  });
+
+  it('"in miles per hour" as the reason for rejecting the conversion to m/s converts to mph instead', async () => {
+    const first = await runDemo(SPEED_IN_MS);
+    const next = await runDemo(SPEED_IN_MS, refusedAt(asChain(first.steps), 'unit_converter', 'in miles per hour'));
+    expect(toolCalls(next)).toEqual([{ tool: 'unit_converter', input: { value: 75, from: 'km/h', to: 'mph' } }]);
+    expect(answerOf(next)).toBe('As you asked, in miles per hour: 75 km/h is about 46.6 mph.');
   });
 });
 
