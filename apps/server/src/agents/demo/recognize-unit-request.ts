@@ -1,5 +1,5 @@
 import type { UnitDefinition } from '../../tools/units.js';
-import { findQuantities, findUnitMentions } from './quantities.js';
+import { findUnitMentions } from './quantities.js';
 import { normaliseProblemText } from './text-normalize.js';
 
 /**
@@ -26,13 +26,18 @@ const PUNCTUATION = /[\s?？!！.。,，、;；:："“”'‘’()（）]+/gu;
 /** "in furlongs", "in cubits per hour": where no known unit is named, the word after "in" names the one asked for. */
 const UNKNOWN_UNIT = /\b(?:in|into)\s+([a-z]+(?:\s+per\s+[a-z]+)?)\s*[?.!]*\s*$/iu;
 
+/** Longer than any way of asking for a unit ("And what would that be in kilometres per hour, please?"). */
+const MAX_REQUEST_CHARS = 80;
+
 const REFERS_TO_ANSWER = /\b(?:that|it|this)\b/iu;
 
 /** Read a text as a request for the answer in another unit (see `UnitRequest`), or undefined when it is anything else. */
 export function readUnitRequest(text: string): UnitRequest | undefined {
+  // Such a request is a few words: a long text is something else, and is not read twice over.
+  if (text.length > MAX_REQUEST_CHARS) return undefined;
   const normalised = normaliseProblemText(text);
   // A number makes it a question of its own ("How many grams is 5 pounds?") or a change of one.
-  if (findQuantities(normalised).length > 0) return undefined;
+  if (/\d/u.test(normalised)) return undefined;
   const mentions = findUnitMentions(normalised);
   let rest = '';
   let at = 0;
