@@ -8,6 +8,7 @@ import type { Plan, ReplyPlan, SolvePlan, StepValue } from './plan.js';
 import { conversionPlan } from './recognize-conversion.js';
 import type { UnitRequest } from './recognize-unit-request.js';
 import type { Turn, TurnContext } from './recognize-follow-up.js';
+import type { Question } from './follow-up-question.js';
 
 /** The message as a quote: on one line. */
 function quote(message: string): string {
@@ -56,10 +57,11 @@ function convertAnswer(context: TurnContext, request: UnitRequest, message: stri
     );
   }
   const plan = conversionPlan(lang, answer.value, from, reading.to);
+  const inUnit: Question = { ...question, unit: reading.to.symbol };
   const thought = say(lang, `You asked for my previous answer, ${shown}, in ${unitName(lang, reading.to)}. `, `你要我把上一个答案${shown}换算成${unitName(lang, reading.to)}。`);
   // The text a corrected thought of this turn revises: the conversion as a question of its own.
   const text = say(lang, `How many ${reading.to.symbol} is ${formatNumber(answer.value)} ${from.symbol}?`, `${formatNumber(answer.value)}${from.names.zh}是多少${reading.to.names.zh}？`);
-  return { plan: withLeads(plan, { thought }), question, text };
+  return { plan: withLeads(plan, { thought }), question: inUnit, text };
 }
 
 /**
@@ -80,7 +82,8 @@ function withoutFinalConversion(plan: SolvePlan): SolvePlan {
 export function unitTurn(context: TurnContext, request: UnitRequest, message: string, usable: boolean): Turn {
   const { lang, question, answer, steering } = context;
   if (!steering && usable && answer) return convertAnswer(context, request, message, answer);
-  const base = questionPlan(lang, question);
+  const { unit: _earlier, ...inOwnUnit } = question;
+  const base = questionPlan(lang, inOwnUnit);
   if (!steering || base.kind !== 'solve') {
     return {
       plan: reply(
@@ -98,5 +101,6 @@ export function unitTurn(context: TurnContext, request: UnitRequest, message: st
     thought: say(lang, `You said "${said}", so I'll work the question out again and give the result in ${asked(lang, request)}. `, `你说“${said}”，我重新解题，并把结果换算成${asked(lang, request)}。`),
     answer: say(lang, `Following your instruction (${said}): `, `按照你的要求（${said}），`),
   };
-  return { plan: withLeads(withUnitParts(lang, withoutFinalConversion(base), [{ request, text: message }]), leads), question, text: question.text };
+  const next: Question = request.kind === 'unit' ? { ...inOwnUnit, unit: request.unit.symbol } : question;
+  return { plan: withLeads(withUnitParts(lang, withoutFinalConversion(base), [{ request, text: message }]), leads), question: next, text: question.text };
 }

@@ -191,7 +191,7 @@ function changeQuestion(question: Question, replacements: ReadonlyArray<{ candid
     }
   }
   if (textChanges.size === 0) return { ...question, operations };
-  return { text: replaceNumbers(question.text, textChanges), operations };
+  return { text: replaceNumbers(question.text, textChanges), operations, ...(question.unit === undefined ? {} : { unit: question.unit }) };
 }
 
 /** "Use 300 instead of 240", "用 300 代替 240", "把240改成300": the user names both numbers. Undefined when the message names no such pair. */

@@ -174,6 +174,16 @@ describe('demo agent understands a newcomer\'s follow-ups', () => {
     expect(answerOf(turns[3]!)).toBe('About 1.56 kilograms is about 3.44 pounds.');
   });
 
+  it('keeps giving the amount in the unit the user asked for when a later follow-up changes the count', async () => {
+    const { turns } = await converse(RECIPE, ['What is that in kilograms?', 'Now for 25 people']);
+    expect(toolCalls(turns[2]!)).toEqual([
+      { tool: 'calculator', input: { expression: '250 / 4' } },
+      { tool: 'calculator', input: { expression: '62.5 * 25' } },
+      { tool: 'unit_converter', input: { value: 1562.5, from: 'g', to: 'kg' } },
+    ]);
+    expect(answerOf(turns[2]!)).toBe('With 25 instead of 10: For 25 people you need 1562.5 grams, which is about 1.56 kilograms.');
+  });
+
   it('keeps asking for every part when a follow-up changes the count of a task with a unit part', async () => {
     const task = 'A recipe needs 250 g flour for 4 people. How much for 10 people, and what is that in kilograms?';
     const turn = await followUp(task, 'Now for 25 people');
