@@ -71,6 +71,16 @@ describe('demo agent answers every part of a question', () => {
     expect(answerOf(run)).toBe(answer);
   });
 
+  it.each([
+    ['4个人需要250克面粉，10个人需要多少千克？', '题目要的单位是公斤。', '10个人需要0.625公斤。'],
+    ['A recipe needs 250 g flour for 4 people. How many kilograms for 10 people?', 'The question wants it in kilograms.', 'For 10 people you need 0.625 kilograms.'],
+  ])('"%s": a proportion asked in another unit is converted into it', async (task, thought, answer) => {
+    const run = await runDemo(task);
+    expect(thoughtOf(run)).toContain(thought);
+    expect(toolCalls(run)).toEqual([...FLOUR_CALLS, { tool: 'unit_converter', input: { value: 625, from: 'g', to: 'kg' } }]);
+    expect(answerOf(run)).toBe(answer);
+  });
+
   it('says in its thought that it will convert the result, and announces the conversion before making it', async () => {
     const run = await runDemo('A recipe needs 250 g flour for 4 people. How much for 10 people, and what is that in kilograms?');
     expect(thoughtOf(run)).toContain('You also asked for it in kilograms');
