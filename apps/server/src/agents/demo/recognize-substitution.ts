@@ -34,7 +34,7 @@ type Changed = { kind: 'changed'; question: Question; changes: NumberChange[] };
 
 /** Words that say a number is meant to replace one of the question's. */
 const CUE =
-  /\b(?:what if|what about|how about|instead|use|make it|change|if it (?:were|was|is)|try|suppose|assume|actually|rather|with|now (?:for|with|make it|it's|it is))\b|如果|要是|假如|假设|改成|改为|换成|换为|改用|代替|替换|用|呢|的话|其实|应该是|不是/iu;
+  /\b(?:what if|what about|how about|instead|use|make it|change|if it (?:were|was|is)|try|suppose|assume|actually|rather|with|now (?:for|with|make it|it's|it is))\b|\bfor\s+(?=\d)|如果|要是|假如|假设|改成|改为|换成|换为|改用|代替|替换|用|呢|的话|其实|应该是|不是/iu;
 
 /** A number the question holds: a quantity of its text, or the written operand of one of its operations. */
 interface Candidate {

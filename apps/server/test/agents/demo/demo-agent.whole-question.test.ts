@@ -140,6 +140,7 @@ describe('demo agent understands a newcomer\'s follow-ups', () => {
   it.each([
     ['Now for 25 people', 'With 25 instead of 10: For 25 people you need 1562.5 grams.'],
     ['What about 25 people?', 'With 25 instead of 10: For 25 people you need 1562.5 grams.'],
+    ['And for 25 people?', 'With 25 instead of 10: For 25 people you need 1562.5 grams.'],
   ])('"%s" changes the count the question asks about', async (message, answer) => {
     const turn = await followUp(RECIPE, message);
     expect(turn.kinds()).toEqual([...PROPORTION_STEPS, 'final_answer']);
