@@ -51,6 +51,8 @@ describe('formulas in prose', () => {
     ['Pay $5, then $x$ later.', ['$x$']],
     ['A $20 bill and $y = 2$.', ['$y = 2$']],
     ['Escaped \\$5 and \\$6$ stay text.', []],
+    ['A ticket is US$5 in `$HOME$`.', []],
+    ['Both $a$ and `$b$` here.', ['$a$']],
     ['面积是 $\\pi r^2$。', ['$\\pi r^2$']],
     ['「面积是$\\pi r^2$」，周长是 \\(2\\pi r\\)。', ['$\\pi r^2$', '\\(2\\pi r\\)']],
     ['Inline $a$ and display $$b$$ in one line.', ['$a$', '$$b$$']],

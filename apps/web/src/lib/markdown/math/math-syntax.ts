@@ -36,7 +36,8 @@ function nextDollar(text: string, from: number): number {
 
 function matched(raw: string, tex: string, display: boolean): MathMatch | undefined {
   const trimmed = tex.trim();
-  if (trimmed === '' || trimmed.length > MAX_TEX_LENGTH) return undefined;
+  // A backtick would mean the "formula" runs into a code span (`US$5 in \`$HOME$\``): TeX math has none.
+  if (trimmed === '' || trimmed.length > MAX_TEX_LENGTH || trimmed.includes('`')) return undefined;
   return { raw, tex: trimmed, display };
 }
 
