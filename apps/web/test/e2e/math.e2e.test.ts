@@ -159,8 +159,8 @@ describe('math and diffs in Chromium', { timeout: 60_000 }, () => {
         }),
       );
       expect(marks.map(({ tag, text, line }) => ({ tag, text, line }))).toEqual([
-        { tag: 'DEL', text: 'i', line: 'line-through' },
-        { tag: 'INS', text: 'i', line: 'underline' },
+        { tag: 'DEL', text: 'ie', line: 'line-through' },
+        { tag: 'INS', text: 'ei', line: 'underline' },
       ]);
       for (const { background } of marks) expect(background).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
       await screenshot(page, 'diff-characters');

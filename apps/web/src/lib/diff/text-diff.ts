@@ -25,6 +25,36 @@ interface Refinement {
   worthIt: (fine: DiffPart[]) => boolean;
 }
 
+/**
+ * Fold an equal run of one or two characters that sits between two changes into them:
+ * "rec[-i]e[+i]ve" reads better as "rec[-ie][+ei]ve", one change a reader takes in at once.
+ */
+export function absorbShortEqualities(parts: DiffPart[]): DiffPart[] {
+  const out: DiffPart[] = [];
+  let deleted = '';
+  let inserted = '';
+  const flush = () => {
+    pushPart(out, 'delete', deleted);
+    pushPart(out, 'insert', inserted);
+    deleted = '';
+    inserted = '';
+  };
+  parts.forEach((part, i) => {
+    const between = i > 0 && i < parts.length - 1 && parts[i + 1]!.op !== 'equal';
+    if (part.op === 'delete') deleted += part.text;
+    else if (part.op === 'insert') inserted += part.text;
+    else if (between && (deleted || inserted) && Array.from(part.text).length <= 2 && !/\s/.test(part.text)) {
+      deleted += part.text;
+      inserted += part.text;
+    } else {
+      flush();
+      pushPart(out, 'equal', part.text);
+    }
+  });
+  flush();
+  return out;
+}
+
 /** Re-diff every "deleted X, inserted Y" pair of `parts` with a finer tokenizer. */
 function refine(parts: DiffPart[], { split, bridgeSpaces, worthIt }: Refinement): DiffPart[] {
   const out: DiffPart[] = [];
@@ -32,7 +62,8 @@ function refine(parts: DiffPart[], { split, bridgeSpaces, worthIt }: Refinement)
     const part = parts[i]!;
     const next = parts[i + 1];
     if (part.op === 'delete' && next?.op === 'insert' && part.text.length <= REFINE_LIMIT && next.text.length <= REFINE_LIMIT) {
-      const fine = diffTokens(split(part.text), split(next.text), bridgeSpaces);
+      const tokens = diffTokens(split(part.text), split(next.text), bridgeSpaces);
+      const fine = split === splitChars ? absorbShortEqualities(tokens) : tokens;
       const chosen = worthIt(fine) ? fine : [part, next];
       for (const run of chosen) pushPart(out, run.op, run.text);
       i++;

@@ -232,7 +232,7 @@ describe('StepCard', () => {
     flushSync();
     const diff = article.querySelector<HTMLElement>('[data-diff-granularity]')!;
     expect(diff.dataset.diffGranularity).toBe('char');
-    expect([...article.querySelectorAll('del, ins')].map((el) => `${el.tagName}:${el.textContent}`)).toEqual(['DEL:i', 'INS:i']);
+    expect([...article.querySelectorAll('del, ins')].map((el) => `${el.tagName}:${el.textContent}`)).toEqual(['DEL:ie', 'INS:ei']);
     expect(button(article, /^Characters$/)!.getAttribute('aria-pressed')).toBe('true');
     expect([...article.querySelectorAll('.visually-hidden')].map((el) => el.textContent)).toEqual(['deleted:', 'inserted:']);
 

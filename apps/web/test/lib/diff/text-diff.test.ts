@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diffText, suggestGranularity, type DiffPart } from '$lib/diff/index.js';
+import { absorbShortEqualities } from '$lib/diff/text-diff.js';
 
 const side = (parts: DiffPart[], keep: 'delete' | 'insert') =>
   parts
@@ -13,9 +14,8 @@ describe('diffText at character level', () => {
   it('marks only the changed characters inside a word', () => {
     expect(diffText('We recieve it.', 'We receive it.', { granularity: 'char' })).toEqual([
       { op: 'equal', text: 'We rec' },
-      { op: 'delete', text: 'i' },
-      { op: 'equal', text: 'e' },
-      { op: 'insert', text: 'i' },
+      { op: 'delete', text: 'ie' },
+      { op: 'insert', text: 'ei' },
       { op: 'equal', text: 've it.' },
     ]);
   });
@@ -113,5 +113,30 @@ describe('numbers in a character-level diff', () => {
       { op: 'delete', text: '0.2' },
       { op: 'insert', text: '0.15' },
     ]);
+  });
+});
+
+describe('absorbShortEqualities', () => {
+  it('folds a one-letter equal run between two changes into one change, and leaves longer ones', () => {
+    expect(
+      absorbShortEqualities([
+        { op: 'equal', text: 'rec' },
+        { op: 'delete', text: 'i' },
+        { op: 'equal', text: 'e' },
+        { op: 'insert', text: 'i' },
+        { op: 'equal', text: 've' },
+      ]),
+    ).toEqual([
+      { op: 'equal', text: 'rec' },
+      { op: 'delete', text: 'ie' },
+      { op: 'insert', text: 'ei' },
+      { op: 'equal', text: 've' },
+    ]);
+    const apart = [
+      { op: 'delete' as const, text: 'a' },
+      { op: 'equal' as const, text: 'bcd' },
+      { op: 'insert' as const, text: 'e' },
+    ];
+    expect(absorbShortEqualities(apart)).toEqual(apart);
   });
 });
