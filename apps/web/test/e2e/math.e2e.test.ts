@@ -1,7 +1,7 @@
 // @vitest-environment node
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { answerTurn, content, reasoning } from '../../../server/test/agents/openai/support/wire.js';
+import { content, reasoning } from '../../../server/test/agents/openai/support/wire.js';
 import { openPage, screenshot } from './support/browser.js';
 import { openCorrection, startFromHome, waitForCompletion } from './support/chain-page.js';
 import { TRAIN_TASK } from './support/e2e-env.js';
@@ -38,12 +38,14 @@ async function startWithOpenAI(page: Page, task: string): Promise<void> {
 describe('math and diffs in Chromium', { timeout: 60_000 }, () => {
   it('shows a formula as text while it is unfinished, then typeset with MathML; dollar amounts stay prose; copy gives the TeX; no CSP violation', async () => {
     const { server, browser, fake } = env();
+    // Reasoning streams live as a thought (answer text is held until the turn ends).
     fake.reply({
-      // Reasoning streams live as a thought (answer text is held until the turn ends).
-      ...answerTurn(
+      type: 'stream',
+      deltas: [
         ...reasoning('The area is $\\pi r', '^2$ for a circle; it costs $40 and $5 to print.\n\n$$\n\\int_0^1 x\\,dx = \\tfrac{1}{2}\n$$\n\nDone.'),
         ...content('The area is πr².'),
-      ),
+      ],
+      finishReason: 'stop',
       deltaDelayMs: 1_500,
     });
     const { page, context, errors } = await openPage(browser, server.url);
