@@ -170,6 +170,15 @@ describe('math and diffs in Chromium', { timeout: 60_000 }, () => {
       await corrected.getByRole('button', { name: 'Words' }).click();
       expect(await diff.getAttribute('data-diff-granularity')).toBe('word');
       expect(await corrected.locator('del, ins').allTextContents()).toEqual(['recieve', 'receive']);
+
+      // The dark theme has its own tints, still not transparent.
+      const backgrounds = () => corrected.locator('del, ins').evaluateAll((els) => els.map((el) => getComputedStyle(el).backgroundColor));
+      const light = await backgrounds();
+      await page.emulateMedia({ colorScheme: 'dark' });
+      const dark = await backgrounds();
+      expect(dark).not.toEqual(light);
+      for (const background of dark) expect(background).not.toMatch(/^(transparent|rgba\(0, 0, 0, 0\))$/);
+      await screenshot(page, 'diff-words-dark');
       expect(errors).toEqual([]);
     } finally {
       await context.close();
