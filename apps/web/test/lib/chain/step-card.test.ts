@@ -222,6 +222,27 @@ describe('StepCard', () => {
     expect(article.querySelector('ins')?.textContent).toBe('0.15');
   });
 
+  it('marks a short edit character by character, switchable to words, with changes named for screen readers', () => {
+    const harness = createHarness();
+    const action = harness.log.step('action', 'We recieve the parcel');
+    const fixed = harness.log.correct(action, 'We receive the parcel');
+    harness.deliver();
+    const { article } = render(harness, fixed);
+    button(article, /Show changes/)!.click();
+    flushSync();
+    const diff = article.querySelector<HTMLElement>('[data-diff-granularity]')!;
+    expect(diff.dataset.diffGranularity).toBe('char');
+    expect([...article.querySelectorAll('del, ins')].map((el) => `${el.tagName}:${el.textContent}`)).toEqual(['DEL:ie', 'INS:ei']);
+    expect(button(article, /^Characters$/)!.getAttribute('aria-pressed')).toBe('true');
+    expect([...article.querySelectorAll('.visually-hidden')].map((el) => el.textContent)).toEqual(['deleted:', 'inserted:']);
+
+    button(article, /^Words$/)!.click();
+    flushSync();
+    expect(diff.dataset.diffGranularity).toBe('word');
+    expect([...article.querySelectorAll('del, ins')].map((el) => `${el.tagName}:${el.textContent}`)).toEqual(['DEL:recieve', 'INS:receive']);
+    expect(button(article, /^Words$/)!.getAttribute('aria-pressed')).toBe('true');
+  });
+
   it('names a correction from elsewhere as coming from another window', () => {
     const harness = createHarness();
     const action = harness.log.step('action', 'a');
