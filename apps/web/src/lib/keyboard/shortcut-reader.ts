@@ -8,7 +8,7 @@ export type ShortcutAction = 'next' | 'previous' | 'correct' | 'approve' | 'reje
 export const SHORTCUT_LIST = [
   { keys: ['j'], alt: ['↓'], action: 'next' },
   { keys: ['k'], alt: ['↑'], action: 'previous' },
-  { keys: ['Enter'], alt: ['→'], action: 'enter' },
+  { keys: ['→'], alt: ['Enter'], action: 'enter' },
   { keys: ['Tab'], action: 'leave' },
   { keys: ['e'], action: 'correct' },
   { keys: ['a'], action: 'approve' },
