@@ -236,7 +236,6 @@ describe('the trial’s findings in Chromium (issue #30)', { timeout: 90_000 }, 
       expect(correct).toEqual({ action: 'correct', step: steps[2]!.id });
       // Skip link, Enter, the header's controls, ↓ ↓ Enter: the trial took 33 Tab presses.
       expect(tabs).toBeLessThanOrEqual(6);
-      console.log(`trial-layout: ${tabs} Tabs after the skip link, ${presses} keys in all, to step 3's Correct`);
       expect(presses).toBeLessThanOrEqual(11);
 
       // → and ← go through the card's controls; Esc goes back to the card.
