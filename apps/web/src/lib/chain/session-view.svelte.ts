@@ -25,6 +25,7 @@ import { layoutChain, relayoutFrom, type ChainLayout, type ChainRow } from './ch
 import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { OutgoingMessages } from './outgoing-messages.svelte.js';
 import { rowBlocks } from './row-blocks.js';
+import { StepCursor } from './step-cursor.svelte.js';
 import { StepView } from './step-view.svelte.js';
 import { FULL_SCOPE_RELAYOUT, type SubagentView } from './subagent-view.svelte.js';
 import { noScopeChanges, SubagentViews, type ScopeChanges } from './subagent-views.svelte.js';
@@ -122,6 +123,8 @@ export class SessionView {
   #remembered = $state.raw<readonly RememberedApproval[]>([]);
   /** Messages sent from this page that the state does not hold yet. */
   readonly outgoing = new OutgoingMessages();
+  /** The keyboard's current step: its card is the chain's one tab stop. */
+  readonly stepCursor = new StepCursor();
   /** The session's sub-agents, each with its own rows. */
   readonly #subagents = new SubagentViews();
 

@@ -392,6 +392,10 @@ export const en = {
   'shortcuts.top': 'First step',
   'shortcuts.bottom': 'Latest step',
   'shortcuts.help': 'Show this list',
+  'layout.shortcutEnter': 'Reach the focused step’s actions (← → between them, Esc back to the step)',
+  'layout.shortcutLeave': 'Move on past the chain: each step is one stop',
+  'layout.moreActions': 'More actions for step {n}',
+  'layout.cardKeys': 'Enter for its actions.',
 
   'title.waiting': '⏸ Waiting for you · {task}',
   'title.othersWaiting': { one: '⏸ {count} session waits for you', other: '⏸ {count} sessions wait for you' },
@@ -801,6 +805,10 @@ export const zh: Messages = {
   'shortcuts.top': '第一步',
   'shortcuts.bottom': '最新一步',
   'shortcuts.help': '显示此列表',
+  'layout.shortcutEnter': '进入当前步骤的操作（← → 切换，Esc 回到步骤）',
+  'layout.shortcutLeave': '离开步骤链：每一步只占一个 Tab 位',
+  'layout.moreActions': '第 {n} 步的更多操作',
+  'layout.cardKeys': '按 Enter 使用它的操作。',
 
   'title.waiting': '⏸ 等待你的决定 · {task}',
   'title.othersWaiting': { other: '⏸ {count} 个会话在等你决定' },

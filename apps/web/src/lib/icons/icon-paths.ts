@@ -67,6 +67,11 @@ export const ICON_PATHS = {
     strokeWidth: 1.4,
     round: true,
   },
+  // Three dots: more actions, in a menu.
+  more: {
+    paths: ['M2.6 8a1.1 1.1 0 1 0 2.2 0a1.1 1.1 0 1 0 -2.2 0Z', 'M6.9 8a1.1 1.1 0 1 0 2.2 0a1.1 1.1 0 1 0 -2.2 0Z', 'M11.2 8a1.1 1.1 0 1 0 2.2 0a1.1 1.1 0 1 0 -2.2 0Z'],
+    filled: true,
+  },
   copy: {
     paths: [
       'M7.1 5.5h4.8a1.6 1.6 0 0 1 1.6 1.6v4.8a1.6 1.6 0 0 1 -1.6 1.6h-4.8a1.6 1.6 0 0 1 -1.6 -1.6v-4.8a1.6 1.6 0 0 1 1.6 -1.6Z',

@@ -1,12 +1,15 @@
+import { isStepCard } from './card-tab-order.js';
 import { isTypingTarget } from './shortcut-keys.js';
 
 /** What a key press asks the chain page to do. */
 export type ShortcutAction = 'next' | 'previous' | 'correct' | 'approve' | 'reject' | 'message' | 'top' | 'bottom' | 'help' | 'escape';
 
-/** The shortcuts, as the `?` overlay lists them. */
+/** The shortcuts, as the `?` overlay lists them (`alt`: other keys that do the same; `enter` and `leave` are the cards' own keys, keyboard/card-tab-order.ts). */
 export const SHORTCUT_LIST = [
-  { keys: ['j'], action: 'next' },
-  { keys: ['k'], action: 'previous' },
+  { keys: ['j'], alt: ['↓'], action: 'next' },
+  { keys: ['k'], alt: ['↑'], action: 'previous' },
+  { keys: ['→'], alt: ['Enter'], action: 'enter' },
+  { keys: ['Tab'], action: 'leave' },
   { keys: ['e'], action: 'correct' },
   { keys: ['a'], action: 'approve' },
   { keys: ['r'], action: 'reject' },
@@ -22,7 +25,7 @@ export const SHORTCUT_LIST = [
 type KeyEventLike = Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey' | 'target'>;
 
 /**
- * Turns key presses into chain actions, vim-style: `j`/`k`, `e`, `a`/`r` (approve / reject a
+ * Turns key presses into chain actions, vim-style: `j`/`k` (or ↓/↑ on a step's card), `e`, `a`/`r` (approve / reject a
  * tool call that waits), `m` (the message composer), `g g` (two presses within `chordMs`), `G`, `?` and Escape. Keys typed
  * into a text field are never shortcuts.
  */
@@ -53,6 +56,11 @@ export class ShortcutReader {
         return 'message';
       case 'G':
         return 'bottom';
+      // On a step's card (not in it) the arrows move between steps, as in a feed; elsewhere they scroll.
+      case 'ArrowDown':
+        return isStepCard(event.target) ? 'next' : null;
+      case 'ArrowUp':
+        return isStepCard(event.target) ? 'previous' : null;
       case '?':
         return 'help';
       case 'g': {

@@ -112,10 +112,11 @@ export class SessionController implements ChainActions {
     });
   }
 
-  async submitCorrection(step: StepView, draft: CorrectionDraft): Promise<void> {
+  async submitCorrection(step: StepView, draft: CorrectionDraft): Promise<string | undefined> {
+    let replacement: string | undefined;
     // A refusal leaves the editor open with the user's text; the draft shows it inside.
     await draft.submit(async (content, note) => {
-      await this.deps.client.request({
+      const accepted = await this.deps.client.request({
         type: 'step.correct',
         sessionId: this.sessionId,
         stepId: step.stepId,
@@ -123,9 +124,11 @@ export class SessionController implements ChainActions {
         ...(note !== undefined ? { note } : {}),
         baseRevision: this.view.info?.revision ?? 0,
       });
+      replacement = accepted.newStepId;
       step.closeEditor();
       this.deps.announcer.announce(this.deps.i18n.t('announce.corrected'));
     });
+    return replacement;
   }
 
   /** Run a tool call that waits for approval, as proposed (`tool.approve`); with `remember`, its tool's later calls too (PROTOCOL.md §25.3). */
