@@ -222,13 +222,14 @@ describe('StepCard', () => {
     expect(article.querySelector('ins')?.textContent).toBe('0.15');
   });
 
-  it('names a correction from elsewhere as coming from another window', () => {
+  it('names a correction by nobody it knows as someone else, never by id', () => {
     const harness = createHarness();
     const action = harness.log.step('action', 'a');
     const fixed = harness.log.correct(action, 'b', undefined, 'someone-else');
     harness.deliver();
     const { article } = render(harness, fixed);
-    expect(article.textContent).toContain('corrected by another window');
+    expect(article.textContent).toContain('corrected by someone else');
+    expect(article.textContent).not.toContain('someone-else');
   });
 
   it('collapses a long completed step behind "Show more"', () => {
