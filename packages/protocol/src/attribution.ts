@@ -23,7 +23,7 @@ export interface Reader {
 }
 
 /**
- * Who a record names, for its reader (PROTOCOL.md §21.2 "Saying who"): `you`, another `user` by
+ * Who a record names, for its reader (PROTOCOL.md §21.2, saying who): `you`, another `user` by
  * name, someone who came by a `share-link`, the `owner` (a connection id seen by a link's holder),
  * a `decider` (server, policy), or `someone` when nothing better is known.
  */

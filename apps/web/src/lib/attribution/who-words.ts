@@ -10,7 +10,7 @@ const KEYS = {
 } as const;
 
 /**
- * Who made a record, in words people use (PROTOCOL.md §21.2 "Saying who"): "you" (the page decides,
+ * Who made a record, in words people use (PROTOCOL.md §21.2, saying who): "you" (the page decides,
  * with `isOwn`: without users every connection is the one user), a name, "someone with a share
  * link", else "someone else". Never an id, never "another window".
  */
