@@ -326,7 +326,7 @@ export const en = {
 
   'editor.label': 'Corrected text of step {n}',
   'editor.jsonLabel': 'Corrected tool input (JSON) of step {n}',
-  'editor.noteToggle': 'why?',
+  'editor.noteToggle': 'Add a note — why?',
   'editor.noteLabel': 'Why (optional)',
   'editor.notePlaceholder': 'Tell the agent what was wrong',
   'editor.save': 'Save',
@@ -732,7 +732,7 @@ export const zh: Messages = {
 
   'editor.label': '第 {n} 步修正后的文本',
   'editor.jsonLabel': '第 {n} 步修正后的工具输入（JSON）',
-  'editor.noteToggle': '原因（可选）',
+  'editor.noteToggle': '添加说明（为什么）',
   'editor.noteLabel': '原因（可选）',
   'editor.notePlaceholder': '告诉智能体哪里错了',
   'editor.save': '保存',

@@ -103,7 +103,7 @@ describe('StepCard', () => {
     view.openEditor();
     flushSync();
     type(article.querySelector('textarea')!, 'Divide instead.');
-    button(article, /why\?/)!.click();
+    button(article, /^Add a note — why\?$/)!.click();
     flushSync();
     const note = article.querySelector('input')!;
     note.value = 'speed is a ratio';
