@@ -103,8 +103,8 @@ export class RestApi {
     return () => this.#unauthorizedListeners.delete(listener);
   }
 
-  agents(signal?: AbortSignal): Promise<AgentListing[]> {
-    return this.#getJson<AgentListing[]>('/api/agents', signal);
+  agents(signal?: AbortSignal, lang?: 'en' | 'zh'): Promise<AgentListing[]> {
+    return this.#getJson<AgentListing[]>(lang === undefined ? '/api/agents' : `/api/agents?lang=${lang}`, signal);
   }
 
   /** The tools agents may call: the built-in ones and those of the server's MCP servers (`GET /api/tools`). */
