@@ -14,7 +14,7 @@ export interface DecisionText {
 }
 
 /**
- * The line a decided tool call keeps: "Approved by you · 12:03", "Edited and approved by someone
+ * The line a decided tool call keeps: "Approved by you · 12:03", "Edited by someone
  * with a share link · 12:03", "Rejected by Alice · 12:03" (+ the reason), "Rejected: timed out · 12:03".
  * `isOwn` says whether a connection or user id is this page's; a name the server recorded
  * (`byName`) is said instead of "someone else". Undefined for a call still pending.

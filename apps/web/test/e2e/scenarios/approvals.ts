@@ -126,7 +126,7 @@ export function approvalScenarios(env: GetEnv): void {
       expect(proposed.expression).not.toBe('240 * 0.25');
       expect(steps[3]?.text).toContain('60');
       expect(steps[4]?.text).toContain('60');
-      expect(await page.locator(`${CALL} [data-approval="edited"]`).innerText()).toMatch(/^Edited and approved by you · \S/);
+      expect(await page.locator(`${CALL} [data-approval="edited"]`).innerText()).toMatch(/^Edited by you before it ran · \S/);
 
       const snapshot = await fetchSnapshot(page, sessionId);
       const call = snapshot.steps.find((step) => step.stepId === snapshot.chain[2]);

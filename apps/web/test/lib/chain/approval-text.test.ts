@@ -10,7 +10,7 @@ describe('describeDecision', () => {
   it('says who decided what and when, in both languages', () => {
     const en = new I18n({ languages: ['en-US'] });
     expect(describeDecision(en, { state: 'approved', by: 'c_me', at }, isOwn, now)).toEqual({ line: 'Approved by you · 12:03 PM', reason: undefined });
-    expect(describeDecision(en, { state: 'edited', by: 'c_other', at }, isOwn, now)?.line).toBe('Edited and approved by someone else · 12:03 PM');
+    expect(describeDecision(en, { state: 'edited', by: 'c_other', at }, isOwn, now)?.line).toBe('Edited by someone else before it ran · 12:03 PM');
     expect(describeDecision(en, { state: 'rejected', by: 'c_other', at, reason: 'No.' }, isOwn, now)).toEqual({ line: 'Rejected by someone else · 12:03 PM', reason: 'No.' });
     const zh = new I18n({ languages: ['zh-CN'] });
     expect(describeDecision(zh, { state: 'approved', by: 'c_me', at }, isOwn, now)?.line).toBe('由你批准 · 12:03');
