@@ -15,6 +15,8 @@ export const MessageModeSchema = z.enum(['steer', 'queue']);
 export const OriginSchema = z.looseObject({
   sessionId: IdSchema,
   stepId: IdSchema,
+  /** The step's `index` in its chain, on `SessionInfo.forkedFrom` (additive, PROTOCOL.md §20.4): "step index + 1" for people. */
+  index: z.number().int().min(0).optional(),
 });
 
 /** `session.message`: the user says something to the agent of a session. */

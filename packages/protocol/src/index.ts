@@ -12,6 +12,7 @@ export * from './breakpoint.js';
 export * from './auth.js';
 export * from './conversation.js';
 export * from './sharing.js';
+export * from './attribution.js';
 export * from './usage.js';
 export * from './step.js';
 export * from './subagent.js';

@@ -14,6 +14,7 @@ import {
   traitsOf,
   type QueuedMessage,
   type RememberedApproval,
+  type RunTime,
   type SessionEvent,
   type SessionEventTraits,
   type SessionInfo,
@@ -115,6 +116,8 @@ export class SessionView {
   #deleted = $state(false);
   /** The time of the latest event folded in, for the elapsed-time clock of a finished session. */
   #lastActivityAt = $state<string | undefined>(undefined);
+  /** How long the agent has run (`state.runTime`, PROTOCOL.md §11.1), copied when the status changes. */
+  #runTime = $state.raw<RunTime | undefined>(undefined);
   /** The user's messages that wait to reach the chain (`state.queued`), copied when they change. */
   #queued = $state.raw<readonly QueuedMessage[]>([]);
   /** The session's share links that were not revoked (`state.shares`), copied when they change. */
@@ -178,6 +181,11 @@ export class SessionView {
 
   get lastActivityAt(): string | undefined {
     return this.#lastActivityAt;
+  }
+
+  /** How long the agent has run, from the status history; undefined when the server's snapshot did not say. */
+  get runTime(): RunTime | undefined {
+    return this.#runTime;
   }
 
   /** The sub-agent a delegate call started, once it started (PROTOCOL.md §24). */
@@ -258,6 +266,7 @@ export class SessionView {
     this.#syncRemembered();
     for (const step of this.#state.steps.values()) this.#linkAnswer(step.stepId);
     this.#lastActivityAt = latestActivity(snapshot) ?? this.#lastActivityAt;
+    this.#runTime = this.#state.runTime === undefined ? undefined : { ...this.#state.runTime };
     this.#chainEpoch++;
     this.#phase = 'ready';
     this.#loadError = null;
@@ -328,6 +337,7 @@ export class SessionView {
       // The reducer replaces its list on each change, so the new list is a new value to show.
       if (traits.changesShares) this.#shares = this.#state.shares;
       if (traits.changesRemembered) this.#syncRemembered();
+      if (event.type === 'session.status' && this.#state.runTime !== undefined) this.#runTime = { ...this.#state.runTime };
     }
     if (queueChanged) this.#syncQueued();
     this.#sync(touched, rowsFrom, statusChanged, changes);

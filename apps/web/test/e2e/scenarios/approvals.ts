@@ -126,7 +126,7 @@ export function approvalScenarios(env: GetEnv): void {
       expect(proposed.expression).not.toBe('240 * 0.25');
       expect(steps[3]?.text).toContain('60');
       expect(steps[4]?.text).toContain('60');
-      expect(await page.locator(`${CALL} [data-approval="edited"]`).innerText()).toMatch(/^Edited and approved by you · \S/);
+      expect(await page.locator(`${CALL} [data-approval="edited"]`).innerText()).toMatch(/^Edited by you before it ran · \S/);
 
       const snapshot = await fetchSnapshot(page, sessionId);
       const call = snapshot.steps.find((step) => step.stepId === snapshot.chain[2]);
@@ -158,7 +158,7 @@ export function approvalScenarios(env: GetEnv): void {
       // The watcher never touched anything: the decision arrives through the event stream.
       await watcher.page.locator(`${CALL} [data-approval="approved"]`).waitFor({ timeout: 15_000 });
       expect(await watcher.page.locator(PROMPT).count()).toBe(0);
-      expect(await watcher.page.locator(`${CALL} [data-approval="approved"]`).innerText()).toMatch(/^Approved by another window · \S/);
+      expect(await watcher.page.locator(`${CALL} [data-approval="approved"]`).innerText()).toMatch(/^Approved by you · \S/);
       await Promise.all([waitForCompletion(author.page), waitForCompletion(watcher.page)]);
       expect((await liveSteps(watcher.page))[3]?.text).toContain('36');
       expect(author.errors).toEqual([]);

@@ -103,7 +103,7 @@ describe('StepCard', () => {
     view.openEditor();
     flushSync();
     type(article.querySelector('textarea')!, 'Divide instead.');
-    button(article, /why\?/)!.click();
+    button(article, /^Add a note — why\?$/)!.click();
     flushSync();
     const note = article.querySelector('input')!;
     note.value = 'speed is a ratio';
@@ -243,13 +243,14 @@ describe('StepCard', () => {
     expect(button(article, /^Words$/)!.getAttribute('aria-pressed')).toBe('true');
   });
 
-  it('names a correction from elsewhere as coming from another window', () => {
+  it('names a correction by nobody it knows as someone else, never by id', () => {
     const harness = createHarness();
     const action = harness.log.step('action', 'a');
     const fixed = harness.log.correct(action, 'b', undefined, 'someone-else');
     harness.deliver();
     const { article } = render(harness, fixed);
-    expect(article.textContent).toContain('corrected by another window');
+    expect(article.textContent).toContain('corrected by someone else');
+    expect(article.textContent).not.toContain('someone-else');
   });
 
   it('collapses a long completed step behind "Show more"', () => {
