@@ -119,11 +119,13 @@ export function stepAtViewport(container: HTMLElement, active: Element | null, t
   return undefined;
 }
 
-/** Scroll so the range is on screen, when its card's centre put it off (a long step's hit far below its top). */
-export function scrollRangeIntoView(range: Range, top = 0): void {
+/** Whether the range is inside the window, below what covers its top (the sticky header). */
+export function rangeInView(range: Range, top = 0): boolean {
   const box = range.getBoundingClientRect();
-  if (box.height === 0 && box.width === 0) return;
-  if (box.top >= top && box.bottom <= window.innerHeight) return;
-  const holder = range.startContainer.parentElement;
-  holder?.scrollIntoView({ block: 'center', behavior: 'auto' });
+  return box.height > 0 && box.top >= top && box.bottom <= window.innerHeight;
+}
+
+/** Scroll the hit to the middle of the window (a long step's hit may be far from its card's centre). */
+export function scrollRangeIntoView(range: Range): void {
+  range.startContainer.parentElement?.scrollIntoView({ block: 'center', behavior: 'auto' });
 }

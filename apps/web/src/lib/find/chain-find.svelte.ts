@@ -1,9 +1,19 @@
 import type { ChainNavigation } from '$lib/chain/chain-navigation.js';
 import type { SessionView } from '$lib/chain/session-view.svelte.js';
-import { clearHits, paintHits, scrollRangeIntoView } from './card-highlights.js';
+import { clearHits, paintHits, rangeInView, scrollRangeIntoView } from './card-highlights.js';
 import { FindIndex, type HitRef } from './find-index.js';
 import { searchOrder, type SearchEntry } from './search-order.js';
 import { createMatcher } from './text-matcher.js';
+
+/**
+ * A jump checks its hit for this many frames at most (about a second), until it stayed in view for
+ * `STEADY_FRAMES` in a row: rows drawn for the first time near it (their heights estimated until
+ * then) may push it away a few frames after the scroll.
+ */
+const SETTLE_FRAMES = 60;
+const STEADY_FRAMES = 10;
+
+const nextFrame = (): Promise<void> => new Promise((resolve) => (typeof requestAnimationFrame === 'undefined' ? setTimeout(resolve, 16) : requestAnimationFrame(() => resolve())));
 
 /** What the find needs of the page once its bar is drawn: a way to reveal a step, and the chain's element to paint in. */
 export interface FindSurface {
@@ -203,14 +213,26 @@ export class ChainFind {
     this.schedulePaint();
   }
 
-  /** Bring the current hit's card on screen, paint, and make sure the hit itself is visible in it. */
+  /**
+   * Bring the current hit's card on screen, paint, and make sure the hit itself is visible: rows
+   * drawn around it for the first time may change their heights (estimated until drawn) and move
+   * it, so it is checked again for a few frames until it stays put.
+   */
   async #reveal(): Promise<void> {
     const hit = this.#current;
     const surface = this.#surface;
     if (!hit || !surface) return;
     const card = await surface.navigation.reveal(hit.stepId, { block: 'center' });
-    if (!card || this.#current !== hit) return;
-    const range = this.paint();
-    if (range) scrollRangeIntoView(range, surface.coveredTop());
+    let steady = 0;
+    for (let frame = 0; frame < SETTLE_FRAMES && steady < STEADY_FRAMES && card && this.#current === hit; frame++) {
+      const range = this.paint();
+      if (range && !rangeInView(range, surface.coveredTop())) {
+        scrollRangeIntoView(range);
+        steady = 0;
+      } else {
+        steady++;
+      }
+      await nextFrame();
+    }
   }
 }
