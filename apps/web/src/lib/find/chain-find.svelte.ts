@@ -155,7 +155,7 @@ export class ChainFind {
   /** A flush changed these steps' fields ('all': a snapshot). */
   stepsChanged(stepIds: ReadonlySet<string> | 'all'): void {
     if (!this.active) return;
-    if (stepIds === 'all') this.index.setOrder(this.index.order);
+    if (stepIds === 'all') this.index.recountAll();
     else this.index.update(stepIds);
     this.#refresh();
   }

@@ -17,6 +17,17 @@ interface CachedStep {
   count: number;
 }
 
+/** Whether `order` is `previous` with steps added at its end (same steps, same marks, in the same places). */
+function grewAtEnd(order: readonly SearchEntry[], previous: readonly SearchEntry[]): boolean {
+  if (previous.length === 0 || order.length < previous.length) return false;
+  for (let i = 0; i < previous.length; i++) {
+    const a = order[i]!;
+    const b = previous[i]!;
+    if (a.stepId !== b.stepId || a.superseded !== b.superseded) return false;
+  }
+  return true;
+}
+
 /**
  * The hits of a query over the displayed chain, kept as a count per step. A step's text is built
  * and scanned again only when one of the fields it is made of changed (`update` is told which
@@ -55,8 +66,26 @@ export class FindIndex {
 
   /** The chain's shape changed (a step added, a correction, a fold, a branch picked): take its new order. */
   setOrder(order: readonly SearchEntry[]): void {
+    const previous = this.#order;
     this.#order = order;
+    // The chain grew at its end (a streaming session): only the new steps are placed and counted.
+    if (grewAtEnd(order, previous)) {
+      for (let position = previous.length; position < order.length; position++) {
+        const stepId = order[position]!.stepId;
+        this.#positions.set(stepId, position);
+        const count = this.#countOf(stepId);
+        this.#counts[position] = count;
+        this.#total += count;
+      }
+      return;
+    }
     this.#positions = new Map(order.map((entry, position) => [entry.stepId, position]));
+    this.#recount();
+  }
+
+  /** Any step may have changed (a fresh snapshot): place and count every step again (unchanged texts are not scanned). */
+  recountAll(): void {
+    this.#positions = new Map(this.#order.map((entry, position) => [entry.stepId, position]));
     this.#recount();
   }
 

@@ -65,6 +65,23 @@ describe('ChainFind', () => {
     expect(find.total).toBe(4);
   });
 
+  it('counts again after a fresh snapshot', () => {
+    const { log, flush, find, session } = setup();
+    const a = log.step('thought', 'needle');
+    flush();
+    find.show(null);
+    find.setQuery('needle');
+    expect(find.total).toBe(1);
+    log.delta(log.start('action'), 'needle needle');
+    // The snapshot says more than the events this page saw (a resync after a gap).
+    log.steps.get(a)!.content = 'needle, and a needle';
+    session.loadSnapshot({ session: log.info, steps: [...log.steps.values()], chain: log.chain, seq: log.events.length });
+    expect(find.total).toBe(2);
+    find.syncOrder();
+    expect(find.total).toBe(4);
+    expect(find.current).toEqual({ stepId: a, ordinal: 0 });
+  });
+
   it('respects match case, and closing forgets the hits but keeps the query for next time', () => {
     const { log, flush, find } = setup();
     log.step('thought', 'Paris, paris, PARIS');
