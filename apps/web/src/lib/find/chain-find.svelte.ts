@@ -90,6 +90,8 @@ export class ChainFind {
   /** The bar is drawn: find can reveal and paint from now on. Returns the detach. */
   attach(surface: FindSurface): () => void {
     this.#surface = surface;
+    // Opened again with the last query: its hits show at once.
+    if (this.active) this.schedulePaint();
     return () => {
       if (this.#surface === surface) this.#surface = null;
       clearHits();
@@ -185,9 +187,10 @@ export class ChainFind {
     this.index.setMatcher(matcher);
     // The order is kept only while searching: the first query after opening takes it now.
     if (matcher && this.index.order.length === 0) this.index.setOrder(this.#orderNow());
-    const anchor = this.#anchorStepId === undefined ? undefined : this.index.positionOf(this.#anchorStepId);
-    if (anchor !== undefined) this.#lastPosition = anchor;
-    // A new query starts from where the user is, not from the current hit of the old one.
+    // A changed query looks from where the user is: the current hit's step, else the step they were at when the bar opened.
+    const from = this.#current?.stepId ?? this.#anchorStepId;
+    const position = from === undefined ? undefined : this.index.positionOf(from);
+    if (position !== undefined) this.#lastPosition = position;
     this.#current = null;
     this.#refresh();
     if (jump) void this.#reveal();

@@ -40,6 +40,10 @@ describe('ChainFind', () => {
     expect(find.number).toBe(1);
     find.previous();
     expect(find.number).toBe(4);
+    // Changing the query looks from the current hit's step on, not from the top.
+    find.setQuery('flou');
+    expect(find.current).toEqual({ stepId: c, ordinal: 0 });
+    expect(find.number).toBe(3);
   });
 
   it('follows the text while it streams: the count grows, the current hit stays on its step', () => {
