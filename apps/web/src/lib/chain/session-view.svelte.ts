@@ -42,6 +42,12 @@ export interface SessionViewOptions {
 
 const EMPTY_LAYOUT: ChainLayout = { rows: [], path: [], viewingEarlierBranch: false, rowDepths: [] };
 
+/** A view of the layout that shows fewer rows (a filter by kind): pure, the full layout stays the one relaid out. */
+export type RowFilter = (layout: ChainLayout, state: SessionState) => ChainLayout;
+
+/** Told the ids of the steps whose fields a flush changed (a delta, a completion, a snapshot: every step). */
+export type StepsChangedListener = (stepIds: ReadonlySet<string> | 'all') => void;
+
 /** Lay out from the top: a change that is not the live chain growing at its tail (the same mark for a sub-agent's rows). */
 const FULL_RELAYOUT = FULL_SCOPE_RELAYOUT;
 
@@ -108,6 +114,10 @@ export class SessionView {
   #loadError = $state.raw<{ code: string; message: string } | null>(null);
   #info = $state.raw<SessionInfo | null>(null);
   #layout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
+  /** The layout before `#rowFilter`: the one an append relays out from. */
+  #fullLayout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
+  #rowFilter: RowFilter | null = null;
+  readonly #stepsChanged = new Set<StepsChangedListener>();
   /** The layout's rows in blocks, as the timeline renders them: unchanged blocks keep their identity. */
   #blocks = $state.raw<(readonly ChainRow[])[]>([]);
   /** The alternative picked at each branch point the user navigated (parent key → step id). */
@@ -165,6 +175,11 @@ export class SessionView {
 
   get layout(): ChainLayout {
     return this.#layout;
+  }
+
+  /** The layout before a row filter (`setRowFilter`): every row of the displayed chain. */
+  get fullLayout(): ChainLayout {
+    return this.#fullLayout;
   }
 
   get blocks(): readonly (readonly ChainRow[])[] {
@@ -272,6 +287,7 @@ export class SessionView {
     this.#loadError = null;
     this.#subagents.load(this.#state);
     this.#relayout();
+    for (const listener of this.#stepsChanged) listener('all');
     if (this.#queue.length) this.flush();
   }
 
@@ -352,6 +368,7 @@ export class SessionView {
       else this.#views.set(stepId, new StepView(step));
       this.#linkAnswer(stepId);
     }
+    if (touched.size) for (const listener of this.#stepsChanged) listener(touched);
     if (sessionChanged) {
       this.#info = { ...this.#state.session };
       this.#deleted = this.#state.deleted === true;
@@ -362,7 +379,7 @@ export class SessionView {
     if (rowsFrom === undefined) return;
     // The live chain growing at its tail (the common case, many times a second) re-lays only the tail.
     if (rowsFrom !== FULL_RELAYOUT && this.#selection.size === 0 && !this.#layout.viewingEarlierBranch) {
-      this.#setLayout(relayoutFrom(this.#state, this.#layout, rowsFrom));
+      this.#setLayout(relayoutFrom(this.#state, this.#fullLayout, rowsFrom));
     } else {
       this.#relayout();
     }
@@ -391,8 +408,23 @@ export class SessionView {
   }
 
   #setLayout(layout: ChainLayout): void {
-    this.#layout = layout;
-    this.#blocks = rowBlocks(layout.rows, this.#blocks);
+    this.#fullLayout = layout;
+    const shown = this.#rowFilter ? this.#rowFilter(layout, this.#state) : layout;
+    this.#layout = shown;
+    this.#blocks = rowBlocks(shown.rows, this.#blocks);
+  }
+
+  /** Show only the rows `filter` keeps (null: every row again, exactly as laid out). */
+  setRowFilter(filter: RowFilter | null): void {
+    if (filter === this.#rowFilter) return;
+    this.#rowFilter = filter;
+    this.#setLayout(this.#fullLayout);
+  }
+
+  /** Be told which steps each flush changed (find keeps its counts without rescanning the chain); returns the unsubscribe. */
+  onStepsChanged(listener: StepsChangedListener): () => void {
+    this.#stepsChanged.add(listener);
+    return () => this.#stepsChanged.delete(listener);
   }
 
   /** The view of a step (every step of every branch has one once it is known). */

@@ -2,6 +2,7 @@
  * Every label of the app in English and Chinese. `{name}` is replaced by a parameter; a message
  * that depends on a count has `one`/`other` forms chosen by `Intl.PluralRules`.
  */
+import { findEn, findZh } from './messages-find.js';
 import { hitlEn, hitlZh } from './messages-hitl.js';
 
 export type PluralMessage = { one?: string; other: string };
@@ -421,6 +422,7 @@ export const en = {
   'usage.sessionLabel': 'Used so far: {line}. {details}',
   'usage.budgetSpent': 'This session spent its token budget ({tokens} tokens used), so it stopped. Fork it from any step to go on with a fresh budget.',
   ...hitlEn,
+  ...findEn,
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -840,6 +842,7 @@ export const zh: Messages = {
   'usage.sessionLabel': '目前用量：{line}。{details}',
   'usage.budgetSpent': '此会话的 token 预算已用完（已用 {tokens} tokens），因此已停止。从任一步骤分叉，即可用新的预算继续。',
   ...hitlZh,
+  ...findZh,
 };
 
 export const MESSAGES = { en, zh } as const;

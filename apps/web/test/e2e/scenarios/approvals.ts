@@ -35,7 +35,7 @@ export function approvalScenarios(env: GetEnv): void {
       expect(waiting.map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call']);
       expect(JSON.parse(waiting[2]!.text)).toEqual(JSON.parse((await fetchSnapshot(page, sessionId)).steps.find((step) => step.kind === 'tool_call')!.content));
       expect(await page.locator('[data-session-status]').innerText()).toBe('Waiting for you');
-      expect(await enabledLifecycleButtons(page)).toEqual(['Cancel the session for good', 'Export or import a session', 'Delete session']);
+      expect(await enabledLifecycleButtons(page)).toEqual(['Cancel the session for good', 'Find in the chain', 'Outline of the chain', 'Export or import a session', 'Delete session']);
       expect(await page.locator('.banner.waiting').innerText()).toContain('The agent wants to run calculator.');
       expect(await page.title()).toBe(`⏸ Waiting for you · ${PERCENT_TASK}`);
       // The rail says it in words, for someone looking at another session.
