@@ -114,6 +114,8 @@ describe('the trial’s findings in Chromium (issue #30)', { timeout: 90_000 }, 
       await startFromHome(page, RECIPE_TASK, { askBeforeTools: true });
       // Approved for the whole session: the longest decision badge the demo gives.
       await page.locator('[data-approval="pending"] [data-action="approve-always"]').click({ timeout: 20_000 });
+      // The kilograms part is a second tool (unit_converter), which asks in its turn: on a later step.
+      await page.locator('article[data-step-id]:has([data-approval="pending"]):has-text("unit_converter") [data-action="approve-always"]').click({ timeout: 20_000 });
       await waitForCompletion(page);
 
       const layout = await page.$$eval(CARD, (cards) =>
