@@ -39,14 +39,6 @@ export const MessageAcceptedSchema = z.looseObject({
   queued: z.boolean(),
 });
 
-/** `session.fork`: a new session whose chain is a copy of the source's path up to and including `stepId`. */
-export const SessionForkRequestSchema = z.strictObject({
-  type: z.literal('session.fork'),
-  ...requestBase,
-  sessionId: IdSchema,
-  stepId: IdSchema,
-});
-
 /** A message that waits for a step boundary (`steer`) or for the end of the turn (`queue`). */
 export const QueuedMessageSchema = z.looseObject({
   stepId: IdSchema,
@@ -73,6 +65,5 @@ export type MessageMode = z.infer<typeof MessageModeSchema>;
 export type Origin = z.infer<typeof OriginSchema>;
 export type SessionMessageRequest = z.infer<typeof SessionMessageRequestSchema>;
 export type MessageAccepted = z.infer<typeof MessageAcceptedSchema>;
-export type SessionForkRequest = z.infer<typeof SessionForkRequestSchema>;
 export type QueuedMessage = z.infer<typeof QueuedMessageSchema>;
 export type MessageQueuedEvent = z.infer<typeof MessageQueuedEventSchema>;
