@@ -38,6 +38,8 @@ export class Ownership {
   readonly #renewedAt = new Map<string, number>();
   /** Claims in progress, so two requests for one session take its lease once. */
   readonly #claiming = new Map<string, Promise<Claim>>();
+  /** Releases in progress: a claim made meanwhile waits for the lease to be gone, then takes it anew (or learns who did). */
+  readonly #releasing = new Map<string, Promise<void>>();
   #renewTimer: NodeJS.Timeout | undefined;
   #sweepTimer: NodeJS.Timeout | undefined;
   #renewals = 0;
@@ -82,6 +84,7 @@ export class Ownership {
    * and whose requester never hears back.
    */
   async #claim(sessionId: string, takeover: boolean): Promise<Claim> {
+    await this.#releasing.get(sessionId);
     const held = this.#held.get(sessionId);
     if (held !== undefined && (await this.#renew(held))) return { here: true };
     return this.#acquire(sessionId, takeover);
@@ -105,12 +108,16 @@ export class Ownership {
   }
 
   /** Let the session go: nothing of it runs here any more (it finished, or was deleted). */
-  async release(sessionId: string): Promise<void> {
+  release(sessionId: string): Promise<void> {
     const lease = this.#held.get(sessionId);
-    if (lease === undefined) return;
+    if (lease === undefined) return this.#releasing.get(sessionId) ?? Promise.resolve();
     this.#forget(sessionId);
-    await this.leases.markIdle(sessionId);
-    await this.leases.release(lease);
+    const releasing = (async () => {
+      await this.leases.markIdle(sessionId);
+      await this.leases.release(lease);
+    })().finally(() => this.#releasing.delete(sessionId));
+    this.#releasing.set(sessionId, releasing);
+    return releasing;
   }
 
   /** Start renewing held leases and sweeping for sessions whose owner died; `events` hears of both. */

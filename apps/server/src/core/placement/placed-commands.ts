@@ -35,6 +35,16 @@ function asSessionError(error: RouteError): SessionError {
  * session nothing runs any more is handed back. A single process needs none of this.
  */
 export class PlacedCommands {
+  /**
+   * Commands of each session under way on this node, from their claim to their end. A session is
+   * not let go under one: its lease would be released while the command, having claimed it, runs
+   * the session here unfenced — and another node could then take the session and run a second
+   * command against the state before the first (two answers to one question both accepted).
+   */
+  readonly #underWay = new Map<string, number>();
+  /** Sessions a letting-go found busy: let go once their last command ends. */
+  readonly #letGoLater = new Set<string>();
+
   constructor(
     private readonly placement: SessionPlacement,
     private readonly fanout: SessionFanout,
@@ -60,6 +70,11 @@ export class PlacedCommands {
     // A command may have revived it meanwhile (a correction of a finished session).
     const snapshot = await this.engine.snapshot(sessionId);
     if (snapshot !== undefined && isActive(snapshot.session.status)) return;
+    // Checked in the same synchronous stretch as the eviction, so no command slips in between.
+    if (this.#underWay.has(sessionId)) {
+      this.#letGoLater.add(sessionId);
+      return;
+    }
     this.engine.evict(sessionId, 'the session finished');
     try {
       await this.placement.release(sessionId);
@@ -74,6 +89,25 @@ export class PlacedCommands {
    */
   async run(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input?: CommandInput): Promise<unknown> {
     if (typeof sessionId !== 'string') throw notFound(sessionId);
+    return this.#whileUnderWay(sessionId, () => this.#run(op, sessionId, reply, input));
+  }
+
+  /** Run `command` of the session counted as under way here, and let the session go after it if a letting-go waited for it. */
+  async #whileUnderWay<T>(sessionId: string, command: () => Promise<T>): Promise<T> {
+    this.#underWay.set(sessionId, (this.#underWay.get(sessionId) ?? 0) + 1);
+    try {
+      return await command();
+    } finally {
+      const left = (this.#underWay.get(sessionId) ?? 1) - 1;
+      if (left > 0) this.#underWay.set(sessionId, left);
+      else {
+        this.#underWay.delete(sessionId);
+        if (this.#letGoLater.delete(sessionId)) queueMicrotask(() => void this.letGo(sessionId).catch((error: unknown) => this.report(`letting session ${sessionId} go failed`, error)));
+      }
+    }
+  }
+
+  async #run(op: CommandOp, sessionId: string, reply: ReplyTo | undefined, input?: CommandInput): Promise<unknown> {
     const held = this.fanout.hold(sessionId, reply);
     const deadline = Date.now() + this.placement.takeoverWaitMs;
     try {
@@ -164,6 +198,10 @@ export class PlacedCommands {
   /** A command routed here by the node of its requester. */
   async serveRouted(command: RoutedCommand, send: (frame: string) => void): Promise<unknown> {
     if (command.op === 'create') return this.#serveCreate(command, send);
+    return this.#whileUnderWay(command.sessionId, () => this.#serveRouted(command, send));
+  }
+
+  async #serveRouted(command: RoutedCommand, send: (frame: string) => void): Promise<unknown> {
     if (!(await this.#mayServe(command))) throw new RouteError('NOT_OWNER', `This node does not own session ${command.sessionId}.`);
     // The outcome goes back after the answer: a status change's answer is its event, sent once written.
     let answered: () => void = () => undefined;

@@ -26,6 +26,8 @@ export interface SessionTimersOptions {
 export class SessionTimers {
   readonly #pausedRuns: PausedRunExpiry<LiveSession>;
   readonly #deadlines: ApprovalDeadlines;
+  /** Stopped at shutdown: a read of the log begun before then may fail on the closing store, and is no failure. */
+  #stopped = false;
 
   constructor(private readonly options: SessionTimersOptions) {
     this.#pausedRuns = new PausedRunExpiry(options.pausedRunTtlMs ?? 15 * 60_000, (session) => options.pausedTooLong(session));
@@ -77,9 +79,10 @@ export class SessionTimers {
     }
     try {
       const loaded = await loadSession(this.options.store, info.sessionId);
+      if (this.#stopped) return;
       if (loaded !== undefined && loaded.state.session.status === 'waiting') this.armDeadlineOf(loaded.state, loaded.options);
     } catch (error) {
-      this.options.reportError(`reading waiting session ${info.sessionId} failed`, error);
+      if (!this.#stopped) this.options.reportError(`reading waiting session ${info.sessionId} failed`, error);
     }
   }
 
@@ -98,6 +101,7 @@ export class SessionTimers {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#pausedRuns.stop();
     this.#deadlines.stop();
   }
