@@ -1,6 +1,6 @@
 import type { ChainNavigation } from '$lib/chain/chain-navigation.js';
 import type { SessionView } from '$lib/chain/session-view.svelte.js';
-import { clearHits, paintHits, rangeInView, scrollRangeIntoView } from './card-highlights.js';
+import { clearHits, HitPainter, rangeInView, scrollRangeIntoView } from './card-highlights.js';
 import { FindIndex, type HitRef } from './find-index.js';
 import { SearchOrderBuilder, type SearchEntry } from './search-order.js';
 import { createMatcher } from './text-matcher.js';
@@ -46,6 +46,7 @@ export class ChainFind {
   #anchorStepId: string | undefined;
   #surface: FindSurface | null = null;
   #paintFrame = 0;
+  readonly #painter = new HitPainter(() => this.schedulePaint());
 
   constructor(readonly session: SessionView) {
     this.index = new FindIndex((stepId) => session.state.steps.get(stepId));
@@ -98,6 +99,11 @@ export class ChainFind {
       if (this.#surface === surface) this.#surface = null;
       clearHits();
     };
+  }
+
+  /** While searching: watch the chain's cards (drawn, changed, near the viewport) to paint their hits. Returns the stop. */
+  watch(container: HTMLElement): () => void {
+    return this.#painter.watch(container);
   }
 
   /** Open the bar; `returnFocus` gets the focus back when it closes, `anchorStepId` is where the first hit is looked for. */
@@ -185,7 +191,7 @@ export class ChainFind {
       clearHits();
       return null;
     }
-    return paintHits({ container, matcher, hasHits: (stepId) => this.index.countIn(stepId) > 0, current: this.#current });
+    return this.#painter.paint({ matcher, hasHits: (stepId) => this.index.countIn(stepId) > 0, current: this.#current });
   }
 
   #rematch(jump: boolean): void {
