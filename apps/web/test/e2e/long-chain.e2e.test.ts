@@ -15,6 +15,25 @@ const TASK = `firehose rate=max count=${STEPS * DELTAS_PER_STEP} step=${DELTAS_P
 
 const env = useServerAndBrowser({ INTERTHOUGHT_BENCH: '1' });
 
+/** Chromium's find-in-page from script (non-standard, so absent from the DOM typings): true when the text was found and selected. */
+type WindowWithFind = Window & { find?: (text: string) => boolean };
+
+/** The step that holds the focus, by id and kind. */
+function focusedStep(page: Page) {
+  return page.evaluate(() => {
+    const step = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-step-id]');
+    return step ? { id: step.dataset.stepId, kind: step.dataset.kind } : null;
+  });
+}
+
+/** Whether the step is drawn inside the window (at least partly). */
+function inViewport(page: Page, stepId: string) {
+  return page.evaluate((id) => {
+    const box = document.querySelector(`[data-step-id="${id}"]`)?.getBoundingClientRect();
+    return box !== undefined && box.bottom > 0 && box.top < window.innerHeight && box.height > 0;
+  }, stepId);
+}
+
 describe('a long chain in Chromium', { timeout: 120_000 }, () => {
   it('keeps every step findable and reachable by keyboard, and corrects a far step', async () => {
     const { page, context, errors } = await openPage(env().browser, env().server.url);
