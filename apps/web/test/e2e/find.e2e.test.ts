@@ -1,11 +1,11 @@
 // @vitest-environment node
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { launchBrowser, openPage, screenshot } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot } from './support/browser.js';
 import { fetchSnapshot, startFromHome, waitForCompletion } from './support/chain-page.js';
+import { createFirehoseSession } from './support/firehose.js';
 import { PERCENT_TASK } from './support/e2e-env.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { useServerAndBrowser } from './support/shared-env.js';
 
 // A long chain written at once by the firehose agent (bench mode): thought and action in turn, so
 // nothing folds. Each delta is stamped "#<n> " with its number over the whole session, so a query
@@ -14,43 +14,7 @@ const STEPS = 400;
 const DELTAS_PER_STEP = 10;
 const TASK = `firehose rate=max count=${STEPS * DELTAS_PER_STEP} step=${DELTAS_PER_STEP} kinds=thought,action`;
 
-let server: RunningServer | undefined;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  server = await startServer({ INTERTHOUGHT_BENCH: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-function env() {
-  if (!server || !browser) throw new Error('The e2e environment did not start (see the beforeAll error).');
-  return { server, browser };
-}
-
-/** Create a firehose session over the WebSocket (the home page offers only the regular agents) and return its id. */
-async function createFirehoseSession(url: string): Promise<string> {
-  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`);
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.once('message', () => {
-        socket.on('message', (data: Buffer) => {
-          const frame = JSON.parse(data.toString('utf8')) as { type: string; session?: { sessionId: string }; message?: string };
-          if (frame.type === 'session.created' && frame.session) resolve(frame.session.sessionId);
-          else if (frame.type === 'error') reject(new Error(frame.message));
-        });
-        socket.send(JSON.stringify({ type: 'session.create', id: 'r1', task: TASK, agent: 'firehose', options: { tokenDelayMs: 0 } }));
-      });
-    });
-  } finally {
-    socket.close();
-  }
-}
+const env = useServerAndBrowser({ INTERTHOUGHT_BENCH: '1' });
 
 /** What the find bar says: the current hit's number and the total. */
 function findCount(page: Page) {
@@ -114,7 +78,7 @@ function hitsIn(steps: { stepId: string; content: string }[], chain: string[], q
 describe('find in the chain, in Chromium', { timeout: 180_000 }, () => {
   it('finds text in every step of a long chain, jumps to each hit and highlights it, and gives the focus back', async () => {
     const { page, errors } = await openPage(env().browser, env().server.url);
-    const sessionId = await createFirehoseSession(env().server.url);
+    const sessionId = await createFirehoseSession(env().server.url, TASK);
     await page.goto(`/sessions/${encodeURIComponent(sessionId)}`);
     await waitForCompletion(page, 90_000);
     const snapshot = await fetchSnapshot(page, sessionId);

@@ -1,10 +1,10 @@
 // @vitest-environment node
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { launchBrowser, openPage, screenshot } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot } from './support/browser.js';
 import { fetchSnapshot, waitForCompletion } from './support/chain-page.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { createFirehoseSession } from './support/firehose.js';
+import { useServerAndBrowser } from './support/shared-env.js';
 
 // A chain as long as an agent writes in an hour, in real Chromium against the real server. The
 // firehose agent (registered in bench mode) writes it at once: thought and action in turn, so no
@@ -13,39 +13,7 @@ const STEPS = 640;
 const DELTAS_PER_STEP = 10;
 const TASK = `firehose rate=max count=${STEPS * DELTAS_PER_STEP} step=${DELTAS_PER_STEP} kinds=thought,action`;
 
-let server: RunningServer | undefined;
-let browser: Browser | undefined;
-
-beforeAll(async () => {
-  server = await startServer({ INTERTHOUGHT_BENCH: '1' });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-/** Create a firehose session over the WebSocket (the home page offers only the regular agents) and return its id. */
-async function createFirehoseSession(url: string): Promise<string> {
-  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`);
-  try {
-    return await new Promise<string>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.once('message', () => {
-        socket.on('message', (data: Buffer) => {
-          const frame = JSON.parse(data.toString('utf8')) as { type: string; session?: { sessionId: string }; message?: string };
-          if (frame.type === 'session.created' && frame.session) resolve(frame.session.sessionId);
-          else if (frame.type === 'error') reject(new Error(frame.message));
-        });
-        // Token pacing off: the firehose paces itself (here: not at all).
-        socket.send(JSON.stringify({ type: 'session.create', id: 'r1', task: TASK, agent: 'firehose', options: { tokenDelayMs: 0 } }));
-      });
-    });
-  } finally {
-    socket.close();
-  }
-}
+const env = useServerAndBrowser({ INTERTHOUGHT_BENCH: '1' });
 
 /** Chromium's find-in-page from script (non-standard, so absent from the DOM typings): true when the text was found and selected. */
 type WindowWithFind = Window & { find?: (text: string) => boolean };
@@ -66,16 +34,11 @@ function inViewport(page: Page, stepId: string) {
   }, stepId);
 }
 
-function env() {
-  if (!server || !browser) throw new Error('The e2e environment did not start (see the beforeAll error).');
-  return { server, browser };
-}
-
 describe('a long chain in Chromium', { timeout: 120_000 }, () => {
   it('keeps every step findable and reachable by keyboard, and corrects a far step', async () => {
     const { page, context, errors } = await openPage(env().browser, env().server.url);
     try {
-      const sessionId = await createFirehoseSession(env().server.url);
+      const sessionId = await createFirehoseSession(env().server.url, TASK);
       await page.goto(`/sessions/${encodeURIComponent(sessionId)}`);
       await waitForCompletion(page, 60_000);
       const snapshot = await fetchSnapshot(page, sessionId);

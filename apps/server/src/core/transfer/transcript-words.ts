@@ -34,27 +34,45 @@ export interface TranscriptWords {
 
 const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** The words for who did something other than a named user, in one language. */
+interface WhoWords {
+  you: string;
+  shareLink: string;
+  owner: string;
+  server: string;
+  policy: string;
+  someone: string;
+}
+
+/** Who an attribution names, in the words of one language (a user by their name). */
+function whoIn(words: WhoWords): (attribution: Attribution) => string {
+  return (attribution) => {
+    switch (attribution.kind) {
+      case 'you':
+        return words.you;
+      case 'user':
+        return attribution.name;
+      case 'share-link':
+        return words.shareLink;
+      case 'owner':
+        return words.owner;
+      case 'decider':
+        return attribution.decider === 'server' ? words.server : attribution.decider === 'policy' ? words.policy : words.someone;
+      default:
+        return words.someone;
+    }
+  };
+}
+
+/** Chinese puts "by whom, when" after a colon, and no colon when nobody is named. */
+const zhByAt = (byAt: string): string => (byAt === '' ? '' : `：${byAt}`);
+
 const en: TranscriptWords = {
   locale: 'en-US',
   kinds: { thought: 'Thought', action: 'Action', tool_call: 'Tool call', observation: 'Observation', final_answer: 'Answer' },
   statuses: {},
   step: (number, kind) => `Step ${number} · ${kind}`,
-  who(attribution) {
-    switch (attribution.kind) {
-      case 'you':
-        return 'you';
-      case 'user':
-        return attribution.name;
-      case 'share-link':
-        return 'someone with a share link';
-      case 'owner':
-        return 'the owner';
-      case 'decider':
-        return attribution.decider === 'server' ? 'the server' : attribution.decider === 'policy' ? 'a rule of the session' : 'someone';
-      default:
-        return 'someone';
-    }
-  },
+  who: whoIn({ you: 'you', shareLink: 'someone with a share link', owner: 'the owner', server: 'the server', policy: 'a rule of the session', someone: 'someone' }),
   speaker: (attribution) => capitalised(en.who(attribution)),
   turn: (speaker) => `**${speaker}:**`,
   byAt: (who, when) => `${who === undefined ? '' : ` by ${who}`}${when === undefined ? '' : ` at ${when}`}`,
@@ -93,34 +111,19 @@ const zh: TranscriptWords = {
     interrupted: '已中断',
   },
   step: (number, kind) => `第 ${number} 步 · ${kind}`,
-  who(attribution) {
-    switch (attribution.kind) {
-      case 'you':
-        return '你';
-      case 'user':
-        return attribution.name;
-      case 'share-link':
-        return '持分享链接的人';
-      case 'owner':
-        return '所有者';
-      case 'decider':
-        return attribution.decider === 'server' ? '服务器' : attribution.decider === 'policy' ? '会话的规则' : '某人';
-      default:
-        return '某人';
-    }
-  },
+  who: whoIn({ you: '你', shareLink: '持分享链接的人', owner: '所有者', server: '服务器', policy: '会话的规则', someone: '某人' }),
   speaker: (attribution) => zh.who(attribution),
   turn: (speaker) => `**${speaker}：**`,
   byAt: (who, when) => `${who === undefined ? '' : `由${who}`}${when === undefined ? '' : `于 ${when}`}`,
-  corrected: (byAt, note) => `**已修正**${byAt === '' ? '' : `：${byAt}`}。${note === undefined ? '' : `说明：“${note}”`}`,
+  corrected: (byAt, note) => `**已修正**${zhByAt(byAt)}。${note === undefined ? '' : `说明：“${note}”`}`,
   earlier: '修正前的内容：',
   empty: '（空）',
   emptyStep: '_（空）_',
   streaming: '_（仍在写入）_',
   waiting: (since) => `**等待批准**${since === undefined ? '' : `（自 ${since} 起）`}：工具尚未运行。`,
-  approved: (byAt) => `**已批准**${byAt === '' ? '' : `：${byAt}`}。`,
-  edited: (byAt) => `**运行前已修改**并批准${byAt === '' ? '' : `：${byAt}`}。`,
-  rejected: (byAt, reason) => `**已拒绝**${byAt === '' ? '' : `：${byAt}`}。${reason === undefined ? '' : `原因：“${reason}”`}`,
+  approved: (byAt) => `**已批准**${zhByAt(byAt)}。`,
+  edited: (byAt) => `**运行前已修改**并批准${zhByAt(byAt)}。`,
+  rejected: (byAt, reason) => `**已拒绝**${zhByAt(byAt)}。${reason === undefined ? '' : `原因：“${reason}”`}`,
   timedOut: (when) => `**未及时批准**：${when === undefined ? '' : `于 ${when} `}超时，工具没有运行。`,
   otherDecision: (state, byAt) => `**审批**：${state}${byAt === '' ? '' : `，${byAt}`}。`,
   refused: (why) =>

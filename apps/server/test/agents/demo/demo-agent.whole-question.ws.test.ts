@@ -1,42 +1,21 @@
-import { applyEvents, createSessionState, type ServerMessage, type Step } from '@interthought/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../support/server.js';
-import { TestClient } from '../../support/ws-client.js';
+import { type ServerMessage, type Step } from '@interthought/protocol';
+import { describe, expect, it } from 'vitest';
+import { useServerAndClient } from '../../support/demo-wire.js';
 
 // Issue #30 end to end: a real WebSocket client against the real server runs the demo agent on
 // a question of several parts, then the follow-ups and the steer a newcomer types.
 describe('demo agent: the whole question and a newcomer\'s follow-ups, over the wire', () => {
-  let server: RunningServer;
-  let client: TestClient;
-  beforeAll(async () => {
-    server = await startServer();
-    client = await TestClient.connect(server.wsUrl);
-    await client.waitForType('hello');
-  });
-  afterAll(async () => {
-    await client.close();
-    await server.close();
-  });
-
-  function next(sessionId: string, from: number, match: (frame: ServerMessage) => boolean, what: string): Promise<ServerMessage> {
-    let seen = 0;
-    return client.waitFor((frame) => seen++ >= from && 'sessionId' in frame && frame.sessionId === sessionId && match(frame), what);
-  }
+  const wire = useServerAndClient();
+  const { next, chainOf } = wire;
 
   function untilCompleted(sessionId: string, from: number): Promise<ServerMessage> {
     return next(sessionId, from, (frame) => frame.type === 'session.status' && frame.status === 'completed', `session ${sessionId} to complete`);
   }
 
-  /** The session's chain, folded from the events this client received with the protocol's reducer. */
-  function chainOf(sessionId: string): Step[] {
-    const state = applyEvents(createSessionState(), client.events(sessionId));
-    return state.chain.map((stepId) => state.steps.get(stepId)!);
-  }
-
   /** Send a follow-up once the session completed, and wait until the turn it starts completes. */
   async function say(sessionId: string, text: string): Promise<Step[]> {
-    const mark = client.frames.length;
-    client.send({ type: 'session.message', sessionId, text });
+    const mark = wire.client().frames.length;
+    wire.client().send({ type: 'session.message', sessionId, text });
     await next(sessionId, mark, (frame) => frame.type === 'session.status' && frame.status === 'running', `session ${sessionId} to run`);
     await untilCompleted(sessionId, mark);
     const chain = chainOf(sessionId);
@@ -48,8 +27,8 @@ describe('demo agent: the whole question and a newcomer\'s follow-ups, over the 
   }
 
   it('answers every part, then a new count, then that amount in kilograms and in pounds', async () => {
-    const mark = client.frames.length;
-    const sessionId = await client.createSession('A recipe needs 250 g flour for 4 people. How much for 10 people, and what is that in kilograms?', { agent: 'demo' });
+    const mark = wire.client().frames.length;
+    const sessionId = await wire.client().createSession('A recipe needs 250 g flour for 4 people. How much for 10 people, and what is that in kilograms?', { agent: 'demo' });
     await untilCompleted(sessionId, mark);
     const first = chainOf(sessionId);
     expect(first.map((step) => step.kind)).toEqual([
@@ -67,8 +46,8 @@ describe('demo agent: the whole question and a newcomer\'s follow-ups, over the 
   });
 
   it('「那是多少千克？」 converts the previous answer; an unrelated request still declines', async () => {
-    const mark = client.frames.length;
-    const sessionId = await client.createSession('4个人需要250克面粉，10个人需要多少克？', { agent: 'demo' });
+    const mark = wire.client().frames.length;
+    const sessionId = await wire.client().createSession('4个人需要250克面粉，10个人需要多少克？', { agent: 'demo' });
     await untilCompleted(sessionId, mark);
     expect(chainOf(sessionId).at(-1)!.content).toBe('10个人需要625克。');
 
@@ -82,19 +61,19 @@ describe('demo agent: the whole question and a newcomer\'s follow-ups, over the 
   });
 
   it('「请用千米每小时回答」 sent at a step boundary (a breakpoint after the first calculation) steers the run', async () => {
-    const mark = client.frames.length;
+    const mark = wire.client().frames.length;
     const task = '一辆车2小时行驶150千米，速度是多少米每秒？';
-    const sessionId = await client.createSession(task, { agent: 'demo', options: { breakpoints: [{ kind: 'observation', tool: 'calculator' }] } });
+    const sessionId = await wire.client().createSession(task, { agent: 'demo', options: { breakpoints: [{ kind: 'observation', tool: 'calculator' }] } });
     await next(sessionId, mark, (frame) => frame.type === 'session.status' && frame.status === 'paused', 'the breakpoint pause');
     expect(chainOf(sessionId).map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call', 'observation']);
-    const steerAt = client.frames.length;
-    const id = client.send({ type: 'session.message', sessionId, text: '请用千米每小时回答', mode: 'steer' });
+    const steerAt = wire.client().frames.length;
+    const id = wire.client().send({ type: 'session.message', sessionId, text: '请用千米每小时回答', mode: 'steer' });
     // At a breakpoint stop the message waits (message.queued) and reaches the chain when the run goes on.
-    expect(await client.answerTo(id)).toMatchObject({ type: 'message.accepted' });
+    expect(await wire.client().answerTo(id)).toMatchObject({ type: 'message.accepted' });
     // The steered turn stops at its own calculator observation too: resume until the run completes.
     for (let stop = 0; stop < 3 && chainOf(sessionId).at(-1)?.kind !== 'final_answer'; stop++) {
-      const resumedAt = client.frames.length;
-      client.send({ type: 'session.resume', sessionId });
+      const resumedAt = wire.client().frames.length;
+      wire.client().send({ type: 'session.resume', sessionId });
       await next(sessionId, resumedAt, (frame) => frame.type === 'session.status' && (frame.status === 'paused' || frame.status === 'completed'), 'the next stop');
     }
     const chain = chainOf(sessionId);
@@ -105,6 +84,6 @@ describe('demo agent: the whole question and a newcomer\'s follow-ups, over the 
     expect(turn.map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
     expect(turn[2]).toMatchObject({ tool: 'calculator', content: JSON.stringify({ expression: '150 / 2' }) });
     expect(turn.at(-1)!.content).toBe('按照你的要求（请用千米每小时回答），平均速度是每小时75公里（75 km/h）。');
-    expect(client.frames.slice(steerAt).some((frame) => frame.type === 'error')).toBe(false);
+    expect(wire.client().frames.slice(steerAt).some((frame) => frame.type === 'error')).toBe(false);
   });
 });

@@ -61,45 +61,133 @@ export function hitRangesIn(card: HTMLElement, matcher: TextMatcher): Range[] {
 }
 
 export interface PaintRequest {
-  container: HTMLElement;
   matcher: TextMatcher;
   /** Whether the index counts hits in this step (a card without any is not walked). */
   hasHits: (stepId: string) => boolean;
   current: HitRef | null;
 }
 
+const CARD = '[data-step-id]';
+
 /**
- * Paints the hits of the cards drawn near the viewport (a screen above and below), the current
- * one in its own highlight, and returns the current hit's range when its card is drawn. Only
- * Range objects are made: the step text in the DOM is never touched, so nothing fights Svelte or
- * the markdown renderer. Run again whenever cards mount, redraw or scroll into view.
+ * Paints find's hits on the cards drawn near the viewport (a screen above and below), the current
+ * one in its own highlight. Only Range objects are made: the step text in the DOM is never touched,
+ * so nothing fights Svelte or the markdown renderer. A repaint (a delta, a card drawn) costs the
+ * cards near the viewport, never the whole chain: an IntersectionObserver keeps the set of near
+ * cards (no box is read per paint), and each card's ranges are kept until a mutation inside it
+ * says its text changed, so a delta walks again only the card it streamed into.
  */
-export function paintHits({ container, matcher, hasHits, current }: PaintRequest): Range | null {
-  if (!highlightsSupported()) return null;
-  const all = new Highlight();
-  const currentHighlight = new Highlight();
-  // Drawn over the other hits where both cover the same text.
-  currentHighlight.priority = 1;
-  let currentRange: Range | null = null;
-  const margin = window.innerHeight;
-  for (const card of container.querySelectorAll<HTMLElement>('[data-step-id]')) {
-    const stepId = card.dataset.stepId ?? '';
-    if (!hasHits(stepId)) continue;
-    const isCurrent = current?.stepId === stepId;
-    if (!isCurrent) {
-      const box = card.getBoundingClientRect();
-      if (box.bottom < -margin || box.top > 2 * margin || box.height === 0) continue;
+export class HitPainter {
+  readonly #near = new Set<HTMLElement>();
+  readonly #cards = new Map<string, HTMLElement>();
+  /** The ranges of the cards walked with `#matcher` whose text did not change since. */
+  readonly #ranges = new Map<HTMLElement, Range[]>();
+  #matcher: TextMatcher | null = null;
+  #intersections: IntersectionObserver | null = null;
+  /** How many cards were walked for their ranges so far: what a measure reads. */
+  walks = 0;
+
+  /** `onChange`: something to paint again (a card drawn, changed, or come near the viewport). */
+  constructor(private readonly onChange: () => void) {}
+
+  /** Watch the cards of `container`, those drawn now and later; returns the stop. */
+  watch(container: HTMLElement): () => void {
+    const root = container.closest<HTMLElement>('[data-scroller]');
+    if (typeof IntersectionObserver !== 'undefined') {
+      this.#intersections = new IntersectionObserver(
+        (entries) => {
+          for (const entry of entries) {
+            const card = entry.target as HTMLElement;
+            if (entry.isIntersecting) this.#near.add(card);
+            else this.#near.delete(card);
+          }
+          this.onChange();
+        },
+        { root, rootMargin: '100% 0px' },
+      );
     }
-    const ranges = hitRangesIn(card, matcher);
-    for (const range of ranges) all.add(range);
-    if (isCurrent && ranges.length) {
-      currentRange = ranges[Math.min(current.ordinal, ranges.length - 1)]!;
-      currentHighlight.add(currentRange);
-    }
+    const mutations = new MutationObserver((records) => this.#changed(records));
+    mutations.observe(container, { childList: true, subtree: true, characterData: true });
+    for (const card of container.querySelectorAll<HTMLElement>(CARD)) this.#add(card);
+    return () => {
+      mutations.disconnect();
+      this.#intersections?.disconnect();
+      this.#intersections = null;
+      this.#near.clear();
+      this.#cards.clear();
+      this.#ranges.clear();
+    };
   }
-  CSS.highlights.set(HIT_HIGHLIGHT, all);
-  CSS.highlights.set(CURRENT_HIGHLIGHT, currentHighlight);
-  return currentRange;
+
+  /** Paint now; returns the current hit's range when its card is drawn. */
+  paint({ matcher, hasHits, current }: PaintRequest): Range | null {
+    if (!highlightsSupported()) return null;
+    if (matcher !== this.#matcher) {
+      this.#matcher = matcher;
+      this.#ranges.clear();
+    }
+    const all = new Highlight();
+    const currentHighlight = new Highlight();
+    // Drawn over the other hits where both cover the same text.
+    currentHighlight.priority = 1;
+    let currentRange: Range | null = null;
+    const currentCard = current ? this.#cards.get(current.stepId) : undefined;
+    // Without an IntersectionObserver every card counts as near.
+    const near = this.#intersections ? this.#near : new Set(this.#cards.values());
+    const cards = currentCard && !near.has(currentCard) ? [...near, currentCard] : near;
+    for (const card of cards) {
+      if (!hasHits(card.dataset.stepId ?? '')) continue;
+      const ranges = this.#rangesOf(card, matcher);
+      for (const range of ranges) all.add(range);
+      if (card === currentCard && current && ranges.length) {
+        currentRange = ranges[Math.min(current.ordinal, ranges.length - 1)]!;
+        currentHighlight.add(currentRange);
+      }
+    }
+    CSS.highlights.set(HIT_HIGHLIGHT, all);
+    CSS.highlights.set(CURRENT_HIGHLIGHT, currentHighlight);
+    return currentRange;
+  }
+
+  #rangesOf(card: HTMLElement, matcher: TextMatcher): Range[] {
+    let ranges = this.#ranges.get(card);
+    if (!ranges) {
+      this.walks++;
+      ranges = hitRangesIn(card, matcher);
+      this.#ranges.set(card, ranges);
+    }
+    return ranges;
+  }
+
+  /** Cards drawn or gone join or leave the watch; a card whose text changed is walked again at the next paint. */
+  #changed(records: MutationRecord[]): void {
+    for (const record of records) {
+      const target = record.target instanceof Element ? record.target : record.target.parentElement;
+      const card = target?.closest<HTMLElement>(CARD);
+      if (card) this.#ranges.delete(card);
+      for (const node of record.addedNodes) if (node instanceof HTMLElement) this.#eachCard(node, (added) => this.#add(added));
+      for (const node of record.removedNodes) if (node instanceof HTMLElement) this.#eachCard(node, (removed) => this.#remove(removed));
+    }
+    this.onChange();
+  }
+
+  #eachCard(node: HTMLElement, visit: (card: HTMLElement) => void): void {
+    if (node.matches(CARD)) visit(node);
+    for (const card of node.querySelectorAll<HTMLElement>(CARD)) visit(card);
+  }
+
+  #add(card: HTMLElement): void {
+    this.#cards.set(card.dataset.stepId ?? '', card);
+    this.#intersections?.observe(card);
+  }
+
+  #remove(card: HTMLElement): void {
+    const stepId = card.dataset.stepId ?? '';
+    if (this.#cards.get(stepId) === card) this.#cards.delete(stepId);
+    this.#intersections?.unobserve(card);
+    this.#near.delete(card);
+    this.#ranges.delete(card);
+  }
 }
 
 export function clearHits(): void {

@@ -1,8 +1,8 @@
 import type { ChainNavigation } from '$lib/chain/chain-navigation.js';
 import type { SessionView } from '$lib/chain/session-view.svelte.js';
-import { clearHits, paintHits, rangeInView, scrollRangeIntoView } from './card-highlights.js';
+import { clearHits, HitPainter, rangeInView, scrollRangeIntoView } from './card-highlights.js';
 import { FindIndex, type HitRef } from './find-index.js';
-import { searchOrder, type SearchEntry } from './search-order.js';
+import { SearchOrderBuilder, type SearchEntry } from './search-order.js';
 import { createMatcher } from './text-matcher.js';
 
 /**
@@ -37,6 +37,8 @@ export class ChainFind {
   #total = $state(0);
   #number = $state(0);
   readonly index: FindIndex;
+  /** The order searched, kept in step with the layouts while searching (a new step walks only its row). */
+  readonly #order = new SearchOrderBuilder();
   /** Where the current hit was in the order, for when its step leaves it (a correction). */
   #lastPosition = 0;
   #returnFocus: HTMLElement | null = null;
@@ -44,6 +46,7 @@ export class ChainFind {
   #anchorStepId: string | undefined;
   #surface: FindSurface | null = null;
   #paintFrame = 0;
+  readonly #painter = new HitPainter(() => this.schedulePaint());
 
   constructor(readonly session: SessionView) {
     this.index = new FindIndex((stepId) => session.state.steps.get(stepId));
@@ -98,6 +101,11 @@ export class ChainFind {
     };
   }
 
+  /** While searching: watch the chain's cards (drawn, changed, near the viewport) to paint their hits. Returns the stop. */
+  watch(container: HTMLElement): () => void {
+    return this.#painter.watch(container);
+  }
+
   /** Open the bar; `returnFocus` gets the focus back when it closes, `anchorStepId` is where the first hit is looked for. */
   show(returnFocus: Element | null, anchorStepId?: string): void {
     if (this.#open) return;
@@ -112,6 +120,7 @@ export class ChainFind {
   close(): void {
     this.#open = false;
     this.index.setMatcher(null);
+    this.#order.reset();
     this.index.setOrder([]);
     this.#current = null;
     this.#total = 0;
@@ -146,12 +155,15 @@ export class ChainFind {
   /** The chain's shape changed (the page reads the layouts reactively and calls this). */
   syncOrder(): void {
     if (!this.active) return;
-    this.index.setOrder(this.#orderNow());
+    this.#takeOrder();
     this.#refresh();
   }
 
-  #orderNow(): SearchEntry[] {
-    return searchOrder(this.session.layout, (scope) => this.session.subagent(scope)?.layout);
+  /** Bring the index's order up to the layouts: a chain grown at its tail places and counts only its new steps. */
+  #takeOrder(): void {
+    const session = this.session;
+    const { kept, removed } = this.#order.update(session.layout, (scope) => session.subagent(scope)?.layout, session.layout === session.fullLayout);
+    this.index.replaceTail(this.#order.entries, kept, removed);
   }
 
   /** A flush changed these steps' fields ('all': a snapshot). */
@@ -179,14 +191,14 @@ export class ChainFind {
       clearHits();
       return null;
     }
-    return paintHits({ container, matcher, hasHits: (stepId) => this.index.countIn(stepId) > 0, current: this.#current });
+    return this.#painter.paint({ matcher, hasHits: (stepId) => this.index.countIn(stepId) > 0, current: this.#current });
   }
 
   #rematch(jump: boolean): void {
     const matcher = this.#open ? createMatcher(this.#query, { matchCase: this.#matchCase }) : null;
     this.index.setMatcher(matcher);
     // The order is kept only while searching: the first query after opening takes it now.
-    if (matcher && this.index.order.length === 0) this.index.setOrder(this.#orderNow());
+    if (matcher) this.#takeOrder();
     // A changed query looks from where the user is: the current hit's step, else the step they were at when the bar opened.
     const from = this.#current?.stepId ?? this.#anchorStepId;
     const position = from === undefined ? undefined : this.index.positionOf(from);

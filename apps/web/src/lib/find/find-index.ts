@@ -83,6 +83,25 @@ export class FindIndex {
     this.#recount();
   }
 
+  /**
+   * The order changed from position `kept` on (`removed`: the entries that stood there, `order`
+   * holds the new ones): only those steps are placed and counted, so a step appended to a long
+   * chain costs one count, not a pass over the chain.
+   */
+  replaceTail(order: readonly SearchEntry[], kept: number, removed: readonly SearchEntry[]): void {
+    this.#order = order;
+    for (let position = kept; position < this.#counts.length; position++) this.#total -= this.#counts[position] ?? 0;
+    this.#counts.length = Math.min(this.#counts.length, kept);
+    for (const entry of removed) if ((this.#positions.get(entry.stepId) ?? -1) >= kept) this.#positions.delete(entry.stepId);
+    for (let position = kept; position < order.length; position++) {
+      const stepId = order[position]!.stepId;
+      this.#positions.set(stepId, position);
+      const count = this.#countOf(stepId);
+      this.#counts[position] = count;
+      this.#total += count;
+    }
+  }
+
   /** Any step may have changed (a fresh snapshot): place and count every step again (unchanged texts are not scanned). */
   recountAll(): void {
     this.#positions = new Map(this.#order.map((entry, position) => [entry.stepId, position]));

@@ -7,7 +7,7 @@ export { filterLayout, matchesKind, KIND_FILTERS, type KindFilter } from './kind
 export { ChainFind, type FindSurface } from './chain-find.svelte.js';
 export { ChainFilter } from './chain-filter.svelte.js';
 export { ChainTools } from './chain-tools.svelte.js';
-export { CURRENT_HIGHLIGHT, HIT_HIGHLIGHT, hitRangesIn, paintHits, clearHits, stepAtViewport } from './card-highlights.js';
+export { CURRENT_HIGHLIGHT, HIT_HIGHLIGHT, hitRangesIn, HitPainter, clearHits, stepAtViewport } from './card-highlights.js';
 export { default as FindBar } from './FindBar.svelte';
 export { default as ChainOutline } from './ChainOutline.svelte';
 export { default as ChainToolsStrip } from './ChainToolsStrip.svelte';

@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { SessionView } from '$lib/chain/session-view.svelte.js';
 import { ChainFind } from '$lib/find/chain-find.svelte.js';
-import { EventLog, ManualFrames } from '../../support/session-events.js';
+import { liveSession } from '../../support/live-session.js';
 
 function setup() {
-  const log = new EventLog();
-  const frames = new ManualFrames();
-  const session = new SessionView(log.sessionId, { schedule: frames.schedule });
-  session.loadSnapshot(log.emptySnapshot());
-  let seen = 0;
-  const flush = () => {
-    for (const event of log.events.slice(seen)) session.enqueue(event);
-    seen = log.events.length;
-    frames.run();
-  };
+  const { log, session, flush } = liveSession();
   const find = new ChainFind(session);
   // What the page's effects do while searching: recount the steps each flush changed.
   session.onStepsChanged((ids) => find.stepsChanged(ids));

@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SessionView } from '$lib/chain/session-view.svelte.js';
 import { FindIndex } from '$lib/find/find-index.js';
 import { searchOrder } from '$lib/find/search-order.js';
 import { createMatcher } from '$lib/find/text-matcher.js';
-import { EventLog, ManualFrames } from '../../support/session-events.js';
+import { liveSession } from '../../support/live-session.js';
 
 function setup() {
-  const log = new EventLog();
-  const frames = new ManualFrames();
-  const session = new SessionView(log.sessionId, { schedule: frames.schedule });
-  session.loadSnapshot(log.emptySnapshot());
-  let seen = 0;
-  /** Send the log's new events to the view and fold them, as a frame would. */
-  const flush = () => {
-    for (const event of log.events.slice(seen)) session.enqueue(event);
-    seen = log.events.length;
-    frames.run();
-  };
+  const { log, session, flush } = liveSession();
   const index = new FindIndex((stepId) => session.state.steps.get(stepId));
   const order = () => searchOrder(session.layout, (scope) => session.subagent(scope)?.layout);
   return { log, session, flush, index, order };

@@ -1,28 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { SessionView } from '$lib/chain/session-view.svelte.js';
+import type { SessionView } from '$lib/chain/session-view.svelte.js';
 import { ChainFilter } from '$lib/find/chain-filter.svelte.js';
 import { filterLayout } from '$lib/find/kind-filter.js';
-import { EventLog, ManualFrames } from '../../support/session-events.js';
-
-function setup() {
-  const log = new EventLog();
-  const frames = new ManualFrames();
-  const session = new SessionView(log.sessionId, { schedule: frames.schedule });
-  session.loadSnapshot(log.emptySnapshot());
-  let seen = 0;
-  const flush = () => {
-    for (const event of log.events.slice(seen)) session.enqueue(event);
-    seen = log.events.length;
-    frames.run();
-  };
-  return { log, session, flush };
-}
+import { liveSession } from '../../support/live-session.js';
 
 const shown = (session: SessionView) => session.layout.rows.map((row) => (row.type === 'step' ? row.stepId : row.type));
 
 describe('filter by kind', () => {
   it('shows only tool calls, and clearing it restores the layout exactly', () => {
-    const { log, session, flush } = setup();
+    const { log, session, flush } = liveSession();
     log.step('thought', 'think');
     const call = log.step('tool_call', '{"expression":"1+1"}', { tool: 'calculator' });
     log.step('observation', '2');
@@ -42,7 +28,7 @@ describe('filter by kind', () => {
   });
 
   it('opens a fold of thoughts into the thoughts it shows', () => {
-    const { log, session, flush } = setup();
+    const { log, session, flush } = liveSession();
     const thoughts = [log.step('thought', 'a'), log.step('thought', 'b'), log.step('thought', 'c')];
     log.step('action', 'act');
     flush();
@@ -52,7 +38,7 @@ describe('filter by kind', () => {
   });
 
   it('shows corrected steps with what they replaced folded above them', () => {
-    const { log, session, flush } = setup();
+    const { log, session, flush } = liveSession();
     log.step('thought', 'think');
     const call = log.step('tool_call', '{"expression":"1+1"}', { tool: 'calculator' });
     log.step('observation', '2');
@@ -64,7 +50,7 @@ describe('filter by kind', () => {
   });
 
   it('keeps a batch of delegate calls under a tool-call filter, with its sub-agents', () => {
-    const { log, session, flush } = setup();
+    const { log, session, flush } = liveSession();
     log.step('thought', 'split the work');
     log.delegate('researcher', 'look it up');
     log.step('final_answer', 'done');
@@ -74,7 +60,7 @@ describe('filter by kind', () => {
   });
 
   it('stays applied while the chain streams on', () => {
-    const { log, session, flush } = setup();
+    const { log, session, flush } = liveSession();
     const call = log.step('tool_call', '{"a":1}', { tool: 'calculator' });
     flush();
     new ChainFilter(session).set('tool_call');
@@ -86,7 +72,7 @@ describe('filter by kind', () => {
   });
 
   it('is pure: the layout it filters is left as it was', () => {
-    const { log, session, flush } = setup();
+    const { log, session, flush } = liveSession();
     log.step('thought', 'a');
     log.step('action', 'b');
     flush();

@@ -43,3 +43,39 @@ export function splitFormulas(text: string): StreamingPiece[] {
   if (plainFrom < text.length) pieces.push({ text: text.slice(plainFrom) });
   return pieces;
 }
+
+/** How far back an append is checked for a delimiter: a `$` or `\` ending the old text decides by the character after it. */
+const OVERLAP = 2;
+const DELIMITER = /[$\\`]/;
+
+/** A split kept as its pieces up to the last plain run, and that run: an append that only extends the run leaves `head` as it was. */
+export interface GrowingSplit {
+  head: readonly StreamingPiece[];
+  tail: string;
+}
+
+/**
+ * `splitFormulas` for the text of one streaming step, which only grows: an append that holds no
+ * `$`, backslash or backtick (most deltas) cannot open, close or end anything, so it only extends
+ * the last plain run and costs its own length, not a scan of the whole text; `head` keeps its
+ * identity then, so nothing before the run is drawn again. Anything else (or text that did not
+ * grow from the last) is split afresh.
+ */
+export class GrowingFormulas {
+  #text = '';
+  #split: GrowingSplit = { head: [], tail: '' };
+
+  split(text: string): GrowingSplit {
+    const previous = this.#text;
+    if (text === previous) return this.#split;
+    const grown = previous !== '' && text.length > previous.length && !DELIMITER.test(text.slice(previous.length - OVERLAP)) && text.startsWith(previous);
+    this.#split = grown ? { head: this.#split.head, tail: this.#split.tail + text.slice(previous.length) } : headAndTail(splitFormulas(text));
+    this.#text = text;
+    return this.#split;
+  }
+}
+
+function headAndTail(pieces: StreamingPiece[]): GrowingSplit {
+  const last = pieces[pieces.length - 1];
+  return last && 'text' in last ? { head: pieces.slice(0, -1), tail: last.text } : { head: pieces, tail: '' };
+}
