@@ -21,10 +21,10 @@ import {
   type SessionState,
   type ShareRecord,
 } from '@interthought/protocol';
-import { layoutChain, relayoutFrom, type ChainLayout, type ChainRow } from './chain-rows.js';
+import { SvelteSet } from 'svelte/reactivity';
+import { layoutChain, relayoutFrom, type ChainLayout } from './chain-rows.js';
 import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { OutgoingMessages } from './outgoing-messages.svelte.js';
-import { rowBlocks } from './row-blocks.js';
 import { StepView } from './step-view.svelte.js';
 import { FULL_SCOPE_RELAYOUT, type SubagentView } from './subagent-view.svelte.js';
 import { noScopeChanges, SubagentViews, type ScopeChanges } from './subagent-views.svelte.js';
@@ -106,8 +106,12 @@ export class SessionView {
   #loadError = $state.raw<{ code: string; message: string } | null>(null);
   #info = $state.raw<SessionInfo | null>(null);
   #layout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
-  /** The layout's rows in blocks, as the timeline renders them: unchanged blocks keep their identity. */
-  #blocks = $state.raw<(readonly ChainRow[])[]>([]);
+  /**
+   * The folds (a run of thoughts, superseded steps) the user opened, by row key. Kept here, not in
+   * the fold's component: on a long chain a row far from the viewport is not mounted, and must
+   * come back as the user left it.
+   */
+  #openFolds = new SvelteSet<string>();
   /** The alternative picked at each branch point the user navigated (parent key → step id). */
   #selection = $state.raw<ReadonlyMap<string, string>>(new Map());
   /** The session was deleted on the server: what is shown stays, but nothing can change it any more. */
@@ -161,8 +165,15 @@ export class SessionView {
     return this.#layout;
   }
 
-  get blocks(): readonly (readonly ChainRow[])[] {
-    return this.#blocks;
+  /** Whether the fold of this row (its key) is open. Reactive. */
+  isFoldOpen(rowKey: string): boolean {
+    return this.#openFolds.has(rowKey);
+  }
+
+  /** Open or close a fold (a run of thoughts, superseded steps) by its row's key. */
+  setFoldOpen(rowKey: string, open: boolean): void {
+    if (open) this.#openFolds.add(rowKey);
+    else this.#openFolds.delete(rowKey);
   }
 
   get selection(): ReadonlyMap<string, string> {
@@ -379,7 +390,6 @@ export class SessionView {
 
   #setLayout(layout: ChainLayout): void {
     this.#layout = layout;
-    this.#blocks = rowBlocks(layout.rows, this.#blocks);
   }
 
   /** The view of a step (every step of every branch has one once it is known). */
