@@ -8,7 +8,8 @@ import { startServer, type RunningServer } from './support/server.js';
 
 // A chain as long as an agent writes in an hour, in real Chromium against the real server. The
 // firehose agent (registered in bench mode) writes it at once: thought and action in turn, so no
-// thoughts fold and every step is its own row on the page.
+// thoughts fold and every step is its own row on the page. The timeline is virtualized: only the
+// rows near the viewport are in the DOM, and the keyboard still reaches every step.
 const STEPS = 640;
 const DELTAS_PER_STEP = 10;
 const TASK = `firehose rate=max count=${STEPS * DELTAS_PER_STEP} step=${DELTAS_PER_STEP} kinds=thought,action`;
@@ -27,7 +28,7 @@ afterAll(async () => {
 });
 
 /** Create a firehose session over the WebSocket (the home page offers only the regular agents) and return its id. */
-async function createFirehoseSession(url: string): Promise<string> {
+async function createFirehoseSession(url: string, task = TASK): Promise<string> {
   const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`);
   try {
     return await new Promise<string>((resolve, reject) => {
@@ -39,16 +40,13 @@ async function createFirehoseSession(url: string): Promise<string> {
           else if (frame.type === 'error') reject(new Error(frame.message));
         });
         // Token pacing off: the firehose paces itself (here: not at all).
-        socket.send(JSON.stringify({ type: 'session.create', id: 'r1', task: TASK, agent: 'firehose', options: { tokenDelayMs: 0 } }));
+        socket.send(JSON.stringify({ type: 'session.create', id: 'r1', task, agent: 'firehose', options: { tokenDelayMs: 0 } }));
       });
     });
   } finally {
     socket.close();
   }
 }
-
-/** Chromium's find-in-page from script (non-standard, so absent from the DOM typings): true when the text was found and selected. */
-type WindowWithFind = Window & { find?: (text: string) => boolean };
 
 /** The step that holds the focus, by id and kind. */
 function focusedStep(page: Page) {
@@ -58,13 +56,31 @@ function focusedStep(page: Page) {
   });
 }
 
-/** Whether the step is drawn inside the window (at least partly). */
+/** Whether the step is drawn inside the scrolling column (at least partly). */
 function inViewport(page: Page, stepId: string) {
   return page.evaluate((id) => {
     const box = document.querySelector(`[data-step-id="${id}"]`)?.getBoundingClientRect();
-    return box !== undefined && box.bottom > 0 && box.top < window.innerHeight && box.height > 0;
+    const column = document.querySelector('[data-scroller]')!.getBoundingClientRect();
+    return box !== undefined && box.bottom > column.top && box.top < column.bottom && box.height > 0;
   }, stepId);
 }
+
+/** Whether the newest card drawn is the chain's last row and on screen. */
+function newestInView(page: Page) {
+  return page.evaluate(() => {
+    const rows = document.querySelector<HTMLElement>('.chain .rows')!;
+    const items = Array.from(rows.querySelectorAll<HTMLElement>('[data-row]'));
+    const last = items.reduce<HTMLElement | undefined>((a, b) => (a && Number(a.dataset.row) > Number(b.dataset.row) ? a : b), undefined);
+    if (!last || Number(last.getAttribute('aria-posinset')) !== Number(last.getAttribute('aria-setsize'))) return false;
+    const box = last.getBoundingClientRect();
+    const column = document.querySelector('[data-scroller]')!.getBoundingClientRect();
+    return box.bottom > column.top && box.top < column.bottom;
+  });
+}
+
+const stepsShown = (page: Page) => page.evaluate(() => Number(document.querySelector('.chain .rows')?.getAttribute('data-steps') ?? 0));
+const cardsInDom = (page: Page) => page.locator('.chain .rows [data-step-id]').count();
+const scrollTop = (page: Page) => page.evaluate(() => document.querySelector('[data-scroller]')!.scrollTop);
 
 function env() {
   if (!server || !browser) throw new Error('The e2e environment did not start (see the beforeAll error).');
@@ -72,7 +88,7 @@ function env() {
 }
 
 describe('a long chain in Chromium', { timeout: 120_000 }, () => {
-  it('keeps every step findable and reachable by keyboard, and corrects a far step', async () => {
+  it('draws only the rows near the viewport, reaches every step by keyboard and corrects a far step', async () => {
     const { page, context, errors } = await openPage(env().browser, env().server.url);
     try {
       const sessionId = await createFirehoseSession(env().server.url);
@@ -81,42 +97,56 @@ describe('a long chain in Chromium', { timeout: 120_000 }, () => {
       const snapshot = await fetchSnapshot(page, sessionId);
       const chain = snapshot.chain;
       expect(chain).toHaveLength(STEPS + 1);
-      // Every step is in the DOM, however far from the viewport.
-      expect(await page.locator('.timeline > li > [data-step-id]').count()).toBe(STEPS + 1);
-
-      // From the top, the last thought is thousands of pixels below: find-in-page still finds its text.
-      await page.locator('main').click({ position: { x: 5, y: 300 } });
-      await page.keyboard.press('g');
-      await page.keyboard.press('g');
-      expect(await focusedStep(page)).toEqual({ id: chain[0], kind: 'thought' });
-      expect(await inViewport(page, chain[0]!)).toBe(true);
-      const far = chain[STEPS - 2]!;
-      expect(await inViewport(page, far)).toBe(false);
-      const farText = `#${(STEPS - 2) * DELTAS_PER_STEP + 3} `;
-      expect(await page.locator(`[data-step-id="${far}"] [data-step-text]`).textContent()).toContain(farText);
-      expect(await page.evaluate((text) => (window as WindowWithFind).find?.(text) ?? false, farText)).toBe(true);
-      expect(await page.evaluate(() => window.getSelection()?.anchorNode?.parentElement?.closest<HTMLElement>('[data-step-id]')?.dataset.stepId)).toBe(far);
-
-      // j/k move one step at a time; G goes to the last step and brings it into view.
-      await page.locator('main').click({ position: { x: 5, y: 300 } });
-      await page.keyboard.press('g');
-      await page.keyboard.press('g');
-      await page.keyboard.press('j');
-      expect(await focusedStep(page)).toEqual({ id: chain[1], kind: 'action' });
-      await page.keyboard.press('k');
-      expect(await focusedStep(page)).toEqual({ id: chain[0], kind: 'thought' });
-      await page.keyboard.press('Shift+G');
       const last = chain[STEPS]!;
+      // The list says how long the chain is; only a window of it is drawn, and auto-scroll followed it to the end.
+      expect(await stepsShown(page)).toBe(STEPS + 1);
+      expect(await page.locator('.chain [role="list"]').count()).toBe(1);
+      expect(await page.locator('.chain [role="listitem"]').first().getAttribute('aria-setsize')).toBe(String(STEPS + 1));
+      expect(await cardsInDom(page)).toBeLessThan(100);
+      await page.waitForFunction((id) => document.querySelector(`[data-step-id="${id}"]`) !== null, last);
+      expect(await inViewport(page, last)).toBe(true);
+      expect(await page.locator(`[data-step-id="${chain[0]}"]`).count()).toBe(0);
+
+      // g g: the first step, drawn anew at the top.
+      await page.locator('main').click({ position: { x: 5, y: 300 } });
+      await page.keyboard.press('g');
+      await page.keyboard.press('g');
+      await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset.stepId === id, chain[0]);
+      expect(await inViewport(page, chain[0]!)).toBe(true);
+      expect(await page.locator(`[data-step-id="${last}"]`).count()).toBe(0);
+      await screenshot(page, '16-long-chain-top');
+
+      // j walks down past the rows that were drawn at the start, one step at a time.
+      const far = 45;
+      for (let i = 0; i < far; i++) await page.keyboard.press('j');
+      await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset.stepId === id, chain[far]);
+      expect(await inViewport(page, chain[far]!)).toBe(true);
+      await page.keyboard.press('k');
+      await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset.stepId === id, chain[far - 1]);
+
+      // G: the last step; the top is no longer drawn.
+      await page.keyboard.press('Shift+G');
+      await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset.stepId === id, last);
       expect(await focusedStep(page)).toEqual({ id: last, kind: 'final_answer' });
       expect(await inViewport(page, last)).toBe(true);
-      expect(await inViewport(page, chain[0]!)).toBe(false);
+      expect(await page.locator(`[data-step-id="${chain[0]}"]`).count()).toBe(0);
       await screenshot(page, '16-long-chain-bottom');
+
+      // Scrolled to the top by hand, the focused step stays mounted: focus is not lost to the page body.
+      await page.evaluate(() => document.querySelector('[data-scroller]')!.scrollTo({ top: 0 }));
+      await page.waitForFunction((id) => document.querySelector(`[data-step-id="${id}"]`) !== null, chain[0]);
+      await page.waitForTimeout(200);
+      expect(await inViewport(page, chain[0]!)).toBe(true);
+      expect(await inViewport(page, last)).toBe(false);
+      expect(await focusedStep(page)).toEqual({ id: last, kind: 'final_answer' });
+      expect(await cardsInDom(page)).toBeLessThan(100);
 
       // Back up the chain by keyboard to a step far above the bottom, and correct it with e.
       await page.keyboard.press('g');
       await page.keyboard.press('g');
       for (let i = 0; i < 3; i++) await page.keyboard.press('j');
       const target = chain[3]!;
+      await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset.stepId === id, target);
       expect(await focusedStep(page)).toEqual({ id: target, kind: 'action' });
       await page.keyboard.press('e');
       const editor = page.locator(`[data-step-id="${target}"] textarea`);
@@ -124,16 +154,59 @@ describe('a long chain in Chromium', { timeout: 120_000 }, () => {
       await editor.fill('A corrected action, far up a long chain.');
       await editor.press('Control+Enter');
       await page.getByRole('button', { name: new RegExp(`${STEPS + 1 - 3} steps superseded by your correction`) }).waitFor({ timeout: 30_000 });
-      await waitForCompletion(page, 60_000);
-      const corrected = await fetchSnapshot(page, sessionId);
+      // The new final answer is far below, not drawn while the user stays up here: the header says it is done.
+      let corrected = await fetchSnapshot(page, sessionId);
+      for (const until = Date.now() + 60_000; corrected.session.status !== 'completed' && Date.now() < until; ) {
+        await page.waitForTimeout(250);
+        corrected = await fetchSnapshot(page, sessionId);
+      }
+      await page.locator('[data-session-status="completed"]').waitFor({ timeout: 10_000 });
       expect(corrected.chain).toHaveLength(STEPS + 1);
       const fixed = corrected.steps.find((step) => step.stepId === corrected.chain[3]);
       expect(fixed).toMatchObject({ status: 'corrected', content: 'A corrected action, far up a long chain.', correctionOf: target });
-      expect(await page.locator(`.timeline > li > [data-step-id="${corrected.chain[3]}"][data-status="corrected"]`).textContent()).toContain('A corrected action, far up a long chain.');
-      expect(await page.locator('.timeline > li > [data-step-id]').count()).toBe(STEPS + 1);
+      // The superseded steps fold into one row: the chain shows the new steps below the fold.
+      await page.evaluate(() => document.querySelector('[data-scroller]')!.scrollTo({ top: 0 }));
+      await page.locator(`[data-step-id="${corrected.chain[3]}"][data-status="corrected"]`).waitFor();
+      expect(await page.locator(`[data-step-id="${corrected.chain[3]}"][data-status="corrected"]`).textContent()).toContain('A corrected action, far up a long chain.');
+      expect(await stepsShown(page)).toBe(STEPS + 1);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it('follows a streaming chain, yields when the user scrolls up, and resumes from "Jump to latest"', async () => {
+    const { page, context, errors } = await openPage(env().browser, env().server.url);
+    try {
+      // 300 steps at once, then 30 new steps a second for about 15 s.
+      const task = `firehose rate=300 count=4500 step=${DELTAS_PER_STEP} lead=300 kinds=thought,action`;
+      const sessionId = await createFirehoseSession(env().server.url, task);
+      await page.goto(`/sessions/${encodeURIComponent(sessionId)}`);
+      await page.waitForFunction(() => Number(document.querySelector('.chain .rows')?.getAttribute('data-steps') ?? 0) > 330, undefined, { timeout: 30_000 });
+      await page.waitForTimeout(300);
+      expect(await newestInView(page)).toBe(true);
+
+      // A wheel turn upwards: the page stays where the user went while the chain keeps growing.
+      await page.mouse.move(640, 400);
+      await page.mouse.wheel(0, -3000);
+      await page.getByRole('button', { name: 'Jump to latest' }).waitFor();
+      const before = await scrollTop(page);
+      const grownFrom = await stepsShown(page);
+      await page.waitForFunction((n) => Number(document.querySelector('.chain .rows')?.getAttribute('data-steps') ?? 0) > n + 15, grownFrom, { timeout: 10_000 });
+      expect(Math.abs((await scrollTop(page)) - before)).toBeLessThan(4);
+      expect(await newestInView(page)).toBe(false);
+
+      // Jump to latest: back at the tail, and following it again.
+      await page.getByRole('button', { name: 'Jump to latest' }).click();
+      await page.waitForFunction(() => document.querySelector('.jump') === null, undefined, { timeout: 5_000 });
+      const jumpedAt = await stepsShown(page);
+      await page.waitForFunction((n) => Number(document.querySelector('.chain .rows')?.getAttribute('data-steps') ?? 0) > n + 10, jumpedAt, { timeout: 10_000 });
+      await page.waitForTimeout(100);
+      expect(await newestInView(page)).toBe(true);
+      await context.close();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close().catch(() => undefined);
     }
   });
 });

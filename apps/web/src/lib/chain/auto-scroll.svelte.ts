@@ -2,6 +2,10 @@ import { isTypingTarget } from '$lib/keyboard/index.js';
 
 /** How close to the bottom (px) still counts as "at the latest step". */
 const NEAR_BOTTOM_PX = 72;
+/** How long after the user's own input (wheel, touch, keys, the scrollbar) a scroll up counts as theirs (ms). */
+const USER_SCROLL_WINDOW_MS = 800;
+/** What the user does to scroll a page; a scroll with none of these just before it is the page's own. */
+const USER_SCROLL_INPUTS = ['wheel', 'touchstart', 'touchmove', 'keydown', 'pointerdown'] as const;
 
 /**
  * Keeps a scroll container pinned to the newest content while the agent streams, until the
@@ -15,6 +19,12 @@ export class AutoScroll {
   #container: HTMLElement | null = null;
   #content: HTMLElement | null = null;
   #lastTop = 0;
+  /**
+   * When the user last did something that scrolls. A virtualized list moves the scroll position
+   * itself (a row above the viewport measured shorter than its estimate): only a scroll up the
+   * user made stops following.
+   */
+  #userInputAt = Number.NEGATIVE_INFINITY;
   /** Looked up once: following asks on every frame of a stream. */
   #reducedMotion: MediaQueryList | null = null;
 
@@ -36,13 +46,16 @@ export class AutoScroll {
       // A wheel turn upwards is intent even before the position changes (content may be growing).
       if (event.deltaY < 0 && this.#distanceFromBottom() > 1) this.#following = false;
     };
+    const onInput = () => (this.#userInputAt = performance.now());
     container.addEventListener('scroll', onScroll, { passive: true });
     container.addEventListener('wheel', onWheel, { passive: true });
+    for (const type of USER_SCROLL_INPUTS) container.addEventListener(type, onInput, { passive: true });
     const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(() => this.contentChanged()) : null;
     observer?.observe(content);
     return () => {
       container.removeEventListener('scroll', onScroll);
       container.removeEventListener('wheel', onWheel);
+      for (const type of USER_SCROLL_INPUTS) container.removeEventListener(type, onInput);
       observer?.disconnect();
       this.#container = null;
       this.#content = null;
@@ -89,7 +102,7 @@ export class AutoScroll {
     this.#lastTop = c.scrollTop;
     this.#awayFromBottom = this.#distanceFromBottom() > NEAR_BOTTOM_PX;
     if (!this.#awayFromBottom) this.#following = true;
-    else if (movedUp) this.#following = false;
+    else if (movedUp && performance.now() - this.#userInputAt < USER_SCROLL_WINDOW_MS) this.#following = false;
   }
 
   #toBottom(behavior: ScrollBehavior): void {

@@ -30,7 +30,7 @@ export async function startFromHome(page: Page, task: string, { askBeforeTools =
  */
 export async function waitForStreaming(page: Page, minSteps = 1, timeout = 15_000): Promise<void> {
   await page.waitForFunction(
-    (min) => document.querySelectorAll('.timeline > li > [data-step-id]').length >= min && document.querySelector('.timeline [data-status="streaming"]') !== null,
+    (min) => document.querySelectorAll('.rows [data-row] > [data-step-id]').length >= min && document.querySelector('.rows [data-status="streaming"]') !== null,
     minSteps,
     { timeout, polling: 'raf' },
   );
@@ -38,13 +38,13 @@ export async function waitForStreaming(page: Page, minSteps = 1, timeout = 15_00
 
 /** Wait until the session finished: a completed final answer and the "completed" status. */
 export async function waitForCompletion(page: Page, timeout = 30_000): Promise<void> {
-  await page.locator('.timeline > li > [data-kind="final_answer"][data-status]:not([data-status="streaming"])').waitFor({ timeout });
+  await page.locator('.rows [data-row] > [data-kind="final_answer"][data-status]:not([data-status="streaming"])').waitFor({ timeout });
   await page.locator('[data-session-status="completed"]').waitFor({ timeout });
 }
 
 /** The steps of the live chain, top to bottom (not the superseded ones folded away). */
 export function liveSteps(page: Page): Promise<ShownStep[]> {
-  return page.$$eval('.timeline > li > article[data-step-id]', (articles) =>
+  return page.$$eval('.rows [data-row] > article[data-step-id]', (articles) =>
     articles.map((article) => {
       const element = article as HTMLElement;
       const body = element.querySelector<HTMLElement>('[data-step-text]');
