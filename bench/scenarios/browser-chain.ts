@@ -48,11 +48,14 @@ interface PageMemory {
   domNodes: number;
 }
 
-/** Open: the first steps painted (a frame drawn after the list showed them) and the page scrollable. */
-const OPENED = `(() => {
-  const rows = document.querySelector('.chain .rows');
+/**
+ * Open: a row drawn and measured (virtua hides a row until it has its size), and the page
+ * scrollable where the chain is taller than the window (a folded chain may not be).
+ */
+const opened = (scrollable: boolean) => `(() => {
+  const row = document.querySelector('.chain .rows [data-row]');
   const scroller = document.querySelector('[data-scroller]');
-  return rows !== null && rows.querySelector('[data-step-id]') !== null && scroller !== null && scroller.scrollHeight > scroller.clientHeight;
+  return row !== null && row.style.visibility !== 'hidden' && scroller !== null && (${!scrollable} || scroller.scrollHeight > scroller.clientHeight);
 })()`;
 const NEXT_PAINT = `new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))`;
 
@@ -163,7 +166,7 @@ async function measure(browser: Browser, target: TargetProcess, context: BenchCo
     await progress.leadWritten;
     const opening = performance.now();
     await page.goto(`${target.httpUrl}/sessions/${encodeURIComponent(sessionId)}`);
-    await page.waitForFunction(`${STEPS_SHOWN} >= ${scale.leadSteps} && ${OPENED}`, undefined, { timeout: 120_000, polling: 'raf' });
+    await page.waitForFunction(`${STEPS_SHOWN} >= ${scale.leadSteps} && ${opened(VARIANTS[variant].kinds.length > 1)}`, undefined, { timeout: 120_000, polling: 'raf' });
     await page.evaluate(NEXT_PAINT);
     const openMs = performance.now() - opening;
     const lateStart = progress.started() > scale.leadSteps + 1;

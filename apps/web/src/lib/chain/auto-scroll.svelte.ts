@@ -36,9 +36,13 @@ export class AutoScroll {
     return this.#awayFromBottom;
   }
 
+  /** How to reach the end without animation when something better than a plain scroll knows (a virtualized list); false: it could not. */
+  #toEnd: ((container: HTMLElement) => boolean) | undefined;
+
   /** Watch a scroll container and the content inside it; returns the cleanup. */
-  attach(container: HTMLElement, content: HTMLElement): () => void {
+  attach(container: HTMLElement, content: HTMLElement, toEnd?: (container: HTMLElement) => boolean): () => void {
     this.#container = container;
+    this.#toEnd = toEnd;
     this.#content = content;
     this.#lastTop = container.scrollTop;
     const onScroll = () => this.#onScroll();
@@ -110,6 +114,7 @@ export class AutoScroll {
     if (!c) return;
     if (this.#reducedMotion === null && typeof matchMedia === 'function') this.#reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
     const reduce = this.#reducedMotion?.matches === true;
+    if ((reduce || behavior === 'auto') && this.#toEnd?.(c)) return;
     c.scrollTo({ top: c.scrollHeight, behavior: reduce ? 'auto' : behavior });
     this.#lastTop = c.scrollTop;
   }

@@ -3,7 +3,7 @@ import type { ChainRow } from '../chain-rows.js';
 
 /** What the timeline's virtualizer (virtua's `Virtualizer`) offers: scrolling to a row it may not have drawn. */
 export interface RowScroller {
-  scrollToIndex(index: number, options?: { align?: 'start' | 'center' | 'end' | 'nearest' }): void;
+  scrollToIndex(index: number, options?: { align?: 'start' | 'center' | 'end' | 'nearest'; offset?: number }): void;
 }
 
 /** A row the list must keep in the DOM, by key, with the index it was last found at. */
@@ -94,6 +94,20 @@ export class VirtualChain {
       element = this.rowElement(index);
     }
     return element;
+  }
+
+  /**
+   * Scroll `container` to its end through the list: the list then draws the last rows for the
+   * place it is going to, where a plain scroll to the bottom (many a second while a chain streams)
+   * leaves it drawing rows for where the scroll was. What sits below the rows is scrolled past too.
+   */
+  scrollToEnd(container: HTMLElement): boolean {
+    const list = this.element;
+    const count = this.#rows().length;
+    if (!list || !this.scroller || count === 0) return false;
+    const listEnd = list.getBoundingClientRect().bottom - container.getBoundingClientRect().top + container.scrollTop;
+    this.scroller.scrollToIndex(count - 1, { align: 'end', offset: Math.max(0, container.scrollHeight - listEnd) });
+    return true;
   }
 
   #onScreen(element: HTMLElement): boolean {
