@@ -95,7 +95,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     replay: { events: 2_000, repeats: 1 },
     store: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     slowConsumers: { sessions: 2, subscribers: 5, readers: 4, stallLeadMs: 100, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
-    browserChain: { leadSteps: 100, streamSteps: 50, perStep: 10, rate: 1_000, delayMs: 6_000, longLeadSteps: 300, longStreamSteps: 30, longDelayMs: 6_000 },
+    browserChain: { leadSteps: 100, streamSteps: 50, perStep: 10, rate: 1_000, delayMs: 12_000, longLeadSteps: 300, longStreamSteps: 30, longDelayMs: 12_000 },
     worker: { sessions: 1, subscribers: 5, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     cluster: {
       sessions: 2,

@@ -166,7 +166,7 @@ async function measure(browser: Browser, target: TargetProcess, context: BenchCo
     await progress.leadWritten;
     const opening = performance.now();
     await page.goto(`${target.httpUrl}/sessions/${encodeURIComponent(sessionId)}`);
-    await page.waitForFunction(`${STEPS_SHOWN} >= ${scale.leadSteps} && ${opened(VARIANTS[variant].kinds.length > 1)}`, undefined, { timeout: 120_000, polling: 'raf' });
+    await page.waitForFunction(`${STEPS_SHOWN} >= ${scale.leadSteps} && ${opened(VARIANTS[variant].kinds.length > 1)}`, undefined, { timeout: 120_000, polling: 50 });
     await page.evaluate(NEXT_PAINT);
     const openMs = performance.now() - opening;
     const lateStart = progress.started() > scale.leadSteps + 1;
