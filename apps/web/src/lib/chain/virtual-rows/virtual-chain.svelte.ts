@@ -88,8 +88,7 @@ export class VirtualChain {
     // Kept mounted, the row is drawn at once at its estimated place; the scroll then measures the rows around it.
     let element = this.rowElement(index);
     if (!element || !this.#onScreen(element)) this.scroller?.scrollToIndex(index, { align });
-    // A row just drawn is hidden (and cannot take focus) until the list has measured it.
-    for (let frame = 0; frame < FRAMES_TO_SETTLE && (!element || element.style.visibility === 'hidden'); frame++) {
+    for (let frame = 0; frame < FRAMES_TO_SETTLE && !element; frame++) {
       await nextFrame();
       element = this.rowElement(index);
     }
