@@ -7,6 +7,11 @@ const target = 'http://127.0.0.1:3000';
 
 export default defineConfig({
   plugins: [sveltekit()],
+  build: {
+    // Fonts stay files, however small (KaTeX_Size3 is under Vite's 4 kB inline limit): the CSP's
+    // font-src is 'self' only, so a data: font would be blocked.
+    assetsInlineLimit: (file) => (/\.(?:woff2?|ttf|otf)$/.test(file) ? false : undefined),
+  },
   server: {
     proxy: {
       '/ws': { target, ws: true, changeOrigin: true },

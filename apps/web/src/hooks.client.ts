@@ -1,3 +1,5 @@
+// First: before any schema is built (see zod-jitless.ts).
+import '$lib/app/zod-jitless.js';
 import type { ClientInit } from '@sveltejs/kit';
 import { TokenStore, tabStorage } from '$lib/access/token-store.js';
 import { takeTokenFromAddress } from '$lib/access/token-intake.js';

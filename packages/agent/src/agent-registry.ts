@@ -29,14 +29,16 @@ export class AgentRegistry {
     return this.#agents.get(name);
   }
 
-  list(): AgentListing[] {
+  /** The agents as `GET /api/agents` lists them; with `lang` (a base language, `zh`), their words in it where they have them. */
+  list(lang?: string): AgentListing[] {
     return [...this.#agents.values()].map((agent) => {
       const availability: AgentAvailability = agent.availability();
+      const said = lang === undefined ? undefined : agent.descriptions?.[lang];
       return {
         name: agent.name,
-        description: agent.description,
+        description: said ?? agent.description,
         available: availability.available,
-        ...(availability.available ? {} : { reason: availability.reason }),
+        ...(availability.available ? {} : { reason: (lang === undefined ? undefined : availability.reasons?.[lang]) ?? availability.reason }),
         default: agent.name === this.defaultName,
         ...(agent.models === undefined ? {} : modelsListing(agent.models)),
       };

@@ -2,7 +2,11 @@ import type { SessionOptions, Step, StepKind } from '@interthought/protocol';
 import type { AgentToolbox } from './agent-tools.js';
 
 /** Whether an agent can run now (an LLM agent without endpoint configuration cannot). */
-export type AgentAvailability = { available: true } | { available: false; reason: string };
+/**
+ * Whether an agent can run now; when not, why, in English (`reason`) and, where the agent says it
+ * in other languages, by base language (`reasons`, e.g. `{ zh: … }`) for `GET /api/agents?lang=`.
+ */
+export type AgentAvailability = { available: true } | { available: false; reason: string; reasons?: Readonly<Record<string, string>> };
 
 /** One step being streamed by an agent. */
 export interface StepWriter {
@@ -114,8 +118,10 @@ export interface AgentModels {
 /** An agent kind, registered by name. */
 export interface Agent {
   readonly name: string;
-  /** One line for the agent picker. */
+  /** One line for the agent picker, in English. */
   readonly description: string;
+  /** The same line in other languages, by base language (`{ zh: … }`): the picker shows the user's (PROTOCOL.md §18). */
+  readonly descriptions?: Readonly<Record<string, string>>;
   /** The models a session may pick; absent: the agent takes no model choice and ignores `options.model`. */
   readonly models?: AgentModels;
   /**

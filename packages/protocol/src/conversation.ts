@@ -15,6 +15,8 @@ export const MessageModeSchema = z.enum(['steer', 'queue']);
 export const OriginSchema = z.looseObject({
   sessionId: IdSchema,
   stepId: IdSchema,
+  /** The step's `index` in its chain, on `SessionInfo.forkedFrom` (additive, PROTOCOL.md §20.4): "step index + 1" for people. */
+  index: z.number().int().min(0).optional(),
 });
 
 /** `session.message`: the user says something to the agent of a session. */
@@ -35,14 +37,6 @@ export const MessageAcceptedSchema = z.looseObject({
   stepId: IdSchema,
   /** True when the message waits (`message.queued`); false when it is on the chain already. */
   queued: z.boolean(),
-});
-
-/** `session.fork`: a new session whose chain is a copy of the source's path up to and including `stepId`. */
-export const SessionForkRequestSchema = z.strictObject({
-  type: z.literal('session.fork'),
-  ...requestBase,
-  sessionId: IdSchema,
-  stepId: IdSchema,
 });
 
 /** A message that waits for a step boundary (`steer`) or for the end of the turn (`queue`). */
@@ -71,6 +65,5 @@ export type MessageMode = z.infer<typeof MessageModeSchema>;
 export type Origin = z.infer<typeof OriginSchema>;
 export type SessionMessageRequest = z.infer<typeof SessionMessageRequestSchema>;
 export type MessageAccepted = z.infer<typeof MessageAcceptedSchema>;
-export type SessionForkRequest = z.infer<typeof SessionForkRequestSchema>;
 export type QueuedMessage = z.infer<typeof QueuedMessageSchema>;
 export type MessageQueuedEvent = z.infer<typeof MessageQueuedEventSchema>;

@@ -22,6 +22,7 @@ export const CAPABILITIES = [
   'questions',
   'approval-rules',
   'breakpoints',
+  'corrections-data',
 ] as const;
 
 /** A feature named in `hello.capabilities`. */

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { AuthRefreshRequestSchema, AuthRefreshedSchema } from './auth.js';
 import { ApprovalRequestedEventSchema, ApprovalResolvedEventSchema, ToolApproveRequestSchema, ToolRejectRequestSchema } from './approval.js';
 import { CorrectionAcceptedSchema, StepCorrectRequestSchema } from './correction.js';
-import { MessageAcceptedSchema, MessageQueuedEventSchema, SessionForkRequestSchema, SessionMessageRequestSchema } from './conversation.js';
+import { MessageAcceptedSchema, MessageQueuedEventSchema, SessionMessageRequestSchema } from './conversation.js';
+import { SessionForkRequestSchema } from './fork.js';
 import { ErrorFrameSchema } from './error.js';
 import {
   SessionShareRequestSchema,

@@ -4,7 +4,7 @@ import type { QueuedMessage } from './conversation.js';
 import type { ShareRecord } from './sharing.js';
 import type { SessionEvent } from './messages.js';
 import { traitsOf } from './event-traits.js';
-import type { SessionInfo, SessionSnapshot } from './session.js';
+import type { RunTime, SessionInfo, SessionSnapshot, SessionStatus } from './session.js';
 import type { Step, StepCorrectedEvent, StepStartedEvent, StepsCopiedEvent } from './step.js';
 import type { SubagentInfo } from './subagent.js';
 import type { StepBreakpoint } from './breakpoint.js';
@@ -40,6 +40,8 @@ export interface SessionState {
    * (`approval.resolved` / `approvals.forgotten`; capability `approval-rules`, PROTOCOL.md §25.3).
    */
   remembered: Map<string, RememberedApproval>;
+  /** How long the agent has run, from the `session.status` history (absent before it first ran, or from a snapshot without it). */
+  runTime?: RunTime;
 }
 
 /** The `children` key of the steps whose `parentId` is `null`. */
@@ -81,7 +83,7 @@ export class ReducerError extends Error {
 }
 
 /** The snapshot fields a state can be created from or exported to. */
-export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq' | 'queued' | 'shares' | 'subagents' | 'remembered'>;
+export type SessionSnapshotData = Pick<SessionSnapshot, 'session' | 'steps' | 'chain' | 'seq' | 'queued' | 'shares' | 'subagents' | 'remembered' | 'runTime'>;
 
 function blankSession(): SessionInfo {
   return { sessionId: '', task: '', agent: '', status: 'running', revision: 0, createdAt: '' };
@@ -121,6 +123,7 @@ export function createSessionState(from?: SessionSnapshotData | SessionInfo): Se
   state.shares = (from.shares ?? []).map((share) => ({ ...share }));
   for (const subagent of from.subagents ?? []) state.subagents.set(subagent.scope, copySubagent(subagent));
   for (const remembered of from.remembered ?? []) state.remembered.set(remembered.tool, { ...remembered });
+  if (from.runTime !== undefined) state.runTime = { ...from.runTime };
   return state;
 }
 
@@ -142,6 +145,7 @@ export function toSnapshot(state: SessionState): SessionSnapshotData {
   if (state.shares.length > 0) snapshot.shares = state.shares.map((share) => ({ ...share }));
   if (state.subagents.size > 0) snapshot.subagents = Array.from(state.subagents.values(), copySubagent);
   if (state.remembered.size > 0) snapshot.remembered = Array.from(state.remembered.values(), (remembered) => ({ ...remembered }));
+  if (state.runTime !== undefined) snapshot.runTime = { ...state.runTime };
   return snapshot;
 }
 
@@ -317,6 +321,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): SessionSta
       else delete state.session.detail;
       if (event.failure !== undefined) state.session.failure = event.failure;
       else delete state.session.failure;
+      foldRunTime(state, event.status, event.at);
       break;
     case 'step.started': {
       const step: Step = { ...event.step, startedAt: event.step.startedAt ?? event.at };
@@ -503,4 +508,18 @@ export function alternativesOf(state: SessionState, stepId: string): string[] {
 /** The sub-agents a scope started (the root's when `scope` is absent), in the order they started. */
 export function subagentsOf(state: SessionState, scope?: string): SubagentInfo[] {
   return Array.from(state.subagents.values()).filter((subagent) => subagent.parentScope === scope);
+}
+
+/** Open a `running` interval when the session starts running, close it (adding it up) when it stops (PROTOCOL.md §11.1). */
+function foldRunTime(state: SessionState, status: SessionStatus, at: string): void {
+  const runTime = state.runTime ?? { totalMs: 0 };
+  if (status === 'running') {
+    if (runTime.runningSince === undefined) runTime.runningSince = at;
+  } else if (runTime.runningSince !== undefined) {
+    runTime.totalMs += Math.max(0, Date.parse(at) - Date.parse(runTime.runningSince)) || 0;
+    delete runTime.runningSince;
+  } else if (state.runTime === undefined) {
+    return;
+  }
+  state.runTime = runTime;
 }

@@ -1,6 +1,6 @@
 import { FIELD_LIMITS } from './limits.js';
 import type { SessionState } from './reducer.js';
-import type { SessionStatus } from './session.js';
+import type { RunTime, SessionStatus } from './session.js';
 import type { Step } from './step.js';
 import { ASK_USER_TOOL } from './question.js';
 
@@ -27,6 +27,17 @@ export function isActive(status: SessionStatus | undefined): boolean {
 /** Whether a session in `status` is live: running, paused or waiting for a decision (PROTOCOL.md §5.1). */
 export function isLive(status: SessionStatus | undefined): boolean {
   return status !== undefined && LIVE_STATUSES.has(status);
+}
+
+/**
+ * How long the agent has run at `now` (ms since the epoch), from the state's `runTime`: the closed
+ * `running` intervals and, while it runs, the open one; a finished session gives its total.
+ * Undefined when the state does not know (a snapshot from an older server).
+ */
+export function runTimeMs(runTime: RunTime | undefined, now: number): number | undefined {
+  if (runTime === undefined) return undefined;
+  const open = runTime.runningSince === undefined ? 0 : Math.max(0, now - Date.parse(runTime.runningSince)) || 0;
+  return runTime.totalMs + open;
 }
 
 /** The user's lifecycle requests (`session.pause` / `session.resume` / `session.cancel`). */

@@ -130,6 +130,14 @@ export const SessionCreatedSchema = z.looseObject({
 });
 
 /** `session.snapshot`: the whole tree of a session, as of event `seq` (0 when it has none yet). */
+/** How long a session's agent has run (PROTOCOL.md §11.1): the `running` intervals of its status history, added up. */
+export const RunTimeSchema = z.looseObject({
+  /** The closed `running` intervals, in milliseconds. */
+  totalMs: z.number().min(0),
+  /** When the current `running` interval began, while the session runs. */
+  runningSince: TimestampSchema.optional(),
+});
+
 export const SessionSnapshotSchema = z.looseObject({
   type: z.literal('session.snapshot'),
   ...answerBase,
@@ -145,6 +153,8 @@ export const SessionSnapshotSchema = z.looseObject({
   subagents: z.array(SubagentInfoSchema).optional(),
   /** The approvals given with `remember: "session"`, oldest first (additive, capability `approval-rules`; absent when none). */
   remembered: z.array(RememberedApprovalSchema).optional(),
+  /** How long the agent has run (additive; absent before it first ran, and from older servers). */
+  runTime: RunTimeSchema.optional(),
 });
 
 /**
@@ -205,6 +215,7 @@ export type SessionDeleteRequest = z.infer<typeof SessionDeleteRequestSchema>;
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 export type SessionCreated = z.infer<typeof SessionCreatedSchema>;
 export type SessionSnapshot = z.infer<typeof SessionSnapshotSchema>;
+export type RunTime = z.infer<typeof RunTimeSchema>;
 export type SessionSubscribed = z.infer<typeof SessionSubscribedSchema>;
 export type SessionUnsubscribed = z.infer<typeof SessionUnsubscribedSchema>;
 export type SessionStatusEvent = z.infer<typeof SessionStatusEventSchema>;

@@ -7,6 +7,7 @@ import { CallUsageSchema } from './usage.js';
 import { AgentStepKindSchema, StepKindSchema } from './step-kind.js';
 import { StepQuestionSchema } from './question.js';
 import { StepBreakpointSchema } from './breakpoint.js';
+import { LessonSourceSchema } from './corrections.js';
 
 export { AgentStepKindSchema, StepKindSchema };
 
@@ -62,6 +63,8 @@ export const StepSchema = z.looseObject({
   question: StepQuestionSchema.optional(),
   /** For a step a breakpoint stopped at (additive, capability `breakpoints`, PROTOCOL.md §25.5). */
   breakpoint: StepBreakpointSchema.optional(),
+  /** For the lessons step a run begins with: the earlier corrections its guidance came from (additive, capability `corrections-data`, PROTOCOL.md §26.4). */
+  lessons: z.array(LessonSourceSchema).optional(),
 });
 
 /** `step.started`: a new step begins streaming on the head of the chain. */

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { exportFileName, exportNdjson, foldExport } from '../core/transfer/session-export.js';
 import { ImportError, parseImport, type ParsedImport } from '../core/transfer/session-import.js';
-import { sessionTranscript } from '../core/transfer/session-transcript.js';
+import { isKnownTimeZone, sessionTranscript } from '../core/transfer/session-transcript.js';
+import { TRANSCRIPT_LANGUAGES, type TranscriptLanguage } from '../core/transfer/transcript-words.js';
 import { sendRestError } from '../rest-error-reply.js';
 
 /** The largest export `POST /api/sessions/import` reads. */
@@ -12,6 +13,9 @@ const IMPORT_CONTENT_TYPES = ['application/x-ndjson', 'application/octet-stream'
 
 interface ExportQuery {
   format: 'json' | 'md';
+  /** For `md`: the reader's IANA time zone (default UTC) and language (default en), PROTOCOL.md §20.5. */
+  tz?: string;
+  lang?: TranscriptLanguage;
 }
 
 /**
@@ -29,19 +33,34 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         querystring: {
           type: 'object',
-          properties: { format: { type: 'string', enum: ['json', 'md'], default: 'json' } },
+          properties: {
+            format: { type: 'string', enum: ['json', 'md'], default: 'json' },
+            tz: { type: 'string', minLength: 1, maxLength: 64 },
+            lang: { type: 'string', enum: [...TRANSCRIPT_LANGUAGES] },
+          },
         },
       },
     },
     async (request, reply) => {
       const { id } = request.params;
+      const { tz, lang } = request.query;
+      if (tz !== undefined && !isKnownTimeZone(tz)) {
+        return sendRestError(reply, 'BAD_REQUEST', `tz must be an IANA time zone such as Europe/Berlin or UTC; "${tz}" is not one.`);
+      }
       await app.authentication.gate.require(request, id, 'see');
       const exported = await app.sessions.exportSession(id);
       if (request.query.format === 'md') {
         return reply
           .type('text/markdown; charset=utf-8')
           .header('content-disposition', `attachment; filename="${exportFileName(id, 'md')}"`)
-          .send(sessionTranscript(foldExport(exported)));
+          .send(
+            sessionTranscript(foldExport(exported), {
+              ...(tz === undefined ? {} : { timeZone: tz }),
+              ...(lang === undefined ? {} : { lang }),
+              // Written for whoever downloads it: "you" is them (PROTOCOL.md §21.2).
+              reader: { userId: request.user?.id, shareId: request.share?.shareId },
+            }),
+          );
       }
       return reply
         .type('application/x-ndjson')

@@ -1,4 +1,4 @@
-import type { SessionShared, ShareGrant, ShareRole } from '@interthought/protocol';
+import { shareActor, type SessionShared, type ShareGrant, type ShareRole } from '@interthought/protocol';
 import type { SessionService } from '../core/session-service.js';
 import { shareUrl, type ShareLinks } from './share-links.js';
 
@@ -45,5 +45,7 @@ export function baseUrlOf(publicUrl: string | undefined, request: { protocol: st
 /** How a principal is named in the log: the user's id and name, else the connection (or the link) it came by. */
 export function actorOf(principal: { user?: { id: string; name: string } | undefined; share?: { shareId: string } | undefined }, fallback: string): Sharer {
   if (principal.user !== undefined) return { by: principal.user.id, byName: principal.user.name };
+  // A link's holder is said as such (PROTOCOL.md §21.2), not as a connection the reader cannot tell from their own.
+  if (principal.share !== undefined) return { by: shareActor(principal.share.shareId) };
   return { by: fallback };
 }

@@ -57,7 +57,7 @@ describe('AgentDirectory', () => {
     expect(await redis.admin.sismember(WORKER_NODES_KEY, 'gone')).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, TTL_MS + 50));
     expect(late.directory.nodeFor('py')).toBeUndefined();
-    expect(late.registry.get('py')?.availability()).toEqual({ available: false, reason: 'no worker connected' });
+    expect(late.registry.get('py')?.availability()).toEqual({ available: false, reason: 'no worker connected', reasons: { zh: '没有连接的工作进程' } });
     await late.directory.stop();
     await late.bus.close();
   });

@@ -78,18 +78,37 @@ describe('GET /api/sessions/:id/export', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     const text = await response.text();
-    const connectionId = (await client.waitForType('hello')).connectionId;
+    const connectionId = (await client.waitForType('hello')).connectionId as string;
     expect(text.startsWith('# What is 15% of 240?\n')).toBe(true);
-    const order = ['### Thought', '### Action', '### Tool call · `calculator`', '```json\n{\n  "expression": "240 * 15%"\n}\n```', '**Rejected** by', '### Observation · `calculator`', '**Refused**', '### Answer', CORRECTED_ANSWER, '**Corrected** by', '**Status:** completed'];
+    const order = ['### Step 1 · Thought', '### Step 2 · Action', '### Step 3 · Tool call · `calculator`', '```json\n{\n  "expression": "240 * 15%"\n}\n```', '**Rejected** by', '· Observation · `calculator`', '**Refused**', '· Answer', CORRECTED_ANSWER, '**Corrected** by', '**Status:** completed'];
     const positions = order.map((part) => text.indexOf(part));
     expect(positions.every((position) => position >= 0), `missing: ${order.filter((_, index) => positions[index]! < 0).join(', ')}`).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
-    expect(text).toContain(`> **Rejected** by ${connectionId} at `);
+    // No users: the reader made every decision (PROTOCOL.md §21.2); no connection id, no raw ISO time.
+    expect(text).toMatch(/> \*\*Rejected\*\* by you at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s[AP]M\./);
+    expect(text).not.toContain(connectionId);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+    expect(text).toContain('times in UTC');
     expect(text).toContain(`Reason: “${REJECTION_REASON}”`);
     expect(text).toContain(`Note: “${CORRECTION_NOTE}”`);
     // The earlier answer, quoted under the correction; the invalidated one is not a step of the transcript.
     expect(text).toMatch(/> > You declined the calculator call/);
-    expect(text.match(/^### Answer$/gm)).toHaveLength(1);
+    expect(text.match(/^### Step \d+ · Answer$/gm)).toHaveLength(1);
+  });
+
+  it('writes the transcript for the reader’s zone and language (tz, lang) and refuses a zone Intl does not know', async () => {
+    const sessionId = await rejectedThenCorrectedSession(client);
+    const zh = await (await get(server, `/api/sessions/${sessionId}/export?format=md&tz=Asia/Shanghai&lang=zh`)).text();
+    expect(zh).toContain('### 第 1 步 · 思考');
+    expect(zh).toContain('时间为 Asia/Shanghai');
+    expect(zh).toMatch(/> \*\*已拒绝\*\*：由你于 \d{4}年\d{1,2}月\d{1,2}日 \d{2}:\d{2}:\d{2}。/);
+    const berlin = await (await get(server, `/api/sessions/${sessionId}/export?format=md&tz=${encodeURIComponent('Europe/Berlin')}`)).text();
+    expect(berlin).toContain('times in Europe/Berlin');
+    for (const query of ['tz=Mars/Olympus', 'lang=fr']) {
+      const response = await get(server, `/api/sessions/${sessionId}/export?format=md&${query}`);
+      expect(response.status, query).toBe(400);
+      expect(await response.json()).toMatchObject({ code: 'BAD_REQUEST' });
+    }
   });
 
   it('answers 404 SESSION_NOT_FOUND for an unknown session, in either format', async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -46,6 +46,30 @@ describe('browser security headers', () => {
     const all = String(page.headers['content-security-policy']);
     expect(all).not.toContain('unsafe-eval');
     expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+  });
+
+  it('follows a rebuild under the running server: the next response allows the new bootstrap, not the old one', async () => {
+    const webDir = builtUi();
+    const running = await buildTestApp({ webDir });
+    try {
+      const before = directives(String((await running.inject({ url: '/' })).headers['content-security-policy']));
+      expect(before.get('script-src')).toEqual(["'self'", ...inlineScriptHashes(PAGE)]);
+      // A rebuild writes a new bootstrap (new chunk names) into the same page.
+      const rebuilt = PAGE.replace('/_app/start.js")]', '/_app/immutable/entry/start.B7xQ2.js")]');
+      writeFileSync(join(webDir, 'index.html'), rebuilt);
+      const later = new Date(Date.now() + 5_000);
+      utimesSync(join(webDir, 'index.html'), later, later);
+      const page = await running.inject({ url: '/' });
+      const after = directives(String(page.headers['content-security-policy']));
+      // The page works: each inline script it serves is allowed, and the old one no longer is.
+      expect(after.get('script-src')).toEqual(["'self'", ...inlineScriptHashes(page.body)]);
+      expect(inlineScriptHashes(page.body)).toEqual(inlineScriptHashes(rebuilt));
+      expect(after.get('script-src')).not.toContain(inlineScriptHashes(PAGE)[0]);
+      // API answers carry the same policy.
+      expect(String((await running.inject({ url: '/api/health' })).headers['content-security-policy'])).toContain(inlineScriptHashes(rebuilt)[0]);
+    } finally {
+      await running.close();
+    }
   });
 
   it('sends nosniff, DENY framing and no-referrer on pages, API answers, errors and the SPA fallback', async () => {

@@ -1,4 +1,4 @@
-import type { Hello, SessionEvent, SessionSnapshotData, Step } from '@interthought/protocol';
+import { shareActor, type SessionEvent, type SessionSnapshotData, type Step } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import type { TestClient } from '../support/ws-client.js';
 import { ADA, ask, finishedSession, refusal, rest, shareLink, waitingSession, wsUrlWith, useUserServer } from './support/users.js';
@@ -63,16 +63,17 @@ describe('share link roles', () => {
     expect(viewer.events(sessionId)).toEqual([]);
   });
 
-  it('lets an editor decide, correct and message, each attributed to its connection; delete, share and unshare are FORBIDDEN', async () => {
+  it('lets an editor decide, correct and message, each attributed to its link; delete, share and unshare are FORBIDDEN', async () => {
     const ada = await connectAda();
     const { sessionId, stepId } = await waitingSession(ada);
     const viewerLink = await shareLink(ada, sessionId, 'viewer');
-    const { token } = await shareLink(ada, sessionId, 'editor');
+    const { token, shareId } = await shareLink(ada, sessionId, 'editor');
     const editor = await clients.connect(wsUrlWith(env.users.server, { share: token }));
-    const { connectionId } = (await editor.waitForType('hello')) as Hello;
+    await editor.waitForType('hello');
+    const connectionId = shareActor(shareId);
     expect(await ask(editor, { type: 'session.subscribe', sessionId })).toMatchObject({ type: 'session.snapshot' });
 
-    // Without users of its own, a link's holder is named by its connection (PROTOCOL.md §21.2).
+    // Without a sign-in of its own, a link's holder is named by its link (PROTOCOL.md §21.2).
     expect(await ask(editor, { type: 'tool.approve', sessionId, stepId })).toMatchObject({ type: 'approval.resolved', decision: 'approved', by: connectionId });
     const afterApproval = await editor.untilFinished(sessionId);
     const answerStep = (await snapshotAsAda(sessionId)).chain.at(-1)!;

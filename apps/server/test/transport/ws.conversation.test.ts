@@ -70,7 +70,7 @@ describe('session.message and session.fork over the wire', () => {
     const source = applyEvents(createSessionState(), events);
     const id = client.send({ type: 'session.fork', sessionId, stepId: source.chain[0]! });
     const created = await client.answerTo(id);
-    expect(created).toMatchObject({ type: 'session.created', session: { status: 'idle', task: 'Fork me', forkedFrom: { sessionId, stepId: source.chain[0] } } });
+    expect(created).toMatchObject({ type: 'session.created', session: { status: 'idle', task: 'Fork me', forkedFrom: { sessionId, stepId: source.chain[0], index: 0 } } });
     const forkId = (created as { session: { sessionId: string } }).session.sessionId;
     const copied = await client.waitForType('steps.copied', (frame) => frame.sessionId === forkId);
     expect(copied.steps.map((step) => step.content)).toEqual([source.steps.get(source.chain[0]!)!.content]);

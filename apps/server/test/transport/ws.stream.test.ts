@@ -20,7 +20,7 @@ describe('ws stream via injectWS', () => {
     expect(hello).toMatchObject({
       protocol: PROTOCOL_VERSION,
       serverVersion: SERVER_VERSION,
-      capabilities: ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation', 'auth-refresh', 'users', 'sharing', 'usage', 'models', 'subagents', 'questions', 'approval-rules', 'breakpoints'],
+      capabilities: ['corrections', 'replay', 'pause', 'branches', 'delete', 'coalesced-deltas', 'session-list', 'approvals', 'conversation', 'auth-refresh', 'users', 'sharing', 'usage', 'models', 'subagents', 'questions', 'approval-rules', 'breakpoints', 'corrections-data'],
       limits: {
         maxFrameBytes: 65_536,
         maxTaskChars: FIELD_LIMITS.taskMax,

@@ -130,6 +130,8 @@ describe('users and share links, in Chromium', { timeout: 120_000 }, () => {
       expect(await viewer.page.locator('.banner.waiting').innerText()).toContain('The agent waits for a decision on calculator.');
       for (const selector of EDITING) expect(await viewer.page.locator(selector).count(), selector).toBe(0);
       expect(await viewer.page.locator('.session-header .controls button').evaluateAll((buttons) => buttons.map((button) => button.getAttribute('aria-label')))).toEqual([
+        'Find in the chain',
+        'Outline of the chain',
         'Export or import a session',
       ]);
       // Its list holds the shared session only.

@@ -29,12 +29,15 @@ export class RecordingActions implements ChainActions {
   /** What the page may do (set to a share link's rights to see what a viewer or editor sees). */
   rights: SessionRights = FULL_RIGHTS;
 
-  async submitCorrection(view: StepView, draft: CorrectionDraft): Promise<void> {
+  async submitCorrection(view: StepView, draft: CorrectionDraft): Promise<string | undefined> {
+    let replacement: string | undefined;
     await draft.submit(async (content, note) => {
       this.submitted.push({ stepId: view.stepId, content, note });
       await this.answer(draft);
+      replacement = `${view.stepId}-corrected`;
       view.closeEditor();
     });
+    return replacement;
   }
 
   approve(view: StepView, options: { remember?: 'session' } = {}): Promise<void> {

@@ -31,6 +31,8 @@ export const RunStartSchema = z.looseObject({
   options: SessionOptionsSchema.loose(),
   /** Present when the chain ends in a call of the worker's own tool that has not run. */
   call: PendingCallSchema.optional(),
+  /** The guidance of the chain's lessons step, for an agent with `"lessons": true` (additive, PROTOCOL.md §26.4, §A5.1). */
+  lessons: z.string().optional(),
 });
 
 /** `run.abort`: stop the run now; later frames of it are ignored. A correction's new run comes as a new `run.start`. */

@@ -10,7 +10,9 @@ export function answerNumber(value: number): { text: string; rounded: boolean } 
   const exact = formatNumber(value);
   const decimals = exact.split('.')[1]?.length ?? 0;
   if (decimals <= 3 || exact.includes('e')) return { text: exact, rounded: false };
-  return { text: formatNumber(Number(value.toFixed(ANSWER_DECIMALS))), rounded: true };
+  const shown = Number(value.toFixed(ANSWER_DECIMALS));
+  // 74.9999999999 (75 km/h back from 20.8333333333 m/s) is 75: the difference is the tools' precision, not an amount worth "about".
+  return { text: formatNumber(shown), rounded: Math.abs(shown - value) > 1e-9 * Math.max(1, Math.abs(value)) };
 }
 
 function approx(lang: Lang, rounded: boolean): string {
@@ -47,8 +49,10 @@ export function formatWithUnit(lang: Lang, value: number, symbol: string | undef
   return `${prefix}${text} ${value === 1 ? singular : plural}`;
 }
 
-/** An English plural noun in the singular: boxes → box, apples → apple, glasses → glass. */
+/** An English plural noun in the singular: boxes → box, apples → apple, glasses → glass, people → person. */
 export function singular(noun: string): string {
+  // The one irregular plural a recipe or a group count meets often: "the amount for one person", not "one people".
+  if (noun === 'people') return 'person';
   if (/(?:x|ch|sh|ss)es$/u.test(noun)) return noun.slice(0, -2);
   if (/[^s]s$/u.test(noun)) return noun.slice(0, -1);
   return noun;

@@ -245,7 +245,13 @@ function recordAnswer(state: ChainState, step: Step): void {
     state.answer = 'value' in reading ? reading.value : undefined;
     return;
   }
-  state.answer = state.failure ? undefined : state.lastValue;
+  state.answer = state.failure ? undefined : withResultUnit(state.lastValue, state.plan);
+}
+
+/** A calculator's result carries no unit: the plan's says what it measures (625 is grams), so a follow-up can convert it. */
+function withResultUnit(value: StepValue | undefined, plan: Plan): StepValue | undefined {
+  if (value?.value === undefined || value.unit !== undefined || plan.kind !== 'solve' || plan.resultUnit === undefined) return value;
+  return { ...value, unit: plan.resultUnit };
 }
 
 /** A message without words (a bare "25%") is answered in the language the conversation was in. */

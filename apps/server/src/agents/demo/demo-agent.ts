@@ -169,6 +169,9 @@ export function createDemoAgent(): Agent {
     name: 'demo',
     description:
       'Offline demo agent (English / 中文): solves arithmetic, percentages, word problems and unit conversions step by step with real tools, hands each part of a multi-part task to a sub-agent of its own, and takes follow-ups on its answers. No API key needed.',
+    descriptions: {
+      zh: '离线演示智能体（中文 / English）：用真实的工具一步步解算术、百分比、应用题和单位换算，把多部分的任务的每一部分交给它自己的子智能体，也接受对答案的追问。无需 API 密钥。',
+    },
     availability: () => ({ available: true }),
     async run(context) {
       // A multi-part task goes to sub-agents, one per part; a sub-agent's own task is one part, so it never splits again.

@@ -6,6 +6,9 @@ import { say, type Lang } from './language.js';
 import type { Outcome, Plan, PlannedCall, PlanStep, Settled, SolvePlan, StepValue } from './plan.js';
 import { analyseTask } from './problem-analyser.js';
 import { addedDaysAnswer } from './recognize-date.js';
+import { unitPartsPlan } from './task-unit-parts.js';
+import { resultUnitOf, withUnitParts } from './answer-in-units.js';
+import { findUnit } from '../../tools/units.js';
 
 /** The tool call of one operation on `from`: a date moves by days on the calendar, a number goes to the calculator. */
 function operationCall(from: StepValue | undefined, operation: AnswerOperation): PlannedCall {
@@ -78,8 +81,17 @@ export function operationsPlan(lang: Lang, start: StepValue, operations: readonl
  * then its operations, one tool call each.
  */
 export function questionPlan(lang: Lang, question: Question): Plan {
+  const plan = questionPlanInOwnUnit(lang, question);
+  const unit = question.unit === undefined ? undefined : findUnit(question.unit);
+  // The unit the user asked for: the result converted into it, as that earlier answer was.
+  if (!unit || plan.kind !== 'solve' || resultUnitOf(plan) === unit) return plan;
+  return withUnitParts(lang, plan, [{ request: { kind: 'unit', unit }, text: '' }]);
+}
+
+function questionPlanInOwnUnit(lang: Lang, question: Question): Plan {
   const { text, operations, start } = question;
-  if (operations.length === 0) return analyseTask(text, lang);
+  // A task that also asked for its answer in other units ("…, and what is that in kilograms?") keeps asking it.
+  if (operations.length === 0) return unitPartsPlan(text, lang) ?? analyseTask(text, lang);
   if (start) return operationsPlan(lang, start, operations, 'earlier');
   const base = analyseTask(text, lang);
   if (base.kind !== 'solve') return base;

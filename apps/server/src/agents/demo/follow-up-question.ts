@@ -22,6 +22,8 @@ export interface Question {
   operations: AnswerOperation[];
   /** The answer the operations start from, when an earlier turn gave it: the problem text need not be solved again. */
   start?: StepValue;
+  /** The unit the user asked the answer in ("What is that in kilograms?"): a later change of a number keeps giving it in that unit. */
+  unit?: string;
 }
 
 /** The operand as the calculator takes it: 10, 10%, (-5). */

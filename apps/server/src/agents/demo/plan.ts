@@ -54,6 +54,11 @@ export interface SolvePlan {
   steps: PlanStep[];
   /** Task numbers the plan accounts for that its tool calls hold in another form (打8折 runs as 80%). */
   uses?: number[];
+  /**
+   * The unit of the plan's result where its last tool reports none: the calculator's 625 is
+   * grams in "250 g flour for 4 people …". A follow-up converts the answer from it ("in kilograms?").
+   */
+  resultUnit?: string;
   /** The final answer for an outcome (a number with its unit, in a sentence). */
   answer(outcome: Outcome): string;
 }

@@ -1,5 +1,5 @@
 import { formatNumber } from '../../tools/number-format.js';
-import { findUnit, type UnitDefinition } from '../../tools/units.js';
+import { findUnit, type Dimension, type UnitDefinition } from '../../tools/units.js';
 import { say } from './language.js';
 import type { Outcome, PlanStep } from './plan.js';
 import type { ProblemFacts } from './problem-facts.js';
@@ -51,10 +51,10 @@ export function answerUnit(outcome: Outcome, planned: string): string {
   return outcome.call?.tool === 'unit_converter' ? (outcome.unit ?? findUnit(outcome.call.input.to)?.symbol ?? planned) : planned;
 }
 
-/** A unit of `dimension` the question asks for other than `natural` ("in minutes"), and the step that converts into it. */
+/** A unit of `dimension` the question asks for other than `natural` ("in minutes", 多少千克), and the step that converts into it. */
 export function conversionTo(
   facts: ProblemFacts,
-  dimension: 'time' | 'length' | 'speed',
+  dimension: Dimension,
   natural: UnitDefinition,
   exclude: readonly Quantity[],
 ): PlanStep | undefined {

@@ -31,7 +31,8 @@ export function conversionAnswer(lang: Lang, outcome: Outcome): string {
   const fromSymbol = findUnit(call.input.from)?.symbol ?? call.input.from;
   const from = formatWithUnit(lang, call.input.value, fromSymbol);
   const to = formatWithUnit(lang, outcome.value, toSymbol);
-  return say(lang, `${from} is ${to}.`, `${from}等于${to}。`);
+  // A rounded value opens the sentence with "about": it still starts with a capital.
+  return say(lang, `${from.charAt(0).toUpperCase()}${from.slice(1)} is ${to}.`, `${from}等于${to}。`);
 }
 
 /** A plan of one unit conversion. */

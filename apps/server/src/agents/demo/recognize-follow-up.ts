@@ -9,6 +9,8 @@ import { analyseTask } from './problem-analyser.js';
 import { readProblem } from './problem-facts.js';
 import { readAnswerOperations } from './recognize-answer-operation.js';
 import { readNamedReplacement, readNewNumbers, type Substitution } from './recognize-substitution.js';
+import { readUnitRequest } from './recognize-unit-request.js';
+import { unitTurn } from './follow-up-units.js';
 import { formatNumber } from '../../tools/number-format.js';
 
 /** Where the conversation stands when the user says something. */
@@ -93,7 +95,8 @@ function questionTurn(context: TurnContext, message: string, plan: Plan): Turn {
 /**
  * Read a user message against the conversation and plan the agent's next steps, most specific
  * reading first: operations on the previous answer, a replacement naming both numbers, a
- * question of its own, new numbers for the question; else an honest "I did not understand".
+ * question of its own, the answer in another unit, new numbers for the question; else an
+ * honest "I did not understand".
  */
 export function planTurn(message: string, context: TurnContext): Turn {
   const { lang, question, answer } = context;
@@ -103,6 +106,9 @@ export function planTurn(message: string, context: TurnContext): Turn {
   if (named) return substitutionTurn(context, named);
   const asked = analyseTask(message, lang);
   if (asked.kind === 'solve' || asked.kind === 'ask') return questionTurn(context, message, asked);
+  // "What is that in kilograms?", "And in pounds?", 「请用千米每小时回答」: the answer in another unit.
+  const unit = readUnitRequest(message);
+  if (unit) return unitTurn(context, unit, message, usable(answer));
   const numbers = readNewNumbers(lang, message, question);
   if (numbers) return substitutionTurn(context, numbers);
   // Several numbers in no pattern: a question of its own that the analyser declines honestly (it names what it cannot read).

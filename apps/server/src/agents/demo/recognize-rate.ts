@@ -11,7 +11,8 @@ export const SPEED_CUES = ['speed', 'how fast', 'velocity', 'per hour', 'an hour
 export const DISTANCE_CUES = ['how far', 'distance', 'how many km', 'how many kilometres', 'how many kilometers', 'how many miles', 'how many metres', 'how many meters', '多远', '路程', '距离', '多少公里', '多少千米', '多少米', '多少英里', '行驶多少', '走多少', '跑多少', '开多少'];
 export const DURATION_CUES = ['how long', 'how much time', 'how many hours', 'how many minutes', '多长时间', '多久', '几小时', '几个小时', '多少小时', '多少分钟', '几分钟', '多少时间'];
 
-function plan(lang: Lang, thought: string, steps: PlanStep[], answer: (outcome: Outcome) => string): SolvePlan {
+/** `resultUnit`: the unit of the calculator's result (a converter after it reports its own). */
+function plan(lang: Lang, thought: string, steps: PlanStep[], resultUnit: string, answer: (outcome: Outcome) => string): SolvePlan {
   const divides = steps[0]?.call(undefined).tool === 'calculator' && /\/(?![^(]*\))/u.test(JSON.stringify(steps[0]?.call(undefined).input));
   return {
     kind: 'solve',
@@ -21,6 +22,7 @@ function plan(lang: Lang, thought: string, steps: PlanStep[], answer: (outcome: 
       ? say(lang, 'One division does it.', '一次除法就够了。')
       : say(lang, 'One multiplication does it.', '一次乘法就够了。'),
     steps,
+    resultUnit,
     answer,
   };
 }
@@ -49,7 +51,7 @@ function averageSpeed(facts: ProblemFacts, distance: Quantity, time: Quantity): 
     `Quantities: distance ${quantityText(lang, distance)}, time ${quantityText(lang, time)}. Average speed is distance ÷ time, so I need ${expression.replace(/\//gu, '÷')}, in ${natural.symbol}${asked ? `, and the question wants ${asked.symbol}` : ''}.`,
     `已知：路程${quantityText(lang, distance)}，时间${quantityText(lang, time)}。平均速度 = 路程 ÷ 时间，即 ${expression.replace(/\//gu, '÷')}（单位 ${natural.symbol}）${asked ? `，题目要的是 ${asked.symbol}` : ''}。`,
   );
-  return plan(lang, thought, steps, (outcome) => {
+  return plan(lang, thought, steps, natural.symbol, (outcome) => {
     if (outcome.value === undefined) return say(lang, 'I have no speed to report.', '我没有得到速度。');
     const speed = formatWithUnit(lang, outcome.value, answerUnit(outcome, natural.symbol));
     return say(lang, `The average speed is ${speed}.`, `平均速度是${speed}。`);
@@ -67,7 +69,7 @@ function distanceCovered(facts: ProblemFacts, speed: Speed, time: Quantity): Sol
   );
   const convert = conversionTo(facts, 'length', speed.length, [time, speed.quantity]);
   const steps: PlanStep[] = [{ call: () => ({ tool: 'calculator', input: { expression } }) }, ...(convert ? [convert] : [])];
-  return plan(lang, thought, steps, (outcome) => {
+  return plan(lang, thought, steps, speed.length.symbol, (outcome) => {
     if (outcome.value === undefined) return say(lang, 'I have no distance to report.', '我没有得到路程。');
     const distance = formatWithUnit(lang, outcome.value, answerUnit(outcome, speed.length.symbol));
     return say(lang, `The distance is ${distance}.`, `路程是${distance}。`);
@@ -85,7 +87,7 @@ function timeTaken(facts: ProblemFacts, distance: Quantity, speed: Speed): Solve
   );
   const convert = conversionTo(facts, 'time', speed.time, [distance, speed.quantity]);
   const steps: PlanStep[] = [{ call: () => ({ tool: 'calculator', input: { expression } }) }, ...(convert ? [convert] : [])];
-  return plan(lang, thought, steps, (outcome) => {
+  return plan(lang, thought, steps, speed.time.symbol, (outcome) => {
     if (outcome.value === undefined) return say(lang, 'I have no time to report.', '我没有得到时间。');
     const taken = formatWithUnit(lang, outcome.value, answerUnit(outcome, speed.time.symbol));
     return say(lang, `It takes ${taken}.`, `需要${taken}。`);

@@ -34,13 +34,28 @@ type Changed = { kind: 'changed'; question: Question; changes: NumberChange[] };
 
 /** Words that say a number is meant to replace one of the question's. */
 const CUE =
-  /\b(?:what if|what about|how about|instead|use|make it|change|if it (?:were|was|is)|try|suppose|assume|actually|rather|with)\b|如果|要是|假如|假设|改成|改为|换成|换为|改用|代替|替换|用|呢|的话|其实|应该是|不是/iu;
+  /\b(?:what if|what about|how about|instead|use|make it|change|if it (?:were|was|is)|try|suppose|assume|actually|rather|with|now (?:for|with|make it|it's|it is))\b|\bfor\s+(?=\d)|如果|要是|假如|假设|改成|改为|换成|换为|改用|代替|替换|用|呢|的话|其实|应该是|不是/iu;
 
 /** A number the question holds: a quantity of its text, or the written operand of one of its operations. */
 interface Candidate {
   quantity: Pick<Quantity, 'value' | 'percent' | 'currency' | 'unit' | 'noun' | 'measure'>;
   /** Where it is: the problem text, or the operation at this index. */
   place: 'text' | number;
+  /** It stands in the clause that asks the question ("How much for 10 people?"): the count a follow-up "for 25 people" changes. */
+  asked?: boolean;
+}
+
+/** A clause that asks: its question word, or the question mark that closes it. */
+const ASKING = /\b(?:how|what|which)\b|多少|几|[?？]/iu;
+const CLAUSE_END = /[,.;!?，。；！？]/u;
+
+/** Whether the number at `start`..`end` stands in a clause that asks the question. */
+function inAskingClause(text: string, start: number, end: number): boolean {
+  let from = start;
+  while (from > 0 && !CLAUSE_END.test(text[from - 1] ?? '')) from--;
+  let to = end;
+  while (to < text.length && !CLAUSE_END.test(text[to] ?? '')) to++;
+  return ASKING.test(text.slice(from, to + 1));
 }
 
 /** A number as the user would write it: 25%, $1.50, 2元 (yuan as written, not padded to cents). */
@@ -55,7 +70,8 @@ function candidatesOf(question: Question): Candidate[] {
   const operands = question.operations.flatMap((operation, index) =>
     operation.written ? [{ quantity: { value: operation.operand, percent: operation.percent }, place: index }] : [],
   );
-  const quantities = findQuantities(withoutDates(normaliseProblemText(question.text))).map((quantity) => ({ quantity, place: 'text' as const }));
+  const text = withoutDates(normaliseProblemText(question.text));
+  const quantities = findQuantities(text).map((quantity) => ({ quantity, place: 'text' as const, asked: inAskingClause(text, quantity.start, quantity.end) }));
   return [...operands, ...quantities];
 }
 
@@ -82,8 +98,29 @@ function distance(a: number, b: number): number {
 /** Nearer by this factor than any other candidate, a number is clearly the one meant ("use 300": the 240, not the 4). */
 const CLEARLY_NEARER = 3;
 
+/** What a count counts, as one word to compare: "people" and "person", 个人 and 人. */
+function counted(noun: string | undefined, measure: string | undefined): string {
+  return `${measure ?? ''}${(noun ?? '').toLowerCase().replace(/^people$/u, 'person').replace(/s$/u, '')}`;
+}
+
+/**
+ * "Now for 25 people" after "250 g flour for 4 people; how much for 10 people?": both counts are
+ * people, and the one the question asks about is the one a newcomer changes. `after` is the
+ * message's text right after the new number (a measure word may follow a space: 「25 个人」).
+ */
+function askedCount(value: Quantity, after: string, tied: readonly Candidate[]): Candidate | undefined {
+  const asked = tied.filter((candidate) => candidate.asked);
+  const [only] = asked;
+  if (asked.length !== 1 || !only) return undefined;
+  const { noun, measure } = only.quantity;
+  if (noun === undefined && measure === undefined) return undefined;
+  const same = tied.every((candidate) => counted(candidate.quantity.noun, candidate.quantity.measure) === counted(noun, measure));
+  const says = (value.noun !== undefined && counted(value.noun, undefined) === counted(noun, undefined)) || after.replace(/^\s+/u, '').startsWith(`${measure ?? ''}${noun ?? ''}`);
+  return same && says ? only : undefined;
+}
+
 /** The candidate a new number replaces: the best fit; among equal fits the clearly nearest in size; else all of them, tied. */
-function target(value: Quantity, candidates: readonly Candidate[]): { found: Candidate } | { tied: Candidate[] } | undefined {
+function target(value: Quantity, candidates: readonly Candidate[], after = ''): { found: Candidate } | { tied: Candidate[] } | undefined {
   const scored = candidates.flatMap((candidate) => {
     const score = fit(value, candidate.quantity);
     return score === undefined ? [] : [{ candidate, score }];
@@ -100,7 +137,8 @@ function target(value: Quantity, candidates: readonly Candidate[]): { found: Can
   if (first && (!second || distance(value.value, second.quantity.value) >= CLEARLY_NEARER * distance(value.value, first.quantity.value))) {
     return { found: first };
   }
-  return { tied: top };
+  const asked = askedCount(value, after, top);
+  return asked ? { found: asked } : { tied: top };
 }
 
 const DATE = /\d{4}\s?(?:-|\/|年)\s?\d{1,2}\s?(?:-|\/|月)\s?\d{1,2}(?:\s?日)?/gu;
@@ -153,7 +191,7 @@ function changeQuestion(question: Question, replacements: ReadonlyArray<{ candid
     }
   }
   if (textChanges.size === 0) return { ...question, operations };
-  return { text: replaceNumbers(question.text, textChanges), operations };
+  return { text: replaceNumbers(question.text, textChanges), operations, ...(question.unit === undefined ? {} : { unit: question.unit }) };
 }
 
 /** "Use 300 instead of 240", "用 300 代替 240", "把240改成300": the user names both numbers. Undefined when the message names no such pair. */
@@ -190,18 +228,25 @@ export function readNewNumbers(lang: Lang, message: string, question: Question):
   const values = quantities.some((q) => !isYear(q)) ? quantities.filter((q) => !isYear(q)) : quantities;
   // A change names a number or two; a text of many numbers is something else.
   if (values.length > MAX_NEW_NUMBERS) return undefined;
-  return substitute(lang, question, values, candidatesOf(question), new Map());
+  return substitute(lang, question, values, candidatesOf(question), new Map(), text);
 }
 
 /**
  * The new numbers put in place of the question's: each replaces its best-fitting candidate, or the
  * one the user picked (`picked`, by the new number's index) where several fit equally well.
  */
-function substitute(lang: Lang, question: Question, values: readonly Quantity[], candidates: readonly Candidate[], picked: ReadonlyMap<number, Candidate>): Substitution | undefined {
+function substitute(
+  lang: Lang,
+  question: Question,
+  values: readonly Quantity[],
+  candidates: readonly Candidate[],
+  picked: ReadonlyMap<number, Candidate>,
+  text = '',
+): Substitution | undefined {
   const replacements: Array<{ candidate: Candidate; to: number }> = [];
   for (const [index, value] of values.entries()) {
     const chosen = picked.get(index);
-    const found = chosen ? { found: chosen } : target(value, candidates);
+    const found = chosen ? { found: chosen } : target(value, candidates, text.slice(value.end, value.end + 8));
     // Two new numbers for the same old one: no reading of the message tells which to use.
     if (!found || ('found' in found && replacements.some((r) => r.candidate === found.found))) return undefined;
     if ('tied' in found) {
@@ -214,7 +259,7 @@ function substitute(lang: Lang, question: Question, values: readonly Quantity[],
         // The user says which: the same reading again, with this number's target settled.
         choose: (choice) => {
           const candidate = tied[choice];
-          return (candidate && substitute(lang, question, values, candidates, new Map([...picked, [index, candidate]]))) ?? { kind: 'not-found', value: shown(lang, value) };
+          return (candidate && substitute(lang, question, values, candidates, new Map([...picked, [index, candidate]]), text)) ?? { kind: 'not-found', value: shown(lang, value) };
         },
       };
     }

@@ -1,6 +1,7 @@
 import { findUnit, type UnitDefinition } from '../../tools/units.js';
 import { say, type Lang } from './language.js';
-import type { PlannedCall, SolvePlan, StepValue } from './plan.js';
+import type { PlannedCall, ReplyPlan, SolvePlan, StepValue } from './plan.js';
+import { formatWithUnit } from './answer-format.js';
 import { findUnitMentions } from './quantities.js';
 import { conversionPlan } from './recognize-conversion.js';
 import { normaliseProblemText } from './text-normalize.js';
@@ -33,15 +34,35 @@ function quantityAtHand(refused: PlannedCall | undefined, last: StepValue | unde
 }
 
 /**
+ * "请用千米每小时回答" as the reason for refusing a conversion of 75 km/h into m/s: the quantity
+ * at hand is in the unit asked for already, so it is the answer, and no call is needed.
+ */
+function alreadyInUnit(lang: Lang, reason: string, value: number, unit: UnitDefinition): ReplyPlan {
+  const unitName = lang === 'zh' ? unit.names.zh : unit.names.en[1];
+  const shown = formatWithUnit(lang, value, unit.symbol);
+  return {
+    kind: 'reply',
+    lang,
+    thought: say(
+      lang,
+      `You declined that call and asked for ${unitName} ("${reason.trim()}"); the result before it is ${shown} already, so no conversion is needed.`,
+      `你拒绝了这次调用，要求用${unitName}（“${reason.trim()}”）；调用前的结果本来就是${shown}，不需要换算。`,
+    ),
+    answer: say(lang, `As you asked, in ${unitName}: the result before that conversion is ${shown}, so that is the answer.`, `按你的要求用${unitName}：换算前的结果就是${shown}，这就是答案。`),
+  };
+}
+
+/**
  * After the user refused a call with a reason that says what to do instead (PROTOCOL.md §19.3:
  * `result { refused, reason }`), the plan that does it: "convert to kilograms instead" converts
  * the quantity at hand to kilograms. Undefined when the reason asks for nothing this agent can do,
  * or for the very call that was refused (that would only retry it).
  */
-export function insteadPlan(lang: Lang, reason: string, refused: PlannedCall | undefined, last: StepValue | undefined): SolvePlan | undefined {
+export function insteadPlan(lang: Lang, reason: string, refused: PlannedCall | undefined, last: StepValue | undefined): SolvePlan | ReplyPlan | undefined {
   const to = unitAskedInstead(reason);
   const at = quantityAtHand(refused, last);
-  if (!to || !at || to.dimension !== at.unit.dimension || to === at.unit) return undefined;
+  if (!to || !at || to.dimension !== at.unit.dimension) return undefined;
+  if (to === at.unit) return alreadyInUnit(lang, reason, at.value, to);
   if (refused?.tool === 'unit_converter' && findUnit(refused.input.to) === to) return undefined;
   const plan = conversionPlan(lang, at.value, at.unit, to);
   const unitName = lang === 'zh' ? to.names.zh : to.names.en[1];

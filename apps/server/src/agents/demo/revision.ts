@@ -7,6 +7,7 @@ import { solve } from './problem-analyser.js';
 import { readProblem } from './problem-facts.js';
 import { recognizeConversion } from './recognize-conversion.js';
 import { solveParts } from './sequential-parts.js';
+import { unitPartsPlan } from './task-unit-parts.js';
 import { normaliseProblemText } from './text-normalize.js';
 
 /**
@@ -112,7 +113,8 @@ export function reviseFromStep(task: string, lang: Lang, step: Step, current: Pl
   const changes = new Map([...noteReplacements(note), ...noteReplacements(now), ...changedNumbers(before, now)]);
   if (changes.size > 0) {
     const replaced = replaceNumbers(task, changes);
-    const plan = solve(replaced, lang) ?? solveParts(replaced, lang);
+    // A task that also asks for its answer in other units keeps asking it with the new numbers.
+    const plan = unitPartsPlan(replaced, lang) ?? solve(replaced, lang) ?? solveParts(replaced, lang);
     if (plan) return { kind: 'plan', plan };
   }
   const rewritten = solve(now, lang) ?? solveParts(now, lang);

@@ -3,6 +3,7 @@ import { say, type Lang } from './language.js';
 import type { Outcome, Plan, PlanStep, SolvePlan, StepValue } from './plan.js';
 import { analyseTask, solve } from './problem-analyser.js';
 import { splitTask } from './task-parts.js';
+import { unitPartsPlan } from './task-unit-parts.js';
 
 /**
  * Without sub-agents (a server without the `delegate` tool), a multi-part task is answered part
@@ -62,13 +63,14 @@ export function sequentialPlan(lang: Lang, parts: readonly string[]): SolvePlan 
 }
 
 /**
- * How the agent plans a task it answers itself: part after part when it has independent parts.
+ * How the agent plans a task it answers itself: part after part when it has independent parts;
+ * a question then its result in each unit its last parts ask for ("…, and what is that in kilograms?").
  * With sub-agents at hand such a task is delegated instead (delegation-state.ts reads it first),
  * so this plan is for a server without them, or a chain that was begun without them.
  */
 export function planTask(task: string, lang: Lang): Plan {
   const parts = splitTask(task, lang);
-  return (parts && sequentialPlan(lang, parts)) ?? analyseTask(task, lang);
+  return (parts && sequentialPlan(lang, parts)) ?? unitPartsPlan(task, lang) ?? analyseTask(task, lang);
 }
 
 /** A plan for a text of several independent parts (a numbered list, as a rewritten thought has them, or questions in a row). */

@@ -22,6 +22,7 @@ export function createFirehoseAgent(): Agent {
   return {
     name: 'firehose',
     description: 'Benchmark load: stamped deltas at a set rate, e.g. task "firehose rate=20000 duration=5000 size=32".',
+    descriptions: { zh: '基准测试负载：以设定的速率发送带时间戳的增量，例如任务 "firehose rate=20000 duration=5000 size=32"。' },
     availability: () => ({ available: true }),
     run: runFirehose,
   };

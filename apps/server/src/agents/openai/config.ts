@@ -43,6 +43,10 @@ export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 export const UNCONFIGURED_REASON =
   'Set OPENAI_API_KEY (or OPENAI_BASE_URL for a local endpoint such as Ollama) to use the openai agent.';
+/** The same, for the 中文 picker (`GET /api/agents?lang=zh`). */
+export const UNCONFIGURED_REASONS: Readonly<Record<string, string>> = {
+  zh: '设置 OPENAI_API_KEY（或设置 OPENAI_BASE_URL 以使用 Ollama 等本地端点）后即可使用 openai 智能体。',
+};
 
 /** A configuration variable has a value the agent cannot use; the message names it and says what it expects. */
 export class OpenAIConfigError extends Error {
@@ -71,7 +75,7 @@ export function readOpenAIConfig(env: Env = process.env): OpenAIConfig {
 
 /** A local endpoint needs only a base URL; OpenAI itself needs a key. */
 export function configAvailability(config: OpenAIConfig): AgentAvailability {
-  if (config.baseURL === undefined && config.apiKey === undefined) return { available: false, reason: UNCONFIGURED_REASON };
+  if (config.baseURL === undefined && config.apiKey === undefined) return { available: false, reason: UNCONFIGURED_REASON, reasons: UNCONFIGURED_REASONS };
   return { available: true };
 }
 

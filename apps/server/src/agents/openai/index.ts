@@ -6,6 +6,7 @@ export {
   configAvailability,
   OpenAIConfigError,
   UNCONFIGURED_REASON,
+  UNCONFIGURED_REASONS,
   DEFAULT_MODEL,
   type OpenAIConfig,
   type RetryConfig,

@@ -67,6 +67,8 @@ export function openAIAgent(setup: OpenAIAgentSetup): Agent {
   const agent: Agent & { subagents?: readonly string[] } = {
     name: setup.name,
     description: setup.description ?? describe(config),
+    // An operator's own description is theirs, in their words; the built-in one is said in Chinese too.
+    ...(setup.description === undefined ? { descriptions: { zh: describeZh(config) } } : {}),
     ...(models === undefined ? {} : { models }),
     ...(subagents.length === 0 ? {} : { subagents: [...subagents] }),
     availability: () => availability,
@@ -95,6 +97,12 @@ function createClient(config: OpenAIConfig, setup: OpenAIAgentSetup): OpenAI {
     timeout: config.timeoutMs,
     maxRetries: 0,
   });
+}
+
+function describeZh(config: OpenAIConfig | undefined): string {
+  if (!config) return '任何兼容 OpenAI 接口的端点上的大模型（OpenAI、DeepSeek、通义千问、Ollama、vLLM 等）。';
+  const where = config.baseURL ? new URL(config.baseURL).host : 'OpenAI';
+  return `兼容 OpenAI 接口的端点上的大模型：${where} 上的 ${config.model}（每个会话可用 options.model 指定）。`;
 }
 
 function describe(config: OpenAIConfig | undefined): string {

@@ -2,6 +2,8 @@ import type { Agent, AgentAvailability } from '@interthought/agent';
 
 /** Why a remote agent cannot run while no worker serves it. */
 export const NO_WORKER_REASON = 'no worker connected';
+/** The same, for the 中文 picker. */
+export const NO_WORKER_REASONS: Readonly<Record<string, string>> = { zh: '没有连接的工作进程' };
 
 /**
  * A `remote` agent of the agents file before any worker serves it: listed, unavailable with the
@@ -15,7 +17,7 @@ export class DeclaredRemoteAgent implements Agent {
   ) {}
 
   availability(): AgentAvailability {
-    return { available: false, reason: NO_WORKER_REASON };
+    return { available: false, reason: NO_WORKER_REASON, reasons: NO_WORKER_REASONS };
   }
 
   async run(): Promise<void> {

@@ -1,6 +1,6 @@
 import { AGENT_FIELD_LIMITS, type WorkerAgent } from '@interthought/protocol';
 import type { AgentAvailability, AgentRegistry } from '@interthought/agent';
-import { DeclaredRemoteAgent, NO_WORKER_REASON } from './declared-remote-agent.js';
+import { DeclaredRemoteAgent, NO_WORKER_REASON, NO_WORKER_REASONS } from './declared-remote-agent.js';
 import { RemoteAgent } from './remote-agent.js';
 import { WorkerFrameError } from './worker-frame-error.js';
 import type { WorkerConnection } from './worker-connection.js';
@@ -112,7 +112,7 @@ export class WorkerPool {
 
   availability(name: string): AgentAvailability {
     if (this.servesHere(name) || this.#elsewhere?.serves(name) === true) return { available: true };
-    return { available: false, reason: NO_WORKER_REASON };
+    return { available: false, reason: NO_WORKER_REASON, reasons: NO_WORKER_REASONS };
   }
 
   /** The worker of `name` with the fewest runs, under its cap; the one that waited longest on a tie. */

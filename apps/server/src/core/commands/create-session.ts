@@ -101,7 +101,7 @@ export async function forkSession(
     status: copy.status,
     revision: 0,
     createdAt: engine.now().toISOString(),
-    forkedFrom: { sessionId: sourceId, stepId },
+    forkedFrom: { sessionId: sourceId, stepId, ...forkIndexOf(source.state, stepId) },
   };
   if (model !== undefined) info.model = model;
   // A fork belongs to whoever forked it, whoever owns the source (PROTOCOL.md §21.2).
@@ -126,4 +126,10 @@ export async function importSession(engine: SessionEngine, parsed: ParsedImport,
   engine.hooks.summaryStored(stored.record.info);
   engine.timers.armDeadlineOf(stored.state, stored.record.options);
   return stored.record.info;
+}
+
+/** The forked step's place in its chain, so lists can say "at step 6" (PROTOCOL.md §20.4). */
+function forkIndexOf(state: SessionState, stepId: string): { index?: number } {
+  const index = state.steps.get(stepId)?.index;
+  return index === undefined ? {} : { index };
 }

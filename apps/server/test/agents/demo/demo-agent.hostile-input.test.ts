@@ -51,6 +51,8 @@ const HOSTILE: ReadonlyArray<[string, (length: number) => string]> = [
   ['priced counts with discounts', (n) => fill(n, '12 pens at $1.25 each, 15% off. ')],
   ['a count and a unit price padded with whitespace before 打九折', (n) => fill(n, ' ', '铅笔每支2.5元，买8支', '打九折，一共多少钱？')],
   ['story cue words', (n) => fill(n, 'buys 3 ', 'Tom has 5 apples. ')],
+  ['a question, then one request for another unit after another', (n) => fill(n, ' And in pounds?', 'A recipe needs 250 g flour for 4 people. How much for 10 people?')],
+  ['a question, then a request for another unit padded with whitespace', (n) => fill(n, ' ', 'A recipe needs 250 g flour for 4 people. How much for 10 people? And in', 'pounds?')],
   ['minus signs', (n) => fill(n, '-1 ')],
   ['legs of a trip', (n) => fill(n, '120 km at 60 km/h, then ', '', 'How long does the whole trip take?')],
   ['legs of a trip in Chinese', (n) => fill(n, '再以每小时45公里行驶90公里，', '先以每小时60公里行驶120公里，', '平均速度是多少？')],

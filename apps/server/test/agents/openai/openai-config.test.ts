@@ -5,6 +5,7 @@ import {
   OpenAIConfigError,
   readOpenAIConfig,
   UNCONFIGURED_REASON,
+  UNCONFIGURED_REASONS,
 } from '../../../src/agents/openai/index.js';
 import { testRun } from './support/run-context.js';
 
@@ -13,7 +14,7 @@ describe('openai agent: availability', () => {
     const agent = createOpenAIAgent({});
 
     expect(agent.name).toBe('openai');
-    expect(agent.availability()).toEqual({ available: false, reason: UNCONFIGURED_REASON });
+    expect(agent.availability()).toEqual({ available: false, reason: UNCONFIGURED_REASON, reasons: UNCONFIGURED_REASONS });
     expect(UNCONFIGURED_REASON).toMatch(/^Set OPENAI_API_KEY \(or OPENAI_BASE_URL for a local endpoint such as Ollama\)/);
     await expect(agent.run(testRun().context)).rejects.toThrow(UNCONFIGURED_REASON);
   });

@@ -17,6 +17,12 @@ export class ApiError extends Error {
 /** The two forms of `GET /api/sessions/:id/export` (PROTOCOL.md §20.5). */
 export type ExportFormat = 'json' | 'md';
 
+/** For whom a Markdown transcript is written: an IANA time zone and the UI's language. */
+export interface TranscriptFor {
+  timeZone?: string;
+  lang?: 'en' | 'zh';
+}
+
 /** An export as the server sent it, ready to save. */
 export interface ExportedFile {
   blob: Blob;
@@ -97,8 +103,8 @@ export class RestApi {
     return () => this.#unauthorizedListeners.delete(listener);
   }
 
-  agents(signal?: AbortSignal): Promise<AgentListing[]> {
-    return this.#getJson<AgentListing[]>('/api/agents', signal);
+  agents(signal?: AbortSignal, lang?: 'en' | 'zh'): Promise<AgentListing[]> {
+    return this.#getJson<AgentListing[]>(lang === undefined ? '/api/agents' : `/api/agents?lang=${lang}`, signal);
   }
 
   /** The tools agents may call: the built-in ones and those of the server's MCP servers (`GET /api/tools`). */
@@ -119,8 +125,12 @@ export class RestApi {
    * A session's export as a file. Fetched rather than linked: a plain link cannot carry the
    * `Authorization` header, and a token in the address would end up in the browser's history.
    */
-  async exportSession(sessionId: string, format: ExportFormat): Promise<ExportedFile> {
-    const response = await this.#send(`/api/sessions/${encodeURIComponent(sessionId)}/export?format=${format}`, {});
+  async exportSession(sessionId: string, format: ExportFormat, reader: TranscriptFor = {}): Promise<ExportedFile> {
+    const query = new URLSearchParams({ format });
+    // A transcript is written for its reader: their time zone and language (PROTOCOL.md §20.5).
+    if (format === 'md' && reader.timeZone !== undefined) query.set('tz', reader.timeZone);
+    if (format === 'md' && reader.lang !== undefined) query.set('lang', reader.lang);
+    const response = await this.#send(`/api/sessions/${encodeURIComponent(sessionId)}/export?${query}`, {});
     const fileName = attachmentName(response.headers.get('content-disposition')) ?? `interthought-${sessionId}.${format === 'md' ? 'md' : 'ndjson'}`;
     return { blob: await response.blob(), fileName };
   }

@@ -1,4 +1,5 @@
-import { POLICY_DECIDER, type RefusalResult, type StepApproval } from '@interthought/protocol';
+import { POLICY_DECIDER, isShareActor, type RefusalResult, type StepApproval } from '@interthought/protocol';
+import { whoWords } from '$lib/attribution/index.js';
 import type { I18n } from '$lib/i18n/index.js';
 
 /** Who decides when nobody did in time (PROTOCOL.md §19.4). */
@@ -13,10 +14,10 @@ export interface DecisionText {
 }
 
 /**
- * The line a decided tool call keeps: "Approved by you · 12:03", "Edited and approved by another
- * window · 12:03", "Rejected by Alice · 12:03" (+ the reason), "Rejected: timed out · 12:03".
+ * The line a decided tool call keeps: "Approved by you · 12:03", "Edited by someone
+ * with a share link · 12:03", "Rejected by Alice · 12:03" (+ the reason), "Rejected: timed out · 12:03".
  * `isOwn` says whether a connection or user id is this page's; a name the server recorded
- * (`byName`) is said instead of "another window". Undefined for a call still pending.
+ * (`byName`) is said instead of "someone else". Undefined for a call still pending.
  */
 export function describeDecision(
   i18n: I18n,
@@ -27,11 +28,7 @@ export function describeDecision(
 ): DecisionText | undefined {
   if (approval.state === 'pending') return undefined;
   const when = approval.at === undefined ? '' : i18n.formatTimeOfDay(approval.at, now);
-  const who = isOwn(approval.by)
-    ? i18n.t('approval.whoYou')
-    : approval.byName !== undefined
-      ? i18n.t('approval.whoName', { name: approval.byName })
-      : i18n.t('approval.whoOther');
+  const who = whoWords(i18n, 'approval', approval.by, approval.byName, isOwn);
   const standing = describeStandingDecision(i18n, approval, who, when, tool);
   if (standing) return standing;
   switch (approval.state) {
@@ -89,6 +86,7 @@ export function describeRefusal(
     return { line: i18n.t('refusal.byServer', { tool: name }), reason: result.reason };
   }
   if (isOwn(result.by)) return { line: i18n.t('refusal.byYou', { tool: name }), reason: result.reason };
+  if (isShareActor(result.by)) return { line: i18n.t('words.refusalByShareLink', { tool: name }), reason: result.reason };
   if (byName !== undefined) return { line: i18n.t('refusal.byName', { tool: name, name: byName }), reason: result.reason };
   return { line: i18n.t('refusal.byOther', { tool: name }), reason: result.reason };
 }

@@ -6,8 +6,11 @@ import type { StepView } from './step-view.svelte.js';
 
 /** What the chain components may ask of the page: the actions that reach the server. */
 export interface ChainActions {
-  /** Send the draft as a `step.correct`; resolves when answered (the draft carries any refusal). */
-  submitCorrection(view: StepView, draft: CorrectionDraft): Promise<void>;
+  /**
+   * Send the draft as a `step.correct`; resolves when answered, with the id of the step that
+   * replaces the corrected one (undefined when refused: the draft carries the refusal).
+   */
+  submitCorrection(view: StepView, draft: CorrectionDraft): Promise<string | undefined>;
   /**
    * Approve a tool call that waits for the user: it runs as proposed; with `remember: 'session'`
    * later calls of its tool in this session run without asking (PROTOCOL.md §25.3). Resolves when

@@ -87,9 +87,27 @@ export function displayedPath(state: SessionState, selection: BranchSelection, s
   return { path, divergesAt };
 }
 
+/**
+ * Whether `step` is a tool call the user edited before it ran (PROTOCOL.md §19.3): it replaced a
+ * proposal that never ran, so nothing was superseded and there is no branch to pick, only the
+ * proposal, which the step's badge shows as a diff.
+ */
+export function editedBeforeRun(state: SessionState, step: Step): boolean {
+  if (step.approval?.state !== 'edited' || step.correctionOf === undefined) return false;
+  return !(state.children.get(step.correctionOf)?.length);
+}
+
+/** Whether `stepId` is a proposal edited away before it ran: it is no alternative of its own. */
+function editedAway(state: SessionState, stepId: string, alternatives: readonly string[]): boolean {
+  return alternatives.some((id) => {
+    const other = state.steps.get(id);
+    return other?.correctionOf === stepId && editedBeforeRun(state, other);
+  });
+}
+
 /** The steps a correcting step replaced: the step it corrected and the old chain below it. */
 export function supersededBy(state: SessionState, correcting: Step): string[] {
-  if (correcting.correctionOf === undefined) return [];
+  if (correcting.correctionOf === undefined || editedBeforeRun(state, correcting)) return [];
   const ids: string[] = [];
   let current: string | undefined = correcting.correctionOf;
   while (current !== undefined) {
@@ -102,8 +120,10 @@ export function supersededBy(state: SessionState, correcting: Step): string[] {
 }
 
 function branchOf(state: SessionState, stepId: string): BranchPosition | undefined {
-  const alternatives = alternativesOf(state, stepId);
-  if (alternatives.length < 2) return undefined;
+  const all = alternativesOf(state, stepId);
+  if (all.length < 2) return undefined;
+  const alternatives = all.filter((id) => !editedAway(state, id, all));
+  if (alternatives.length < 2 || !alternatives.includes(stepId)) return undefined;
   return { position: alternatives.indexOf(stepId) + 1, total: alternatives.length, alternatives };
 }
 

@@ -1,4 +1,5 @@
 import { parseAskUserInput, type AskUserInput, type StepQuestion } from '@interthought/protocol';
+import { whoWords } from '$lib/attribution/index.js';
 import type { I18n } from '$lib/i18n/index.js';
 
 /** Who closes a question nobody answered in time (PROTOCOL.md §25.2). */
@@ -26,11 +27,7 @@ export function describeQuestionOutcome(i18n: I18n, question: StepQuestion, isOw
       return i18n.t('question.timedOut', { when });
     case 'answered': {
       if (question.by === SERVER) return i18n.t('question.timedOut', { when });
-      const who = isOwn(question.by)
-        ? i18n.t('approval.whoYou')
-        : question.byName !== undefined
-          ? i18n.t('approval.whoName', { name: question.byName })
-          : i18n.t('approval.whoOther');
+      const who = whoWords(i18n, 'approval', question.by, question.byName, isOwn);
       return i18n.t('question.answeredBy', { who, when });
     }
     default: {

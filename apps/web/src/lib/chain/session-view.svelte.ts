@@ -14,6 +14,7 @@ import {
   traitsOf,
   type QueuedMessage,
   type RememberedApproval,
+  type RunTime,
   type SessionEvent,
   type SessionEventTraits,
   type SessionInfo,
@@ -25,6 +26,7 @@ import { SvelteSet } from 'svelte/reactivity';
 import { layoutChain, relayoutFrom, type ChainLayout } from './chain-rows.js';
 import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { OutgoingMessages } from './outgoing-messages.svelte.js';
+import { StepCursor } from './step-cursor.svelte.js';
 import { StepView } from './step-view.svelte.js';
 import { FULL_SCOPE_RELAYOUT, type SubagentView } from './subagent-view.svelte.js';
 import { noScopeChanges, SubagentViews, type ScopeChanges } from './subagent-views.svelte.js';
@@ -39,6 +41,12 @@ export interface SessionViewOptions {
 }
 
 const EMPTY_LAYOUT: ChainLayout = { rows: [], path: [], viewingEarlierBranch: false, rowDepths: [] };
+
+/** A view of the layout that shows fewer rows (a filter by kind): pure, the full layout stays the one relaid out. */
+export type RowFilter = (layout: ChainLayout, state: SessionState) => ChainLayout;
+
+/** Told the ids of the steps whose fields a flush changed (a delta, a completion, a snapshot: every step). */
+export type StepsChangedListener = (stepIds: ReadonlySet<string> | 'all') => void;
 
 /** Lay out from the top: a change that is not the live chain growing at its tail (the same mark for a sub-agent's rows). */
 const FULL_RELAYOUT = FULL_SCOPE_RELAYOUT;
@@ -112,12 +120,18 @@ export class SessionView {
    * come back as the user left it.
    */
   #openFolds = new SvelteSet<string>();
+  /** The layout before `#rowFilter`: the one an append relays out from. */
+  #fullLayout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
+  #rowFilter: RowFilter | null = null;
+  readonly #stepsChanged = new Set<StepsChangedListener>();
   /** The alternative picked at each branch point the user navigated (parent key → step id). */
   #selection = $state.raw<ReadonlyMap<string, string>>(new Map());
   /** The session was deleted on the server: what is shown stays, but nothing can change it any more. */
   #deleted = $state(false);
   /** The time of the latest event folded in, for the elapsed-time clock of a finished session. */
   #lastActivityAt = $state<string | undefined>(undefined);
+  /** How long the agent has run (`state.runTime`, PROTOCOL.md §11.1), copied when the status changes. */
+  #runTime = $state.raw<RunTime | undefined>(undefined);
   /** The user's messages that wait to reach the chain (`state.queued`), copied when they change. */
   #queued = $state.raw<readonly QueuedMessage[]>([]);
   /** The session's share links that were not revoked (`state.shares`), copied when they change. */
@@ -126,6 +140,8 @@ export class SessionView {
   #remembered = $state.raw<readonly RememberedApproval[]>([]);
   /** Messages sent from this page that the state does not hold yet. */
   readonly outgoing = new OutgoingMessages();
+  /** The keyboard's current step: its card is the chain's one tab stop. */
+  readonly stepCursor = new StepCursor();
   /** The session's sub-agents, each with its own rows. */
   readonly #subagents = new SubagentViews();
 
@@ -176,6 +192,11 @@ export class SessionView {
     else this.#openFolds.delete(rowKey);
   }
 
+  /** The layout before a row filter (`setRowFilter`): every row of the displayed chain. */
+  get fullLayout(): ChainLayout {
+    return this.#fullLayout;
+  }
+
   get selection(): ReadonlyMap<string, string> {
     return this.#selection;
   }
@@ -186,6 +207,11 @@ export class SessionView {
 
   get lastActivityAt(): string | undefined {
     return this.#lastActivityAt;
+  }
+
+  /** How long the agent has run, from the status history; undefined when the server's snapshot did not say. */
+  get runTime(): RunTime | undefined {
+    return this.#runTime;
   }
 
   /** The sub-agent a delegate call started, once it started (PROTOCOL.md §24). */
@@ -266,11 +292,13 @@ export class SessionView {
     this.#syncRemembered();
     for (const step of this.#state.steps.values()) this.#linkAnswer(step.stepId);
     this.#lastActivityAt = latestActivity(snapshot) ?? this.#lastActivityAt;
+    this.#runTime = this.#state.runTime === undefined ? undefined : { ...this.#state.runTime };
     this.#chainEpoch++;
     this.#phase = 'ready';
     this.#loadError = null;
     this.#subagents.load(this.#state);
     this.#relayout();
+    for (const listener of this.#stepsChanged) listener('all');
     if (this.#queue.length) this.flush();
   }
 
@@ -336,6 +364,7 @@ export class SessionView {
       // The reducer replaces its list on each change, so the new list is a new value to show.
       if (traits.changesShares) this.#shares = this.#state.shares;
       if (traits.changesRemembered) this.#syncRemembered();
+      if (event.type === 'session.status' && this.#state.runTime !== undefined) this.#runTime = { ...this.#state.runTime };
     }
     if (queueChanged) this.#syncQueued();
     this.#sync(touched, rowsFrom, statusChanged, changes);
@@ -350,6 +379,7 @@ export class SessionView {
       else this.#views.set(stepId, new StepView(step));
       this.#linkAnswer(stepId);
     }
+    if (touched.size) for (const listener of this.#stepsChanged) listener(touched);
     if (sessionChanged) {
       this.#info = { ...this.#state.session };
       this.#deleted = this.#state.deleted === true;
@@ -360,7 +390,7 @@ export class SessionView {
     if (rowsFrom === undefined) return;
     // The live chain growing at its tail (the common case, many times a second) re-lays only the tail.
     if (rowsFrom !== FULL_RELAYOUT && this.#selection.size === 0 && !this.#layout.viewingEarlierBranch) {
-      this.#setLayout(relayoutFrom(this.#state, this.#layout, rowsFrom));
+      this.#setLayout(relayoutFrom(this.#state, this.#fullLayout, rowsFrom));
     } else {
       this.#relayout();
     }
@@ -389,7 +419,22 @@ export class SessionView {
   }
 
   #setLayout(layout: ChainLayout): void {
-    this.#layout = layout;
+    this.#fullLayout = layout;
+    const shown = this.#rowFilter ? this.#rowFilter(layout, this.#state) : layout;
+    this.#layout = shown;
+  }
+
+  /** Show only the rows `filter` keeps (null: every row again, exactly as laid out). */
+  setRowFilter(filter: RowFilter | null): void {
+    if (filter === this.#rowFilter) return;
+    this.#rowFilter = filter;
+    this.#setLayout(this.#fullLayout);
+  }
+
+  /** Be told which steps each flush changed (find keeps its counts without rescanning the chain); returns the unsubscribe. */
+  onStepsChanged(listener: StepsChangedListener): () => void {
+    this.#stepsChanged.add(listener);
+    return () => this.#stepsChanged.delete(listener);
   }
 
   /** The view of a step (every step of every branch has one once it is known). */

@@ -48,7 +48,7 @@ export class SessionTransfer {
     this.#exporting = format;
     const { i18n, toaster } = this.deps;
     try {
-      const file = await this.deps.api.exportSession(sessionId, format);
+      const file = await this.deps.api.exportSession(sessionId, format, { ...readerZone(), lang: i18n.locale });
       (this.deps.save ?? saveFile)(file);
       toaster.show({ tone: 'info', title: i18n.t('transfer.downloaded', { file: file.fileName }) });
     } catch (error) {
@@ -84,4 +84,10 @@ export class SessionTransfer {
       this.#importing = false;
     }
   }
+}
+
+/** The browser's time zone, when it names one (an export then reads in local time; the server writes UTC otherwise). */
+function readerZone(): { timeZone?: string } {
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return timeZone ? { timeZone } : {};
 }

@@ -46,6 +46,8 @@ export const ICON_PATHS = {
   check: { paths: ['m3.5 8.5 3 3 6-7'], strokeWidth: 1.7, round: true },
   'chevron-right': { paths: ['m6 4 4 4-4 4'], strokeWidth: 1.6, round: true },
   'chevron-up': { paths: ['m4 10 4-4 4 4'], strokeWidth: 1.6, round: true },
+  'chevron-down': { paths: ['m4 6 4 4 4-4'], strokeWidth: 1.7, round: true },
+  search: { paths: ['M7 2.8a4.2 4.2 0 1 0 0 8.4a4.2 4.2 0 1 0 0-8.4Z', 'M10.2 10.2 13.5 13.5'], strokeWidth: 1.6, round: true },
   close: { paths: ['m4 4 8 8M12 4l-8 8'], strokeWidth: 1.7, round: true },
   /** Down into a tray: export (a download). */
   download: { paths: ['M8 2.5v7.5M4.8 7 8 10.2 11.2 7', 'M2.5 11.5v1.5h11v-1.5'], strokeWidth: 1.5, round: true },
@@ -66,6 +68,11 @@ export const ICON_PATHS = {
     paths: ['M2.5 8h3', 'M5.5 8c2 0 2-4 4-4h4', 'M5.5 8h8', 'M5.5 8c2 0 2 4 4 4h4'],
     strokeWidth: 1.4,
     round: true,
+  },
+  // Three dots: more actions, in a menu.
+  more: {
+    paths: ['M2.6 8a1.1 1.1 0 1 0 2.2 0a1.1 1.1 0 1 0 -2.2 0Z', 'M6.9 8a1.1 1.1 0 1 0 2.2 0a1.1 1.1 0 1 0 -2.2 0Z', 'M11.2 8a1.1 1.1 0 1 0 2.2 0a1.1 1.1 0 1 0 -2.2 0Z'],
+    filled: true,
   },
   copy: {
     paths: [

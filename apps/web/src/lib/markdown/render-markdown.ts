@@ -1,17 +1,16 @@
 import { Marked, type Token, type Tokens } from 'marked';
+import { escapeHtml } from './escape-html.js';
+import { mathExtension } from './math/math-extension.js';
+import { mayContainMath } from './math/math-syntax.js';
 
 /**
  * Agent text is untrusted. It is rendered as markdown, but raw HTML is never passed through:
  * HTML tokens become visible text, and links may only point to http(s), mailto or in-page
  * targets. Images are shown as links so rendering a step never fetches anything by itself.
+ * Formulas are typeset by KaTeX (see math/), the only HTML here that is not escaped text.
  */
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escape text for use in HTML text or a quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
-}
+export { escapeHtml };
 
 const SAFE_ABSOLUTE = /^(?:https?:\/\/|mailto:)/i;
 const SAFE_RELATIVE = /^(?:#|\/(?!\/)|\?)/;
@@ -63,8 +62,27 @@ const marked = new Marked({
     },
   },
 });
+marked.use(mathExtension);
 
 /** Render untrusted markdown to HTML that contains no author-supplied tags, attributes or scripts. */
 export function renderMarkdown(source: string): string {
   return marked.parse(source, { async: false });
+}
+
+/** Rendered markdown, and whether it has a formula (then KaTeX is worth loading). */
+export interface RenderedMarkdown {
+  html: string;
+  hasMath: boolean;
+}
+
+/** Like `renderMarkdown`, also telling whether the text has a complete formula. */
+export function renderMarkdownWithMath(source: string): RenderedMarkdown {
+  if (!mayContainMath(source)) return { html: renderMarkdown(source), hasMath: false };
+  const tokens = marked.lexer(source);
+  let hasMath = false;
+  marked.walkTokens(tokens, (token) => {
+    neutralise(token);
+    if (token.type === 'math' || token.type === 'mathBlock') hasMath = true;
+  });
+  return { html: marked.parser(tokens), hasMath };
 }

@@ -1,4 +1,4 @@
-import { allowsLifecycle, isActive, type InterthoughtClient, type LifecycleRequest, type SessionInfo, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
+import { allowsLifecycle, attributionOf, isActive, type InterthoughtClient, type LifecycleRequest, type SessionInfo, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
 import type { AccessGate } from '$lib/access/access-gate.svelte.js';
 import type { Announcer } from '$lib/app/announcer.svelte.js';
 import type { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
@@ -90,13 +90,15 @@ export class SessionController implements ChainActions {
   }
 
   /**
-   * Whether a correction, decision or message was made by this page's user (`by` is a user id
-   * when the server tells users apart) or from this browser (any of its connections, this one included).
+   * Whether a correction, decision or message was made by this page's user (PROTOCOL.md §21.2):
+   * without users any connection is (every browser and profile is the one user), with users the
+   * user's own id, and in either case one of this browser's connections (records older than users).
    */
   isOwnConnection(by: string | undefined): boolean {
     if (by === undefined) return false;
     const hello = this.deps.connection?.hello ?? this.deps.client.hello;
-    return by === hello?.user?.id || by === this.deps.client.hello?.connectionId || this.deps.ownConnections.has(by);
+    if (attributionOf(by, undefined, { userId: hello?.user?.id, shareId: hello?.share?.shareId }).kind === 'you') return true;
+    return by === this.deps.client.hello?.connectionId || this.deps.ownConnections.has(by);
   }
 
   /** What this page may do to the session: its owner everything, a share link's holder what the link allows. Reactive. */
@@ -112,10 +114,11 @@ export class SessionController implements ChainActions {
     });
   }
 
-  async submitCorrection(step: StepView, draft: CorrectionDraft): Promise<void> {
+  async submitCorrection(step: StepView, draft: CorrectionDraft): Promise<string | undefined> {
+    let replacement: string | undefined;
     // A refusal leaves the editor open with the user's text; the draft shows it inside.
     await draft.submit(async (content, note) => {
-      await this.deps.client.request({
+      const accepted = await this.deps.client.request({
         type: 'step.correct',
         sessionId: this.sessionId,
         stepId: step.stepId,
@@ -123,9 +126,11 @@ export class SessionController implements ChainActions {
         ...(note !== undefined ? { note } : {}),
         baseRevision: this.view.info?.revision ?? 0,
       });
+      replacement = accepted.newStepId;
       step.closeEditor();
       this.deps.announcer.announce(this.deps.i18n.t('announce.corrected'));
     });
+    return replacement;
   }
 
   /** Run a tool call that waits for approval, as proposed (`tool.approve`); with `remember`, its tool's later calls too (PROTOCOL.md §25.3). */

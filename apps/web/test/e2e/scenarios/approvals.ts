@@ -35,7 +35,7 @@ export function approvalScenarios(env: GetEnv): void {
       expect(waiting.map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call']);
       expect(JSON.parse(waiting[2]!.text)).toEqual(JSON.parse((await fetchSnapshot(page, sessionId)).steps.find((step) => step.kind === 'tool_call')!.content));
       expect(await page.locator('[data-session-status]').innerText()).toBe('Waiting for you');
-      expect(await enabledLifecycleButtons(page)).toEqual(['Cancel the session for good', 'Export or import a session', 'Delete session']);
+      expect(await enabledLifecycleButtons(page)).toEqual(['Cancel the session for good', 'Find in the chain', 'Outline of the chain', 'Export or import a session', 'Delete session']);
       expect(await page.locator('.banner.waiting').innerText()).toContain('The agent wants to run calculator.');
       expect(await page.title()).toBe(`⏸ Waiting for you · ${PERCENT_TASK}`);
       // The rail says it in words, for someone looking at another session.
@@ -126,7 +126,7 @@ export function approvalScenarios(env: GetEnv): void {
       expect(proposed.expression).not.toBe('240 * 0.25');
       expect(steps[3]?.text).toContain('60');
       expect(steps[4]?.text).toContain('60');
-      expect(await page.locator(`${CALL} [data-approval="edited"]`).innerText()).toMatch(/^Edited and approved by you · \S/);
+      expect(await page.locator(`${CALL} [data-approval="edited"]`).innerText()).toMatch(/^Edited by you before it ran · \S/);
 
       const snapshot = await fetchSnapshot(page, sessionId);
       const call = snapshot.steps.find((step) => step.stepId === snapshot.chain[2]);
@@ -158,7 +158,7 @@ export function approvalScenarios(env: GetEnv): void {
       // The watcher never touched anything: the decision arrives through the event stream.
       await watcher.page.locator(`${CALL} [data-approval="approved"]`).waitFor({ timeout: 15_000 });
       expect(await watcher.page.locator(PROMPT).count()).toBe(0);
-      expect(await watcher.page.locator(`${CALL} [data-approval="approved"]`).innerText()).toMatch(/^Approved by another window · \S/);
+      expect(await watcher.page.locator(`${CALL} [data-approval="approved"]`).innerText()).toMatch(/^Approved by you · \S/);
       await Promise.all([waitForCompletion(author.page), waitForCompletion(watcher.page)]);
       expect((await liveSteps(watcher.page))[3]?.text).toContain('36');
       expect(author.errors).toEqual([]);

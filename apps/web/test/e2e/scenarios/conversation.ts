@@ -189,7 +189,7 @@ export function conversationScenarios(env: GetEnv): void {
       await screenshot(page, '32-conversation-fork');
 
       const forkSnapshot = await fetchSnapshot(page, forkId);
-      expect(forkSnapshot.session.forkedFrom).toEqual({ sessionId: sourceId, stepId: source[1]!.id });
+      expect(forkSnapshot.session.forkedFrom).toEqual({ sessionId: sourceId, stepId: source[1]!.id, index: 1 });
       expect(forkSnapshot.steps.map((step) => step.copiedFrom?.stepId)).toEqual([source[0]!.id, source[1]!.id]);
 
       // The fork goes on from its copy; the source does not move.

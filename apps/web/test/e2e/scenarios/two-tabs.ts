@@ -31,7 +31,8 @@ export function twoTabScenarios(env: GetEnv): void {
       expect(original.expression).not.toBe('240 * 0.25');
       expect(after.find((step) => step.kind === 'observation')!.text).toContain('60');
       const corrected = watcher.page.locator('.rows [data-row] > [data-status="corrected"]');
-      expect(await corrected.textContent()).toContain('corrected by another window');
+      // No users on this server: the other browser is the same person (PROTOCOL.md §21.2).
+      expect(await corrected.textContent()).toContain('corrected by you');
 
       const snapshot = await fetchSnapshot(author.page, sessionId);
       expectChainMatchesSnapshot(after, snapshot);

@@ -50,6 +50,14 @@ describe('RestApi', () => {
     expect(error).toMatchObject({ code: 'NETWORK', message: 'The server could not be reached.', status: 0 });
   });
 
+  it('asks for the agents in the UI’s language when told it', async () => {
+    const { fetchImpl, urls } = fetchFrom([json([]), json([])]);
+    const api = new RestApi({ fetch: fetchImpl });
+    await api.agents(undefined, 'zh');
+    await api.agents();
+    expect(urls).toEqual(['/api/agents?lang=zh', '/api/agents']);
+  });
+
   it('sends no Authorization header when the page has no token', async () => {
     const { fetchImpl, headers } = fetchFrom([json([])]);
     await new RestApi({ fetch: fetchImpl }).agents();

@@ -23,6 +23,14 @@ describe('RestApi export and import', () => {
     expect(await file.blob.text()).toBe('# Task\n');
   });
 
+  it('asks for a transcript in the reader’s time zone and language, and the log without them', async () => {
+    const { fetchImpl, calls } = recordingFetch(() => new Response('# Task\n', { status: 200 }));
+    const api = new RestApi({ fetch: fetchImpl });
+    await api.exportSession('s1', 'md', { timeZone: 'Europe/Berlin', lang: 'zh' });
+    await api.exportSession('s1', 'json', { timeZone: 'Europe/Berlin', lang: 'zh' });
+    expect(calls.map((call) => call.url)).toEqual(['/api/sessions/s1/export?format=md&tz=Europe%2FBerlin&lang=zh', '/api/sessions/s1/export?format=json']);
+  });
+
   it('names an export without a content-disposition after the session', async () => {
     const { fetchImpl } = recordingFetch(() => new Response('{}\n', { status: 200 }));
     expect((await new RestApi({ fetch: fetchImpl }).exportSession('s1', 'json')).fileName).toBe('interthought-s1.ndjson');

@@ -10,11 +10,13 @@ describe('describeDecision', () => {
   it('says who decided what and when, in both languages', () => {
     const en = new I18n({ languages: ['en-US'] });
     expect(describeDecision(en, { state: 'approved', by: 'c_me', at }, isOwn, now)).toEqual({ line: 'Approved by you · 12:03 PM', reason: undefined });
-    expect(describeDecision(en, { state: 'edited', by: 'c_other', at }, isOwn, now)?.line).toBe('Edited and approved by another window · 12:03 PM');
-    expect(describeDecision(en, { state: 'rejected', by: 'c_other', at, reason: 'No.' }, isOwn, now)).toEqual({ line: 'Rejected by another window · 12:03 PM', reason: 'No.' });
+    expect(describeDecision(en, { state: 'edited', by: 'c_other', at }, isOwn, now)?.line).toBe('Edited by someone else before it ran · 12:03 PM');
+    expect(describeDecision(en, { state: 'rejected', by: 'c_other', at, reason: 'No.' }, isOwn, now)).toEqual({ line: 'Rejected by someone else · 12:03 PM', reason: 'No.' });
     const zh = new I18n({ languages: ['zh-CN'] });
     expect(describeDecision(zh, { state: 'approved', by: 'c_me', at }, isOwn, now)?.line).toBe('由你批准 · 12:03');
-    expect(describeDecision(zh, { state: 'rejected', by: 'c_other', at }, isOwn, now)?.line).toBe('由另一个窗口拒绝 · 12:03');
+    expect(describeDecision(zh, { state: 'rejected', by: 'c_other', at }, isOwn, now)?.line).toBe('由其他人拒绝 · 12:03');
+    expect(describeDecision(zh, { state: 'approved', by: 'share:sh_1', at }, isOwn, now)?.line).toBe('由持分享链接的人批准 · 12:03');
+    expect(describeDecision(en, { state: 'approved', by: 'share:sh_1', at }, isOwn, now)?.line).toBe('Approved by someone with a share link · 12:03 PM');
   });
 
   it('tells a timeout from another rejection by the server', () => {
@@ -32,9 +34,10 @@ describe('describeRefusal', () => {
   it('says the tool did not run, who refused it and why', () => {
     const en = new I18n({ languages: ['en-US'] });
     expect(describeRefusal(en, { refused: true, by: 'c_me', reason: 'No.' }, 'calculator', isOwn)).toEqual({ line: 'You rejected this call, so calculator did not run.', reason: 'No.' });
-    expect(describeRefusal(en, { refused: true, by: 'c_other' }, 'calculator', isOwn).line).toBe('This call was rejected from another window, so calculator did not run.');
+    expect(describeRefusal(en, { refused: true, by: 'c_other' }, 'calculator', isOwn).line).toBe('Someone else rejected this call, so calculator did not run.');
+    expect(describeRefusal(en, { refused: true, by: 'share:sh_1' }, 'calculator', isOwn).line).toBe('Someone with a share link rejected this call, so calculator did not run.');
     expect(describeRefusal(en, { refused: true, by: 'server', reason: 'timed out' }, undefined, isOwn)).toEqual({ line: 'Nobody decided in time, so the tool did not run.', reason: undefined });
     const zh = new I18n({ languages: ['zh-CN'] });
-    expect(describeRefusal(zh, { refused: true, by: 'c_other' }, 'calculator', isOwn).line).toBe('另一个窗口拒绝了这次调用，calculator 没有运行。');
+    expect(describeRefusal(zh, { refused: true, by: 'c_other' }, 'calculator', isOwn).line).toBe('其他人拒绝了这次调用，calculator 没有运行。');
   });
 });

@@ -19,12 +19,12 @@ describe('who did it, by name when the server knows it', () => {
     }
   });
 
-  it('keeps “another window” when no name is given (no users on the server), and “you” for this page', () => {
+  it('says “someone else” for an author the page does not count as its own and has no name for, and “you” for this page', () => {
     const harness = createHarness();
     const first = harness.log.step('thought', 'Roughly 30.');
     const byOther = harness.log.correct(first, 'About 36.', undefined, 'c-9');
     harness.deliver();
-    expect(render(harness, byOther).article.textContent).toContain('corrected by another window');
+    expect(render(harness, byOther).article.textContent).toContain('corrected by someone else');
     const byMe = harness.log.correct(byOther, 'Exactly 36.', undefined, 'c-1', { byName: 'Ada' });
     harness.deliver();
     expect(render(harness, byMe).article.textContent).toContain('corrected by you');

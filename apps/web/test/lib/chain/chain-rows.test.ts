@@ -1,6 +1,6 @@
 import { applyEvents, createSessionState } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
-import { layoutChain, supersededBy } from '$lib/chain/chain-rows.js';
+import { editedBeforeRun, layoutChain, supersededBy } from '$lib/chain/chain-rows.js';
 import { EventLog } from '../../support/session-events.js';
 
 const stateOf = (log: EventLog) => applyEvents(createSessionState(log.info), log.events);
@@ -35,6 +35,29 @@ describe('layoutChain', () => {
     log.delta(streaming, 'thinking');
     const { rows } = layoutChain(stateOf(log));
     expect(rows.map((row) => row.type)).toEqual(['step', 'step']);
+  });
+
+  it('draws a call edited before it ran as one step: no superseded fold, no branch picker (PROTOCOL.md §19.3)', () => {
+    const log = new EventLog();
+    const thought = log.step('thought', 'I need 15% of 240.');
+    const call = log.step('tool_call', '{"expression":"240 * 15%"}', { tool: 'calculator' });
+    log.askApproval(call);
+    log.decide(call, 'edited', 'c-1');
+    const edited = log.correct(call, '{"expression":"240 * 0.15"}', undefined, 'c-1', { approval: { state: 'edited', by: 'c-1', at: '2025-01-01T10:00:30.000Z' } });
+    log.status('running');
+    const observation = log.step('observation', '36', { tool: 'calculator' });
+    const state = stateOf(log);
+    const { rows, path } = layoutChain(state);
+    expect(path).toEqual([thought, edited, observation]);
+    expect(rows).toEqual([thought, edited, observation].map((stepId) => ({ type: 'step', key: stepId, stepId, readOnly: false })));
+    expect(supersededBy(state, state.steps.get(edited)!)).toEqual([]);
+    expect(editedBeforeRun(state, state.steps.get(edited)!)).toBe(true);
+    // A later correction of the call that ran makes a real branch: the edited-away proposal is no alternative in it.
+    const corrected = log.correct(edited, '{"expression":"240 * 0.2"}');
+    const later = layoutChain(stateOf(log));
+    const row = later.rows.find((entry) => entry.type === 'step' && entry.stepId === corrected);
+    expect(row?.type === 'step' && row.branch).toEqual({ position: 2, total: 2, alternatives: [edited, corrected] });
+    expect(later.rows.some((entry) => entry.type === 'superseded')).toBe(true);
   });
 
   it('folds the superseded steps of each correction above the step that replaced them', () => {

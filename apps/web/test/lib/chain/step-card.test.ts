@@ -103,7 +103,7 @@ describe('StepCard', () => {
     view.openEditor();
     flushSync();
     type(article.querySelector('textarea')!, 'Divide instead.');
-    button(article, /why\?/)!.click();
+    button(article, /^Add a note — why\?$/)!.click();
     flushSync();
     const note = article.querySelector('input')!;
     note.value = 'speed is a ratio';
@@ -222,13 +222,35 @@ describe('StepCard', () => {
     expect(article.querySelector('ins')?.textContent).toBe('0.15');
   });
 
-  it('names a correction from elsewhere as coming from another window', () => {
+  it('marks a short edit character by character, switchable to words, with changes named for screen readers', () => {
+    const harness = createHarness();
+    const action = harness.log.step('action', 'We recieve the parcel');
+    const fixed = harness.log.correct(action, 'We receive the parcel');
+    harness.deliver();
+    const { article } = render(harness, fixed);
+    button(article, /Show changes/)!.click();
+    flushSync();
+    const diff = article.querySelector<HTMLElement>('[data-diff-granularity]')!;
+    expect(diff.dataset.diffGranularity).toBe('char');
+    expect([...article.querySelectorAll('del, ins')].map((el) => `${el.tagName}:${el.textContent}`)).toEqual(['DEL:ie', 'INS:ei']);
+    expect(button(article, /^Characters$/)!.getAttribute('aria-pressed')).toBe('true');
+    expect([...article.querySelectorAll('.visually-hidden')].map((el) => el.textContent)).toEqual(['deleted:', 'inserted:']);
+
+    button(article, /^Words$/)!.click();
+    flushSync();
+    expect(diff.dataset.diffGranularity).toBe('word');
+    expect([...article.querySelectorAll('del, ins')].map((el) => `${el.tagName}:${el.textContent}`)).toEqual(['DEL:recieve', 'INS:receive']);
+    expect(button(article, /^Words$/)!.getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('names a correction by nobody it knows as someone else, never by id', () => {
     const harness = createHarness();
     const action = harness.log.step('action', 'a');
     const fixed = harness.log.correct(action, 'b', undefined, 'someone-else');
     harness.deliver();
     const { article } = render(harness, fixed);
-    expect(article.textContent).toContain('corrected by another window');
+    expect(article.textContent).toContain('corrected by someone else');
+    expect(article.textContent).not.toContain('someone-else');
   });
 
   it('collapses a long completed step behind "Show more"', () => {

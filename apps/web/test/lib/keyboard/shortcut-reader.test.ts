@@ -17,6 +17,23 @@ describe('ShortcutReader', () => {
     expect(reader.read(key('Escape'))).toBe('escape');
   });
 
+  it('reads ↓/↑ as the next / previous step on a step’s card only: elsewhere the arrows scroll or move a caret', () => {
+    const reader = new ShortcutReader();
+    const card = document.createElement('article');
+    card.dataset.stepId = 's1';
+    const button = document.createElement('button');
+    card.append(button);
+    document.body.append(card);
+    try {
+      expect(reader.read(key('ArrowDown', { target: card }))).toBe('next');
+      expect(reader.read(key('ArrowUp', { target: card }))).toBe('previous');
+      expect(reader.read(key('ArrowDown', { target: button }))).toBeNull();
+      expect(reader.read(key('ArrowUp'))).toBeNull();
+    } finally {
+      card.remove();
+    }
+  });
+
   it('reads g g as "top" only when the two presses are close together', () => {
     let now = 0;
     const reader = new ShortcutReader(800, () => now);

@@ -45,6 +45,28 @@ describe('SessionListItem', () => {
     }
   });
 
+  it('marks a fork, naming the step it was forked at, in either language; its source is not marked', () => {
+    for (const [language, short, long] of [
+      ['en', 'fork · step 6', 'Fork of “What is 15% of 240?” at step 6'],
+      ['zh', '分叉 · 第 6 步', '分叉自“What is 15% of 240?”的第 6 步'],
+    ] as const) {
+      const target = render(createTestApp(language), false, { ...session, sessionId: 'f1', forkedFrom: { sessionId: 's/1', stepId: '-2UxOxYqN2vHPA3uvkTl5', index: 5 } });
+      const mark = target.querySelector<HTMLElement>('[data-fork]')!;
+      expect(mark.querySelector('[data-fork-short]')?.textContent).toBe(short);
+      expect(mark.title).toBe(long);
+      expect(target.querySelector('a')!.title).toContain(long);
+      expect(target.textContent).not.toContain('-2UxOxYqN2vHPA3uvkTl5');
+      cleanup?.();
+      cleanup = undefined;
+    }
+    expect(render(createTestApp()).querySelector('[data-fork]')).toBeNull();
+  });
+
+  it('marks an older fork without its step as a fork all the same', () => {
+    const target = render(createTestApp(), false, { ...session, sessionId: 'f2', forkedFrom: { sessionId: 'gone', stepId: 'x' } });
+    expect(target.querySelector('[data-fork] [data-fork-short]')?.textContent).toBe('fork');
+  });
+
   it('asks for confirmation instead of deleting right away', async () => {
     const test = createTestApp();
     const target = render(test, true);

@@ -54,6 +54,35 @@ describe('SessionHeader', () => {
     }
   });
 
+  it('shows the time the agent ran, not the time since creation: a waiting or finished session does not count on', () => {
+    const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    for (const status of ['waiting', 'completed'] as const) {
+      const test = createTestApp();
+      const log = new EventLog('s1');
+      const controller = new SessionController({ ...test.app, i18n: test.i18n, schedule: new ManualFrames().schedule }, log.sessionId);
+      controller.view.loadSnapshot({ ...log.emptySnapshot(), session: { ...log.info, status, createdAt: hourAgo }, runTime: { totalMs: 65_000 } });
+      const mounted = mountWithApp(SessionHeader, { controller }, test);
+      const time = mounted.target.querySelector('time.elapsed')!;
+      expect(time.textContent?.trim(), status).toBe(test.i18n.formatClock(65_000));
+      expect(time.getAttribute('datetime')).toBe('PT65S');
+      expect(time.getAttribute('aria-label')).toBe('Time the agent ran');
+      mounted.destroy();
+    }
+  });
+
+  it('counts on while the agent runs, from the open interval', () => {
+    const test = createTestApp();
+    const log = new EventLog('s1');
+    const controller = new SessionController({ ...test.app, i18n: test.i18n, schedule: new ManualFrames().schedule }, log.sessionId);
+    const since = new Date(Date.now() - 30_000).toISOString();
+    controller.view.loadSnapshot({ ...log.emptySnapshot(), session: { ...log.info, status: 'running' }, runTime: { totalMs: 10_000, runningSince: since } });
+    const mounted = mountWithApp(SessionHeader, { controller }, test);
+    const seconds = Number(/^PT(\d+)S$/.exec(mounted.target.querySelector('time.elapsed')!.getAttribute('datetime')!)?.[1]);
+    expect(seconds).toBeGreaterThanOrEqual(39);
+    expect(seconds).toBeLessThan(45);
+    mounted.destroy();
+  });
+
   it('names no model for an agent that offers none', () => {
     const { target } = render(createTestApp());
     expect(target.querySelector('[data-model]')).toBeNull();

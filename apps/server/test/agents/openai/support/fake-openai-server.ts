@@ -42,6 +42,8 @@ export type FakeReply =
       usage?: WireUsage;
       /** Milliseconds between the role chunk and the first delta: the model "thinking" before its first token. */
       firstDeltaDelayMs?: number;
+      /** Milliseconds between one delta and the next: text a browser can be caught half-written. */
+      deltaDelayMs?: number;
     }
   | { type: 'error'; status: number; message: string; errorType?: string; code?: string | null; headers?: Record<string, string> }
   /** Accept the request and never answer it (not even the status line). */
@@ -165,7 +167,11 @@ async function sendStream(res: ServerResponse, reply: Extract<FakeReply, { type:
   send({ role: 'assistant', content: '' }, null);
   if (reply.firstDeltaDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.firstDeltaDelayMs));
   if (res.destroyed) return;
-  for (const delta of reply.deltas) send(delta, null);
+  for (const [i, delta] of reply.deltas.entries()) {
+    if (i > 0 && reply.deltaDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, reply.deltaDelayMs));
+    if (res.destroyed) return;
+    send(delta, null);
+  }
   if (reply.hang) return;
   if (reply.errorMessage !== undefined) {
     res.end(`data: ${JSON.stringify({ error: { message: reply.errorMessage, type: 'server_error', code: null } })}\n\n`);

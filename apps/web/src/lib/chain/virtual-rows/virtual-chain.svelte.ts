@@ -33,12 +33,18 @@ export class VirtualChain {
   /** The row a reveal or a keyboard move is bringing on screen. */
   #target = $state.raw<Pin | null>(null);
   #rows: () => readonly ChainRow[];
+  #alsoKeep: () => number;
   /** The rows' container (the element with `role=list`), once mounted. */
   element: HTMLElement | undefined = $state();
   scroller: RowScroller | undefined;
 
-  constructor(rows: () => readonly ChainRow[]) {
+  /**
+   * `alsoKeep` names one more row to keep mounted (-1: none): the page passes the row of the step
+   * cursor's step, whose card is the chain's one tab stop and must be there for Tab to land on.
+   */
+  constructor(rows: () => readonly ChainRow[], alsoKeep: () => number = () => -1) {
     this.#rows = rows;
+    this.#alsoKeep = alsoKeep;
   }
 
   get rows(): readonly ChainRow[] {
@@ -54,6 +60,8 @@ export class VirtualChain {
       const index = indexOfKey(rows, pin);
       if (index >= 0) indexes.add(index);
     }
+    const extra = this.#alsoKeep();
+    if (extra >= 0 && extra < rows.length) indexes.add(extra);
     return [...indexes].sort((a, b) => a - b);
   });
 

@@ -1,0 +1,1 @@
+export { whoWords, type WhoStyle } from './who-words.js';
