@@ -66,18 +66,19 @@ function inViewport(page: Page, stepId: string) {
 }
 
 /** The column scrolled to the end of the chain (what following the stream keeps it at), with the last rows drawn there. */
-const AT_TAIL = `(() => {
-  const scroller = document.querySelector('[data-scroller]');
-  const rows = Array.from(document.querySelectorAll('.chain .rows [data-row]'));
+// A function, not a string: the page's CSP (no 'unsafe-eval') refuses a predicate passed as source text.
+function AT_TAIL(): boolean {
+  const scroller = document.querySelector('[data-scroller]')!;
+  const rows = Array.from(document.querySelectorAll<HTMLElement>('.chain .rows [data-row]'));
   const setSize = Number(rows[0]?.getAttribute('aria-setsize') ?? 0);
   const newest = Math.max(...rows.map((row) => Number(row.dataset.row)));
   // A row added this very frame is drawn a frame or two later: the last few count as the tail.
   return scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 150 && newest >= setSize - 4;
-})()`;
+}
 
 /** Following: the column reaches the tail while the chain streams (a loaded machine draws a few frames behind). */
 const reachesTail = (page: Page) => page.waitForFunction(AT_TAIL, undefined, { timeout: 10_000, polling: 50 });
-const atTail = (page: Page) => page.evaluate(AT_TAIL) as Promise<boolean>;
+const atTail = (page: Page) => page.evaluate(AT_TAIL);
 
 const stepsShown = (page: Page) => page.evaluate(() => Number(document.querySelector('.chain .rows')?.getAttribute('data-steps') ?? 0));
 const cardsInDom = (page: Page) => page.locator('.chain .rows [data-step-id]').count();
