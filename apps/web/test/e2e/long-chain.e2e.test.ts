@@ -209,4 +209,68 @@ describe('a long chain in Chromium', { timeout: 120_000 }, () => {
       await context.close().catch(() => undefined);
     }
   });
+  it('finds into a folded run of thoughts far away, and a long step\'s "show more" opens without clipping in its row', async () => {
+    const { page, context, errors } = await openPage(env().browser, env().server.url);
+    try {
+      // Two thoughts then an action, each 40 deltas long: every pair of thoughts folds into one row,
+      // every action is long enough to sit behind "show more".
+      const steps = 150;
+      const sessionId = await createFirehoseSession(env().server.url, `firehose rate=max count=${steps * 40} step=40 kinds=thought,thought,action`);
+      await page.goto(`/sessions/${encodeURIComponent(sessionId)}`);
+      await waitForCompletion(page, 60_000);
+      const snapshot = await fetchSnapshot(page, sessionId);
+      const content = new Map(snapshot.steps.map((step) => [step.stepId, step.content]));
+      // A thought far down, folded with its pair: a stamp of its first delta is its only hit.
+      const target = snapshot.chain[120]!;
+      expect(snapshot.steps.find((step) => step.stepId === target)?.kind).toBe('thought');
+      const query = /#\d+ /.exec(content.get(target) ?? '')![0];
+      expect(snapshot.chain.filter((id) => (content.get(id) ?? '').includes(query))).toEqual([target]);
+
+      // From the top of the chain, the fold's row is not drawn; find reaches it, opens the fold, highlights the hit.
+      await page.locator('main').click({ position: { x: 5, y: 300 } });
+      await page.keyboard.press('g');
+      await page.keyboard.press('g');
+      await page.waitForFunction((id) => (document.activeElement as HTMLElement | null)?.dataset.stepId === id, snapshot.chain[0]);
+      expect(await page.locator(`[data-step-id="${target}"]`).count()).toBe(0);
+      await page.keyboard.press('Control+f');
+      await page.locator('[data-find-input]').fill(query);
+      await expect.poll(() => page.locator('[data-find-count]').getAttribute('data-total')).toBe('1');
+      await page.waitForFunction(
+        (id) => {
+          const range = [...(CSS.highlights.get('interthought-find-current') ?? [])][0] as Range | undefined;
+          const card = range?.startContainer.parentElement?.closest<HTMLElement>('[data-step-id]');
+          const box = range?.getBoundingClientRect();
+          return card?.dataset.stepId === id && box !== undefined && box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight;
+        },
+        target,
+        { timeout: 10_000 },
+      );
+      expect(await page.locator(`[data-row]:has([data-step-id="${target}"]) button[aria-expanded]`).first().getAttribute('aria-expanded')).toBe('true');
+      await page.keyboard.press('Escape');
+      await screenshot(page, '16-long-chain-find-in-fold');
+
+      // "Show more" on a long action drawn on screen: its row is measured again, the next row moves down clear of it.
+      const more = page.locator('[data-row]:has(> [data-kind="action"]) button.more[aria-expanded="false"]').first();
+      await more.scrollIntoViewIfNeeded();
+      await more.click();
+      await page.waitForFunction(() => {
+        const opened = document.querySelector<HTMLElement>('[data-row]:has(button.more[aria-expanded="true"])');
+        const next = opened && document.querySelector<HTMLElement>(`[data-row="${Number(opened.dataset.row) + 1}"]`);
+        const card = opened?.querySelector<HTMLElement>('[data-step-id]');
+        if (!opened || !next || !card) return false;
+        const text = card.querySelector<HTMLElement>('[data-step-text]')!;
+        // Not clamped any more, the whole card inside its row, and the row below starts past it.
+        return text.scrollHeight <= text.clientHeight + 1 && card.getBoundingClientRect().bottom <= next.getBoundingClientRect().top + 1;
+      }, undefined, { timeout: 5_000 });
+      const opened = await page.evaluate(() => {
+        const text = document.querySelector<HTMLElement>('[data-row]:has(button.more[aria-expanded="true"]) [data-step-text]')!;
+        return { height: text.getBoundingClientRect().height, clamped: getComputedStyle(text).maxHeight !== 'none' };
+      });
+      expect(opened.clamped).toBe(false);
+      expect(opened.height).toBeGreaterThan(200);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
