@@ -42,20 +42,43 @@ export async function waitForCompletion(page: Page, timeout = 30_000): Promise<v
   await page.locator('[data-session-status="completed"]').waitFor({ timeout });
 }
 
-/** The steps of the live chain, top to bottom (not the superseded ones folded away). */
+/**
+ * The steps of the live chain, top to bottom (not the superseded ones folded away). The chain is
+ * virtualized (only the rows near the viewport are drawn), so the column is walked from the top a
+ * window at a time and each drawn row read; the scroll position is put back after.
+ */
 export function liveSteps(page: Page): Promise<ShownStep[]> {
-  return page.$$eval('.rows [data-row] > article[data-step-id]', (articles) =>
-    articles.map((article) => {
-      const element = article as HTMLElement;
-      const body = element.querySelector<HTMLElement>('[data-step-text]');
-      return {
-        id: element.dataset.stepId ?? '',
-        kind: element.dataset.kind ?? '',
-        status: element.dataset.status ?? '',
-        text: body?.innerText ?? '',
-      };
-    }),
-  );
+  return page.evaluate(async () => {
+    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+    const scroller = document.querySelector<HTMLElement>('[data-scroller]');
+    const seen = new Map<string, { row: number; order: number; step: { id: string; kind: string; status: string; text: string } }>();
+    const read = () => {
+      document.querySelectorAll<HTMLElement>('.rows [data-row] > article[data-step-id]').forEach((element, order) => {
+        const body = element.querySelector<HTMLElement>('[data-step-text]');
+        const row = Number(element.closest<HTMLElement>('[data-row]')!.dataset.row);
+        const step = { id: element.dataset.stepId ?? '', kind: element.dataset.kind ?? '', status: element.dataset.status ?? '', text: (body?.innerText ?? '').trim() };
+        seen.set(step.id, { row, order, step });
+      });
+    };
+    if (!scroller) {
+      read();
+    } else {
+      const was = scroller.scrollTop;
+      scroller.scrollTop = 0;
+      await frame();
+      read();
+      while (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1) {
+        const before = scroller.scrollTop;
+        scroller.scrollTop = before + scroller.clientHeight * 0.8;
+        await frame();
+        read();
+        if (scroller.scrollTop === before) break;
+      }
+      scroller.scrollTop = was;
+      await frame();
+    }
+    return [...seen.values()].sort((a, b) => a.row - b.row || a.order - b.order).map((entry) => entry.step);
+  });
 }
 
 export async function fetchSnapshot(page: Page, sessionId: string): Promise<SessionSnapshotBody> {
