@@ -121,7 +121,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     replay: { events: 100_000, repeats: 3 },
     store: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 20, readers: 20, stallLeadMs: 1_500, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
-    browserChain: { leadSteps: 1_500, streamSteps: 500, perStep: 10, rate: 1_000, delayMs: 8_000, longLeadSteps: 10_000, longStreamSteps: 300, longDelayMs: 10_000 },
+    browserChain: { leadSteps: 1_500, streamSteps: 500, perStep: 10, rate: 1_000, delayMs: 8_000, longLeadSteps: 10_000, longStreamSteps: 300, longDelayMs: 25_000 },
     worker: { sessions: 1, subscribers: 25, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     cluster: {
       sessions: 10,
@@ -147,7 +147,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     replay: { events: 100_000, repeats: 5 },
     store: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 100, readers: 100, stallLeadMs: 4_000, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
-    browserChain: { leadSteps: 2_000, streamSteps: 1_000, perStep: 10, rate: 1_000, delayMs: 10_000, longLeadSteps: 10_000, longStreamSteps: 1_000, longDelayMs: 12_000 },
+    browserChain: { leadSteps: 2_000, streamSteps: 1_000, perStep: 10, rate: 1_000, delayMs: 10_000, longLeadSteps: 10_000, longStreamSteps: 1_000, longDelayMs: 25_000 },
     worker: { sessions: 1, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     cluster: {
       sessions: 20,
