@@ -18,6 +18,11 @@ export interface BrowserChainScale {
   rate: number;
   /** The firehose's wait between the lead and the stream: time for the page to open the lead. */
   delayMs: number;
+  /** The very long chain (every step a row): its lead, written at once, and the steps streamed onto it. */
+  longLeadSteps: number;
+  longStreamSteps: number;
+  /** The wait before its stream: a 10,000-step snapshot takes longer to fetch on a loaded machine. */
+  longDelayMs: number;
 }
 
 /**
@@ -90,7 +95,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     replay: { events: 2_000, repeats: 1 },
     store: { sessions: 2, subscribers: 2, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     slowConsumers: { sessions: 2, subscribers: 5, readers: 4, stallLeadMs: 100, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
-    browserChain: { leadSteps: 100, streamSteps: 50, perStep: 10, rate: 1_000, delayMs: 6_000 },
+    browserChain: { leadSteps: 100, streamSteps: 50, perStep: 10, rate: 1_000, delayMs: 12_000, longLeadSteps: 300, longStreamSteps: 30, longDelayMs: 12_000 },
     worker: { sessions: 1, subscribers: 5, warmupMs: 50, measureMs: 300, offeredPerSec: 2_000 },
     cluster: {
       sessions: 2,
@@ -116,7 +121,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     replay: { events: 100_000, repeats: 3 },
     store: { sessions: 10, subscribers: 10, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 20, readers: 20, stallLeadMs: 1_500, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
-    browserChain: { leadSteps: 1_500, streamSteps: 500, perStep: 10, rate: 1_000, delayMs: 8_000 },
+    browserChain: { leadSteps: 1_500, streamSteps: 500, perStep: 10, rate: 1_000, delayMs: 8_000, longLeadSteps: 10_000, longStreamSteps: 300, longDelayMs: 25_000 },
     worker: { sessions: 1, subscribers: 25, warmupMs: 500, measureMs: 2_000, offeredPerSec: 20_000 },
     cluster: {
       sessions: 10,
@@ -142,7 +147,7 @@ export const SCALES: Record<BenchMode, Scale> = {
     replay: { events: 100_000, repeats: 5 },
     store: { sessions: 20, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     slowConsumers: { sessions: 10, subscribers: 100, readers: 100, stallLeadMs: 4_000, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
-    browserChain: { leadSteps: 2_000, streamSteps: 1_000, perStep: 10, rate: 1_000, delayMs: 10_000 },
+    browserChain: { leadSteps: 2_000, streamSteps: 1_000, perStep: 10, rate: 1_000, delayMs: 10_000, longLeadSteps: 10_000, longStreamSteps: 1_000, longDelayMs: 25_000 },
     worker: { sessions: 1, subscribers: 25, warmupMs: 1_000, measureMs: 5_000, offeredPerSec: 20_000 },
     cluster: {
       sessions: 20,

@@ -18,6 +18,8 @@ export default defineProject({
     alias: [
       { find: '$lib', replacement: fileURLToPath(new URL('./src/lib', import.meta.url)) },
       { find: /^ws$/, replacement: wsNodeEntry },
+      // happy-dom has no layout for a virtualized list to measure: component tests draw every row.
+      { find: /^virtua\/svelte$/, replacement: fileURLToPath(new URL('./test/support/virtua-without-layout.ts', import.meta.url)) },
     ],
   },
   test: {

@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, CDPSession } from 'playwright-core';
 import { formatFirehoseTask, type FirehoseStepKind } from '../../apps/server/src/agents/firehose/firehose-params.js';
 import { launchChromium } from '../browser/chromium.js';
 import { START_RECORDING, STEPS_SHOWN, STOP_RECORDING, streamWindow, type FrameRecord } from '../browser/frame-recorder.js';
@@ -12,21 +12,63 @@ import { BenchFailure, check, figure, millis, type BenchContext, type Scenario, 
 /** The targets of the issue: smooth at 1,000 deltas/s on a 2,000-step chain. */
 const MIN_FPS = 58;
 const MAX_GAP_P99_MS = 20;
+/** And a 10,000-step session: open (first steps painted, scrollable) within a second, then ≥ 55 fps while it streams. */
+const LONG_MAX_OPEN_MS = 1_000;
+const LONG_MIN_FPS = 55;
+
+interface VariantSpec {
+  kinds: readonly FirehoseStepKind[];
+  label: string;
+  /** The lead written at once, the steps streamed after it, and the wait between the two. */
+  shape(scale: BrowserChainScale): { leadSteps: number; streamSteps: number; delayMs: number };
+  /** The very long chain: its open time has a target and its page memory is reported. */
+  long?: boolean;
+}
+
 /**
- * The two shapes of a long chain: thought and action in turn, so no thoughts fold and every step
- * is its own row (the heavy case), and thoughts only, which fold into one line as they complete.
+ * The shapes of a long chain: thought and action in turn, so no thoughts fold and every step
+ * is its own row (the heavy case), thoughts only, which fold into one line as they complete, and
+ * the heavy case at 10,000 steps.
  */
 const VARIANTS = {
-  rows: { kinds: ['thought', 'action'], label: 'every step a row' },
-  folded: { kinds: ['thought'], label: 'thoughts folded' },
-} as const satisfies Record<string, { kinds: readonly FirehoseStepKind[]; label: string }>;
+  rows: { kinds: ['thought', 'action'], label: 'every step a row', shape: (s) => ({ leadSteps: s.leadSteps, streamSteps: s.streamSteps, delayMs: s.delayMs }) },
+  folded: { kinds: ['thought'], label: 'thoughts folded', shape: (s) => ({ leadSteps: s.leadSteps, streamSteps: s.streamSteps, delayMs: s.delayMs }) },
+  long: {
+    kinds: ['thought', 'action'],
+    label: 'very long chain, every step a row',
+    shape: (s) => ({ leadSteps: s.longLeadSteps, streamSteps: s.longStreamSteps, delayMs: s.longDelayMs }),
+    long: true,
+  },
+} as const satisfies Record<string, VariantSpec>;
 type Variant = keyof typeof VARIANTS;
+
+/** The page's memory as Chromium counts it: the JS heap in use and the DOM nodes alive. */
+interface PageMemory {
+  jsHeapUsedMb: number;
+  domNodes: number;
+}
+
+/**
+ * Open: a row drawn and measured (virtua hides a row until it has its size), and the page
+ * scrollable where the chain is taller than the window (a folded chain may not be).
+ */
+const opened = (scrollable: boolean) => `(() => {
+  const row = document.querySelector('.chain .rows [data-row]');
+  const scroller = document.querySelector('[data-scroller]');
+  return row !== null && row.style.visibility !== 'hidden' && scroller !== null && (${!scrollable} || scroller.scrollHeight > scroller.clientHeight);
+})()`;
+const NEXT_PAINT = `new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))`;
 
 interface BrowserChainResult {
   variant: Variant;
   task: string;
-  /** From navigation to the lead's steps all shown. */
+  leadSteps: number;
+  streamSteps: number;
+  /** From navigation to the lead's steps all known to the page, its first steps painted and the page scrollable. */
   openMs: number;
+  /** Memory once opened and once the stream ended. */
+  memoryOpened: PageMemory;
+  memoryEnd: PageMemory;
   /** Steps shown when the recording started and when it ended. */
   stepsAtStart: number;
   stepsAtEnd: number;
@@ -94,7 +136,15 @@ function followSession(socket: BenchSocket, leadSteps: number, timeoutMs: number
   return { leadWritten, streamStarted, completed, started: () => started };
 }
 
-async function measure(browser: Browser, target: TargetProcess, context: BenchContext, scale: BrowserChainScale, variant: Variant): Promise<BrowserChainResult> {
+async function pageMemory(cdp: CDPSession): Promise<PageMemory> {
+  await cdp.send('HeapProfiler.collectGarbage').catch(() => undefined);
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  const metric = (name: string) => metrics.find((entry) => entry.name === name)?.value ?? 0;
+  return { jsHeapUsedMb: metric('JSHeapUsedSize') / 1_048_576, domNodes: metric('Nodes') };
+}
+
+async function measure(browser: Browser, target: TargetProcess, context: BenchContext, base: BrowserChainScale, variant: Variant): Promise<BrowserChainResult> {
+  const scale = { ...base, ...VARIANTS[variant].shape(base) };
   const task = formatFirehoseTask({
     rate: scale.rate,
     count: scale.streamSteps * scale.perStep,
@@ -116,12 +166,14 @@ async function measure(browser: Browser, target: TargetProcess, context: BenchCo
     await progress.leadWritten;
     const opening = performance.now();
     await page.goto(`${target.httpUrl}/sessions/${encodeURIComponent(sessionId)}`);
-    await page.waitForFunction(`${STEPS_SHOWN} >= ${scale.leadSteps}`, undefined, { timeout: 120_000, polling: 50 });
+    await page.waitForFunction(`${STEPS_SHOWN} >= ${scale.leadSteps} && ${opened(VARIANTS[variant].kinds.length > 1)}`, undefined, { timeout: 120_000, polling: 50 });
+    await page.evaluate(NEXT_PAINT);
     const openMs = performance.now() - opening;
     const lateStart = progress.started() > scale.leadSteps + 1;
     // CPU time of the page's main thread (thread ticks): what keeping up costs, whatever else runs on the machine.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    const memoryOpened = await pageMemory(cdp);
     const sample = async () => {
       const { metrics } = await cdp.send('Performance.getMetrics');
       return { cpu: metrics.find((metric) => metric.name === 'ThreadTime')?.value ?? 0 };
@@ -142,7 +194,8 @@ async function measure(browser: Browser, target: TargetProcess, context: BenchCo
     const record = (await page.evaluate(STOP_RECORDING)) as FrameRecord;
     const stats = frameStats(streamWindow(record));
     if (!stats) throw new BenchFailure(`browser-chain (${variant}): the page drew no frame while the chain grew (did the stream reach the page?).`);
-    return { variant, task, openMs, stepsAtStart: record.steps[0] ?? 0, stepsAtEnd: record.steps[record.steps.length - 1] ?? 0, lateStart, stats, mainThreadCpuShare, pageErrors };
+    const memoryEnd = await pageMemory(cdp);
+    return { variant, task, leadSteps: scale.leadSteps, streamSteps: scale.streamSteps, openMs, memoryOpened, memoryEnd, stepsAtStart: record.steps[0] ?? 0, stepsAtEnd: record.steps[record.steps.length - 1] ?? 0, lateStart, stats, mainThreadCpuShare, pageErrors };
   } finally {
     if (sessionId !== undefined) await socket.request({ type: 'session.cancel', sessionId }).catch(() => undefined);
     socket.close();
@@ -159,46 +212,67 @@ export const browserChainScenario: Scenario = {
   title: 'Long chain in the browser',
   async run(context): Promise<ScenarioReport> {
     const scale = context.scale.browserChain;
-    const finalSteps = scale.leadSteps + scale.streamSteps;
-    context.log(`browser-chain: a ${scale.leadSteps}-step chain, then ${scale.streamSteps} more steps at ${scale.rate} deltas/s`);
+    context.log(`browser-chain: a ${scale.leadSteps}-step chain, then ${scale.streamSteps} more steps at ${scale.rate} deltas/s; and ${scale.longLeadSteps} steps, then ${scale.longStreamSteps} more`);
+    const unmeasured: string[] = [];
     const results = await context.withTarget('interthought', {}, async (target) => {
       const browser = await launchChromium();
       try {
         const measured: BrowserChainResult[] = [];
         for (const variant of Object.keys(VARIANTS) as Variant[]) {
           context.log(`browser-chain: ${VARIANTS[variant].label}`);
-          measured.push(await measure(browser, target, context, scale, variant));
+          try {
+            measured.push(await measure(browser, target, context, scale, variant));
+          } catch (error) {
+            // One variant the loaded machine could not measure (a page that opened after its stream ended) leaves the others' figures standing.
+            if (!(error instanceof BenchFailure)) throw error;
+            context.log(`browser-chain: ${VARIANTS[variant].label} not measured: ${error.message}`);
+            unmeasured.push(`${VARIANTS[variant].label}: not measured: ${error.message}`);
+          }
         }
+        if (measured.length === 0) throw new BenchFailure(`browser-chain: no variant measured (${unmeasured.join(' ')})`);
         return measured;
       } finally {
         await browser.close();
       }
     });
     const notes = [
-      `Absolute figures: a browser's frame rate has no raw-ws baseline. Headless Chromium (software rendering) at 1280×860; the firehose streams ${scale.streamSteps} steps of ${scale.perStep} deltas (${(scale.rate / scale.perStep).toLocaleString('en-US')} new steps a second, far more than an agent writes) onto ${scale.leadSteps} steps written at once; frames counted from the chain's first new step to its last.`,
+      `Absolute figures: a browser's frame rate has no raw-ws baseline. Headless Chromium (software rendering) at 1280×860; the firehose streams ${scale.streamSteps} steps of ${scale.perStep} deltas (${(scale.rate / scale.perStep).toLocaleString('en-US')} new steps a second, far more than an agent writes) onto ${scale.leadSteps} steps written at once (the very long chain: ${scale.longStreamSteps} onto ${scale.longLeadSteps}); frames counted from the chain's first new step to its last. Opening: navigation until the page knows every step of the lead, has painted the first ones and can scroll. Memory: Chromium's JSHeapUsedSize and DOM node count (CDP Performance.getMetrics) after a forced GC.`,
     ];
+    notes.push(...unmeasured);
     const figures = [];
     const targets = [];
     for (const result of results) {
       const { stats, variant } = result;
       const label = VARIANTS[variant].label;
+      const finalSteps = result.leadSteps + result.streamSteps;
+      const long = 'long' in VARIANTS[variant];
       const none = (value: number) => ({ value, baseline: null });
       notes.push(`${label}: \`${result.task}\`, ${stats.frames} frames in ${stats.seconds.toFixed(1)} s, ${stats.droppedGaps} gaps over 33 ms.`);
       if (result.lateStart) notes.push(`${label}: the page showed the lead only after the stream had begun: the first part of the stream was not measured.`);
       if (result.pageErrors.length > 0) notes.push(`${label}: the page reported errors: ${result.pageErrors.slice(0, 3).join('; ')}.`);
       figures.push(
-        figure(`${label}: opening ${scale.leadSteps} steps`, 'ms', 'lower', none(result.openMs), 'no baseline'),
+        figure(`${label}: opening ${result.leadSteps} steps`, 'ms', 'lower', none(result.openMs), 'no baseline'),
+        figure(`${label}: page JS heap at ${result.leadSteps} steps`, 'MB', 'lower', none(result.memoryOpened.jsHeapUsedMb), 'no baseline'),
+        figure(`${label}: page JS heap at ${finalSteps} steps`, 'MB', 'lower', none(result.memoryEnd.jsHeapUsedMb), 'no baseline'),
+        figure(`${label}: DOM nodes at ${finalSteps} steps`, 'nodes', 'lower', none(result.memoryEnd.domNodes), 'no baseline'),
         figure(`${label}: frames streaming to ${finalSteps} steps`, 'fps', 'higher', none(stats.fps), 'no baseline'),
         figure(`${label}: frame gap p50`, 'ms', 'lower', none(stats.gapP50Ms), 'no baseline'),
         figure(`${label}: frame gap p99`, 'ms', 'lower', none(stats.gapP99Ms), 'no baseline'),
         figure(`${label}: longest frame gap`, 'ms', 'lower', none(stats.gapMaxMs), 'no baseline'),
         figure(`${label}: page main-thread CPU per second of stream`, '% of a core', 'lower', none(result.mainThreadCpuShare * 100), 'no baseline'),
       );
-      targets.push(
-        check(`browser-fps-${variant}`, `Browser (${label}): fps at ${scale.rate} deltas/s to ${finalSteps} steps`, stats.fps, { min: MIN_FPS }, fpsText),
-        check(`browser-gap-p99-${variant}`, `Browser (${label}): frame gap p99 to ${finalSteps} steps`, stats.gapP99Ms, { max: MAX_GAP_P99_MS }, millis),
-      );
+      if (long) {
+        targets.push(
+          check(`browser-open-${variant}`, `Browser (${label}): opening ${result.leadSteps} steps`, result.openMs, { max: LONG_MAX_OPEN_MS }, millis),
+          check(`browser-fps-${variant}`, `Browser (${label}): fps at ${scale.rate} deltas/s to ${finalSteps} steps`, stats.fps, { min: LONG_MIN_FPS }, fpsText),
+        );
+      } else {
+        targets.push(
+          check(`browser-fps-${variant}`, `Browser (${label}): fps at ${scale.rate} deltas/s to ${finalSteps} steps`, stats.fps, { min: MIN_FPS }, fpsText),
+          check(`browser-gap-p99-${variant}`, `Browser (${label}): frame gap p99 to ${finalSteps} steps`, stats.gapP99Ms, { max: MAX_GAP_P99_MS }, millis),
+        );
+      }
     }
-    return { figures, targets, notes, details: { finalSteps, results } };
+    return { figures, targets, notes, details: { results } };
   },
 };

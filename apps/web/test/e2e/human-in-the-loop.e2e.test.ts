@@ -20,8 +20,8 @@ const env = useFakeOpenAIServerAndBrowser((fake) => {
   return { INTERTHOUGHT_AGENTS_CONFIG: file, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' };
 });
 
-const QUESTION = '.timeline > li > [data-kind="tool_call"] [data-question]';
-const CALL = '.timeline > li > [data-kind="tool_call"]';
+const QUESTION = '.rows [data-row] > [data-kind="tool_call"] [data-question]';
+const CALL = '.rows [data-row] > [data-kind="tool_call"]';
 
 /** Start a session from the home page, on `agent` (the demo agent when absent), after `prepare` set its options. */
 async function start(page: Page, task: string, { agent, prepare }: { agent?: string; prepare?: () => Promise<void> } = {}): Promise<string> {
@@ -145,7 +145,7 @@ describe('human in the loop in Chromium', { timeout: 90_000 }, () => {
       await composer.press('Enter');
       await page.waitForFunction(
         () => {
-          const steps = Array.from(document.querySelectorAll<HTMLElement>('.timeline > li > article[data-step-id]'));
+          const steps = Array.from(document.querySelectorAll<HTMLElement>('.rows [data-row] > article[data-step-id]'));
           const last = steps[steps.length - 1];
           return steps.some((step) => step.dataset.kind === 'user_message') && last?.dataset.kind === 'final_answer' && document.querySelector('[data-session-status="completed"]') !== null;
         },
@@ -183,7 +183,7 @@ describe('human in the loop in Chromium', { timeout: 90_000 }, () => {
         },
       });
       await waitForCompletion(page);
-      const refusal = page.locator('.timeline > li > [data-kind="observation"] [data-refusal]');
+      const refusal = page.locator('.rows [data-row] > [data-kind="observation"] [data-refusal]');
       expect(await refusal.innerText()).toContain('The session’s rule 1 refused this call, so calculator did not run.');
       expect(await page.locator(`${CALL} [data-via="rule"]`).innerText()).toMatch(/^Refused by the session’s rule 1/);
       expect(await page.locator(`${CALL} [data-approval="pending"]`).count()).toBe(0);
@@ -209,7 +209,7 @@ describe('human in the loop in Chromium', { timeout: 90_000 }, () => {
       await banner.waitFor({ timeout: 20_000 });
       expect(await banner.innerText()).toContain('Stopped at step 1, after this thought.');
       expect(await page.locator('[data-session-status]').innerText()).toBe('Paused');
-      expect(await page.locator('.timeline > li > [data-kind="thought"] [data-breakpoint]').count()).toBe(1);
+      expect(await page.locator('.rows [data-row] > [data-kind="thought"] [data-breakpoint]').count()).toBe(1);
       await screenshot(page, 'hitl-breakpoint-thought');
 
       // Resume to the next stops: the action, then the calculator call before it runs.

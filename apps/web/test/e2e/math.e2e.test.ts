@@ -52,12 +52,12 @@ describe('math and diffs in Chromium', { timeout: 60_000 }, () => {
     try {
       await watchCsp(context);
       await startWithOpenAI(page, 'What is the area of a circle?');
-      const answer = page.locator('.timeline > li > [data-kind="thought"]');
+      const answer = page.locator('.rows [data-row] > [data-kind="thought"]');
 
       // Half-written: the formula's opening `$` has arrived, its closing one not yet.
       await page.waitForFunction(
         () => {
-          const thought = document.querySelector<HTMLElement>('.timeline > li > [data-kind="thought"][data-status="streaming"] [data-step-text]');
+          const thought = document.querySelector<HTMLElement>('.rows [data-row] > [data-kind="thought"][data-status="streaming"] [data-step-text]');
           return thought?.innerText.includes('The area is $\\pi r') === true;
         },
         undefined,
@@ -83,7 +83,7 @@ describe('math and diffs in Chromium', { timeout: 60_000 }, () => {
         window.addEventListener('copy', (event) => {
           (window as unknown as { __copied?: string }).__copied = event.clipboardData?.getData('text/plain');
         });
-        const paragraph = document.querySelector('.timeline [data-kind="thought"] .katex')!.closest('p')!;
+        const paragraph = document.querySelector('.rows [data-kind="thought"] .katex')!.closest('p')!;
         const range = document.createRange();
         range.selectNodeContents(paragraph);
         const selection = window.getSelection()!;
@@ -107,10 +107,10 @@ describe('math and diffs in Chromium', { timeout: 60_000 }, () => {
       await watchCsp(context);
       await startFromHome(page, TRAIN_TASK);
       await waitForCompletion(page);
-      const editor = await openCorrection(page, '.timeline > li > [data-kind="thought"]');
+      const editor = await openCorrection(page, '.rows [data-row] > [data-kind="thought"]');
       await editor.fill('Speed is \\(v = \\frac{d}{t}\\), so $\\frac{180$ is a typo; a ticket is US$5 in `$HOME$`.');
       await editor.press('Control+Enter');
-      const thought = page.locator('.timeline > li > [data-kind="thought"][data-status="corrected"]');
+      const thought = page.locator('.rows [data-row] > [data-kind="thought"][data-status="corrected"]');
       await thought.waitFor({ timeout: 15_000 });
       await waitForCompletion(page);
 
@@ -136,20 +136,20 @@ describe('math and diffs in Chromium', { timeout: 60_000 }, () => {
     try {
       await startFromHome(page, TRAIN_TASK);
       await waitForCompletion(page);
-      const thought = page.locator('.timeline > li > [data-kind="thought"]');
+      const thought = page.locator('.rows [data-row] > [data-kind="thought"]');
       const original = await thought.locator('[data-step-text]').innerText();
-      const editor = await openCorrection(page, '.timeline > li > [data-kind="thought"]');
+      const editor = await openCorrection(page, '.rows [data-row] > [data-kind="thought"]');
       await editor.fill(`${original.trim()} We recieve it.`);
       await editor.press('Control+Enter');
-      await page.locator('.timeline > li > [data-kind="thought"][data-status="corrected"]').waitFor({ timeout: 15_000 });
+      await page.locator('.rows [data-row] > [data-kind="thought"][data-status="corrected"]').waitFor({ timeout: 15_000 });
       await waitForCompletion(page);
-      const editor2 = await openCorrection(page, '.timeline > li > [data-kind="thought"]');
+      const editor2 = await openCorrection(page, '.rows [data-row] > [data-kind="thought"]');
       await editor2.fill(`${original.trim()} We receive it.`);
       await editor2.press('Control+Enter');
-      await expect.poll(() => page.locator('.timeline > li > [data-kind="thought"] [data-step-text]').innerText()).toContain('We receive it.');
+      await expect.poll(() => page.locator('.rows [data-row] > [data-kind="thought"] [data-step-text]').innerText()).toContain('We receive it.');
       await waitForCompletion(page);
 
-      const corrected = page.locator('.timeline > li > [data-kind="thought"]');
+      const corrected = page.locator('.rows [data-row] > [data-kind="thought"]');
       await corrected.getByRole('button', { name: 'Show changes' }).click();
       const diff = corrected.locator('[data-diff-granularity]');
       expect(await diff.getAttribute('data-diff-granularity')).toBe('char');

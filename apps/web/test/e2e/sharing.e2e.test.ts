@@ -15,7 +15,7 @@ const ADA: TokenUser = { id: 'u-ada', name: 'Ada', admin: true };
 
 const env = useServerAndBrowser({ INTERTHOUGHT_AUTH: 'jwt', INTERTHOUGHT_JWT_SECRET: SECRET, INTERTHOUGHT_JWT_ADMIN_CLAIM: 'admin', INTERTHOUGHT_LOGIN_URL: LOGIN_URL });
 
-const CALL = '.timeline > li > [data-kind="tool_call"]';
+const CALL = '.rows [data-row] > [data-kind="tool_call"]';
 
 /** A page signed in as `user` (the token taken from the address, as a sign-in redirect would hand it over). */
 async function signedIn(user: TokenUser) {

@@ -45,7 +45,7 @@ async function recordRunningCounts(page: Page): Promise<void> {
 }
 
 /** The root's final answer, as the page shows it. */
-const finalAnswer = (page: Page) => page.locator('.timeline > li > [data-kind="final_answer"] [data-step-text]').innerText();
+const finalAnswer = (page: Page) => page.locator('.rows [data-row] > [data-kind="final_answer"] [data-step-text]').innerText();
 
 describe('sub-agents in Chromium', { timeout: 90_000 }, () => {
   let sessionId = '';
@@ -130,7 +130,7 @@ describe('sub-agents in Chromium', { timeout: 90_000 }, () => {
       // Part 1 re-runs from its corrected call; the parent joins again with a new answer.
       await page.waitForFunction(
         () => {
-          const answer = document.querySelector<HTMLElement>('.timeline > li > [data-kind="final_answer"]');
+          const answer = document.querySelector<HTMLElement>('.rows [data-row] > [data-kind="final_answer"]');
           return answer?.dataset.status === 'completed' && (answer.querySelector<HTMLElement>('[data-step-text]')?.innerText ?? '').includes('396');
         },
         undefined,

@@ -13,7 +13,7 @@ import { useServerAndBrowser } from './support/shared-env.js';
 const env = useServerAndBrowser();
 
 const RECIPE_TASK = 'A recipe needs 250 g flour for 4 people. How much for 10 people, and what is that in kilograms?';
-const CARD = '.timeline > li > article[data-step-id]';
+const CARD = '.rows [data-row] > article[data-step-id]';
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
 
 interface Box {
@@ -274,7 +274,7 @@ describe('the trial’s findings in Chromium (issue #30)', { timeout: 90_000 }, 
       await editor.press('Control+Enter');
       await page.waitForFunction((old) => {
         const active = document.activeElement as HTMLElement | null;
-        return active?.dataset.kind === 'thought' && active.dataset.stepId !== old && active.matches('.timeline > li > article');
+        return active?.dataset.kind === 'thought' && active.dataset.stepId !== old && active.matches('.rows [data-row] > article');
       }, steps[0]!.id);
       const after = await liveSteps(page);
       expect(await focused(page)).toMatchObject({ stepId: after[0]!.id });

@@ -31,8 +31,8 @@ async function startWithOpenAI(page: Page, task: string): Promise<string> {
 }
 
 /** The usage line of the step of `kind` on the live chain (what is shown; screen readers get it spelled out). */
-const usageOf = (page: Page, kind: string) => page.locator(`.timeline > li > [data-kind="${kind}"] [data-usage] > [aria-hidden="true"]`);
-const usageTitleOf = (page: Page, kind: string) => page.locator(`.timeline > li > [data-kind="${kind}"] [data-usage]`).getAttribute('title');
+const usageOf = (page: Page, kind: string) => page.locator(`.rows [data-row] > [data-kind="${kind}"] [data-usage] > [aria-hidden="true"]`);
+const usageTitleOf = (page: Page, kind: string) => page.locator(`.rows [data-row] > [data-kind="${kind}"] [data-usage]`).getAttribute('title');
 
 describe('usage in Chromium', { timeout: 60_000 }, () => {
   it('shows each call on its step, the totals with their cost in the header, after a reload too; a budget stop is explained and a follow-up refused', async () => {

@@ -11,7 +11,7 @@ import { useServerAndBrowser } from './support/shared-env.js';
 // language and a call edited before it ran, in real Chromium against the real server without users.
 const env = useServerAndBrowser();
 
-const CALL = '.timeline > li > [data-kind="tool_call"]';
+const CALL = '.rows [data-row] > [data-kind="tool_call"]';
 const PROMPT = `${CALL} [data-approval="pending"]`;
 /** A connection id as the server makes them (`hello.connectionId`). */
 const CONNECTION_ID = /\bc_[A-Za-z0-9_-]{8,}\b/;
@@ -37,7 +37,7 @@ describe('words people use, in Chromium', { timeout: 90_000 }, () => {
 
       await other.page.goto(`/sessions/${encodeURIComponent(sessionId)}`);
       await waitForCompletion(other.page);
-      const corrected = other.page.locator('.timeline > li > [data-status="corrected"]');
+      const corrected = other.page.locator('.rows [data-row] > [data-status="corrected"]');
       await corrected.waitFor();
       const badge = await corrected.textContent();
       expect(badge).toContain('corrected by you');
@@ -64,7 +64,7 @@ describe('words people use, in Chromium', { timeout: 90_000 }, () => {
       const sourceId = await startFromHome(page, PERCENT_TASK);
       await waitForCompletion(page);
       const steps = await liveSteps(page);
-      const second = page.locator(`.timeline > li > [data-step-id="${steps[1]!.id}"]`);
+      const second = page.locator(`.rows [data-row] > [data-step-id="${steps[1]!.id}"]`);
       await second.hover();
       await second.locator('[data-action="fork"]').click();
       await page.waitForURL((url) => !url.pathname.endsWith(sourceId));

@@ -11,6 +11,7 @@ import { OwnConnections } from '$lib/app/own-connections.js';
 import { RailToggle } from '$lib/app/rail-state.svelte.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import { RestApi } from '$lib/api/rest-api.js';
+import { provideChainNavigation } from '$lib/chain/chain-navigation.js';
 import { I18n, provideI18n } from '$lib/i18n/index.js';
 import { SessionDeletion } from '$lib/session-list/session-deletion.svelte.js';
 import { SessionList } from '$lib/session-list/session-list.svelte.js';
@@ -118,6 +119,8 @@ export function mountWithApp<Props extends Record<string, unknown>>(component: C
     provideApp(test.app);
     provideI18n(test.i18n);
     provideClock(new Clock());
+    // What the session page gives its header and chain; a component tested alone has no chain drawn to reveal in.
+    provideChainNavigation({ reveal: async () => null });
   });
 }
 

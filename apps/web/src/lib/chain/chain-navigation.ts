@@ -1,5 +1,7 @@
 import { createContext, tick } from 'svelte';
 import type { SessionView } from './session-view.svelte.js';
+import { rowIndexOfStep } from './virtual-rows/row-of-step.js';
+import type { VirtualChain } from './virtual-rows/virtual-chain.svelte.js';
 
 export interface RevealOptions {
   /** Move the keyboard focus to the step's card too (default false: only scroll). */
@@ -27,13 +29,27 @@ export function stepCard(container: ParentNode | undefined, stepId: string): HTM
   return container?.querySelector<HTMLElement>(`[data-step-id="${CSS.escape(stepId)}"]`) ?? null;
 }
 
-/** Navigation over a timeline that draws every row: unfold the step's sub-agent panels, wait for the DOM, scroll. */
-export function domChainNavigation(session: SessionView, container: () => HTMLElement | undefined): ChainNavigation {
+/**
+ * Navigation over the virtualized timeline: find the row that holds the step (a sub-agent's step:
+ * the row of its delegate call), open what folds it (a run of thoughts, superseded steps, the
+ * sub-agent panels around it), have the list draw that row and scroll it on screen, then wait for
+ * the card itself and place it.
+ */
+export function virtualChainNavigation(session: SessionView, chain: VirtualChain): ChainNavigation {
+  let hint = -1;
   return {
     async reveal(stepId, options = {}) {
+      const rows = session.layout.rows;
+      const index = rowIndexOfStep(rows, session.state, stepId, hint);
+      if (index < 0) return null;
+      hint = index;
+      const row = rows[index]!;
+      if ((row.type === 'thoughts' || row.type === 'superseded') && !session.isFoldOpen(row.key)) session.setFoldOpen(row.key, true);
       session.reveal(stepId);
+      const rowElement = await chain.mount(index, options.block === 'nearest' ? 'nearest' : 'center');
+      if (!rowElement) return null;
       await tick();
-      const card = stepCard(container(), stepId);
+      const card = stepCard(rowElement, stepId);
       if (!card) return null;
       if (options.focus) card.focus({ preventScroll: true });
       card.scrollIntoView({ block: options.block ?? 'center', behavior: 'auto' });

@@ -22,10 +22,10 @@ import {
   type SessionState,
   type ShareRecord,
 } from '@interthought/protocol';
-import { layoutChain, relayoutFrom, type ChainLayout, type ChainRow } from './chain-rows.js';
+import { SvelteSet } from 'svelte/reactivity';
+import { layoutChain, relayoutFrom, type ChainLayout } from './chain-rows.js';
 import { animationFrameScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { OutgoingMessages } from './outgoing-messages.svelte.js';
-import { rowBlocks } from './row-blocks.js';
 import { StepCursor } from './step-cursor.svelte.js';
 import { StepView } from './step-view.svelte.js';
 import { FULL_SCOPE_RELAYOUT, type SubagentView } from './subagent-view.svelte.js';
@@ -114,12 +114,16 @@ export class SessionView {
   #loadError = $state.raw<{ code: string; message: string } | null>(null);
   #info = $state.raw<SessionInfo | null>(null);
   #layout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
+  /**
+   * The folds (a run of thoughts, superseded steps) the user opened, by row key. Kept here, not in
+   * the fold's component: on a long chain a row far from the viewport is not mounted, and must
+   * come back as the user left it.
+   */
+  #openFolds = new SvelteSet<string>();
   /** The layout before `#rowFilter`: the one an append relays out from. */
   #fullLayout = $state.raw<ChainLayout>(EMPTY_LAYOUT);
   #rowFilter: RowFilter | null = null;
   readonly #stepsChanged = new Set<StepsChangedListener>();
-  /** The layout's rows in blocks, as the timeline renders them: unchanged blocks keep their identity. */
-  #blocks = $state.raw<(readonly ChainRow[])[]>([]);
   /** The alternative picked at each branch point the user navigated (parent key → step id). */
   #selection = $state.raw<ReadonlyMap<string, string>>(new Map());
   /** The session was deleted on the server: what is shown stays, but nothing can change it any more. */
@@ -177,13 +181,20 @@ export class SessionView {
     return this.#layout;
   }
 
+  /** Whether the fold of this row (its key) is open. Reactive. */
+  isFoldOpen(rowKey: string): boolean {
+    return this.#openFolds.has(rowKey);
+  }
+
+  /** Open or close a fold (a run of thoughts, superseded steps) by its row's key. */
+  setFoldOpen(rowKey: string, open: boolean): void {
+    if (open) this.#openFolds.add(rowKey);
+    else this.#openFolds.delete(rowKey);
+  }
+
   /** The layout before a row filter (`setRowFilter`): every row of the displayed chain. */
   get fullLayout(): ChainLayout {
     return this.#fullLayout;
-  }
-
-  get blocks(): readonly (readonly ChainRow[])[] {
-    return this.#blocks;
   }
 
   get selection(): ReadonlyMap<string, string> {
@@ -411,7 +422,6 @@ export class SessionView {
     this.#fullLayout = layout;
     const shown = this.#rowFilter ? this.#rowFilter(layout, this.#state) : layout;
     this.#layout = shown;
-    this.#blocks = rowBlocks(shown.rows, this.#blocks);
   }
 
   /** Show only the rows `filter` keeps (null: every row again, exactly as laid out). */

@@ -57,6 +57,11 @@ export class StepView {
   #fast = $state(false);
   /** When this step's streamed text began arriving, and how much has come since. */
   #pace: { since: number; chars: number } | undefined;
+  /**
+   * A long text opened past its "show more". Here, not in the card: on a long chain the card is
+   * unmounted when it scrolls far away and comes back as the user left it.
+   */
+  expanded = $state(false);
   /** The open correction editor of this step, if any. */
   #draft = $state<CorrectionDraft | null>(null);
   /**

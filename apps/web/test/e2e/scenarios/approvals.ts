@@ -5,7 +5,7 @@ import { fetchSnapshot, liveSteps, startFromHome, waitForCompletion } from '../s
 import { APPLES_TASK, PERCENT_TASK, type GetEnv } from '../support/e2e-env.js';
 
 /** The tool call on the live chain (a corrected one replaces it there). */
-const CALL = '.timeline > li > [data-kind="tool_call"]';
+const CALL = '.rows [data-row] > [data-kind="tool_call"]';
 const PROMPT = `${CALL} [data-approval="pending"]`;
 
 /** Wait until the session waits for the user: the calculator call offers its decision. */
@@ -84,7 +84,7 @@ export function approvalScenarios(env: GetEnv): void {
       await waitForCompletion(page);
       const steps = await liveSteps(page);
       expect(steps.map((step) => step.kind)).toEqual(['thought', 'action', 'tool_call', 'observation', 'final_answer']);
-      const refusal = page.locator('.timeline > li > [data-kind="observation"]');
+      const refusal = page.locator('.rows [data-row] > [data-kind="observation"]');
       expect(await refusal.getAttribute('class')).toContain('refused');
       expect(await refusal.locator('[data-refusal]').innerText()).toContain('You rejected this call, so calculator did not run.');
       expect(await refusal.locator('[data-refusal]').innerText()).toContain('Why: Not on production data.');

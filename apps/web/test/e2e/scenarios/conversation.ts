@@ -9,7 +9,7 @@ import { APPLES_TASK, PERCENT_TASK, type GetEnv } from '../support/e2e-env.js';
 
 const COMPOSER = '[data-composer] textarea';
 const SEND = '[data-composer] button[type="submit"]';
-const USER_TURN = '.timeline > li > [data-kind="user_message"]';
+const USER_TURN = '.rows [data-row] > [data-kind="user_message"]';
 
 /** A session created over the WebSocket with options the home page does not offer (a slower agent). */
 async function createSlowSession(url: string, task: string, tokenDelayMs: number): Promise<string> {
@@ -34,7 +34,7 @@ async function sendMessage(page: Page, text: string): Promise<void> {
 async function waitForTurn(page: Page, turns: number, timeout = 30_000): Promise<void> {
   await page.waitForFunction(
     (expected) => {
-      const steps = Array.from(document.querySelectorAll<HTMLElement>('.timeline > li > article[data-step-id]'));
+      const steps = Array.from(document.querySelectorAll<HTMLElement>('.rows [data-row] > article[data-step-id]'));
       const last = steps[steps.length - 1];
       const userTurns = steps.filter((step) => step.dataset.kind === 'user_message').length;
       const done = document.querySelector('[data-session-status="completed"]') !== null;
@@ -171,7 +171,7 @@ export function conversationScenarios(env: GetEnv): void {
       await waitForCompletion(page);
       const source = await liveSteps(page);
 
-      const second = page.locator(`.timeline > li > [data-step-id="${source[1]!.id}"]`);
+      const second = page.locator(`.rows [data-row] > [data-step-id="${source[1]!.id}"]`);
       await second.hover();
       await second.locator('[data-action="fork"]').click();
       await page.waitForURL((url) => !url.pathname.endsWith(sourceId));

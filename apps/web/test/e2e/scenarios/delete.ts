@@ -93,7 +93,7 @@ export function deleteScenarios(env: GetEnv): void {
       // This page was watching it, so it shows the banner and stops the clock and the caret.
       await page.getByRole('alert').filter({ hasText: '此会话已被删除' }).waitFor();
       expect(await page.locator('[data-session-status]').textContent()).toContain('已删除');
-      expect(await page.locator('.timeline [aria-busy="true"]').count()).toBe(0);
+      expect(await page.locator('.rows [aria-busy="true"]').count()).toBe(0);
       expect(await page.locator(railLink(current)).count()).toBe(0);
       expect(errors).toEqual([]);
     } finally {

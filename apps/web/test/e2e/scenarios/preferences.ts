@@ -22,9 +22,9 @@ export function preferenceScenarios(env: GetEnv): void {
       await startFromHome(page, APPLES_TASK);
       await waitForCompletion(page);
       expect(await page.locator('[data-session-status]').textContent()).toContain('已完成');
-      expect(await page.locator('.timeline > li > [data-kind="thought"] .kind').textContent()).toBe('思考');
-      await page.locator('.timeline > li > [data-kind="tool_call"]').hover();
-      expect(await page.locator('.timeline > li > [data-kind="tool_call"] [data-action="correct"]').textContent()).toContain('修正');
+      expect(await page.locator('.rows [data-row] > [data-kind="thought"] .kind').textContent()).toBe('思考');
+      await page.locator('.rows [data-row] > [data-kind="tool_call"]').hover();
+      expect(await page.locator('.rows [data-row] > [data-kind="tool_call"] [data-action="correct"]').textContent()).toContain('修正');
       await screenshot(page, '08-chinese-session');
 
       await page.getByRole('button', { name: 'English' }).click();
@@ -43,7 +43,7 @@ export function preferenceScenarios(env: GetEnv): void {
       const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
       expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(120);
-      await page.locator('.timeline > li > [data-kind="action"]').hover();
+      await page.locator('.rows [data-row] > [data-kind="action"]').hover();
       await screenshot(page, '06-dark-mode');
     } finally {
       await context.close();

@@ -13,7 +13,7 @@ export function resumeScenarios(env: GetEnv): void {
       // Reload while a step is being written.
       await waitForStreaming(page);
       await page.reload();
-      await page.locator('.timeline > li > [data-step-id]').first().waitFor();
+      await page.locator('.rows [data-row] > [data-step-id]').first().waitFor();
       await waitForCompletion(page);
 
       const snapshot = await fetchSnapshot(page, sessionId);

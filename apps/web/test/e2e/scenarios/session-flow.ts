@@ -47,7 +47,7 @@ export function sessionFlowScenarios(env: GetEnv): void {
       const sessionId = await startFromHome(page, TRAIN_TASK);
       await waitForCompletion(page);
 
-      const editor = await openCorrection(page, '.timeline > li > [data-kind="tool_call"]');
+      const editor = await openCorrection(page, '.rows [data-row] > [data-kind="tool_call"]');
       expect(JSON.parse(await editor.inputValue())).toEqual({ expression: '180 / 2.5' });
       await screenshot(page, '03-correction-editor');
 
@@ -75,7 +75,7 @@ export function sessionFlowScenarios(env: GetEnv): void {
       await screenshot(page, '04-after-correction');
 
       // The corrected step tells who and when, and shows a word-level diff on demand.
-      const corrected = page.locator('.timeline > li > [data-status="corrected"]');
+      const corrected = page.locator('.rows [data-row] > [data-status="corrected"]');
       expect(await corrected.textContent()).toContain('corrected by you');
       await corrected.getByRole('button', { name: 'Show changes' }).click();
       expect(await corrected.locator('del').textContent()).toBe('2.5');
@@ -92,9 +92,9 @@ export function sessionFlowScenarios(env: GetEnv): void {
       // The branch picker shows the earlier branch, read-only, and returns to the live chain.
       await corrected.getByRole('button', { name: 'Previous branch' }).click();
       await page.getByText('You are looking at an earlier branch').waitFor();
-      expect(await page.locator('.timeline > li > [data-kind="observation"] [data-step-text]').innerText()).toContain('72');
+      expect(await page.locator('.rows [data-row] > [data-kind="observation"] [data-step-text]').innerText()).toContain('72');
       await page.getByRole('button', { name: 'Back to the live chain' }).click();
-      expect(await page.locator('.timeline > li > [data-kind="observation"] [data-step-text]').innerText()).toContain('60');
+      expect(await page.locator('.rows [data-row] > [data-kind="observation"] [data-step-text]').innerText()).toContain('60');
       expect(errors).toEqual([]);
     } finally {
       await context.close();
@@ -107,10 +107,10 @@ export function sessionFlowScenarios(env: GetEnv): void {
       await startFromHome(page, TRAIN_TASK);
       await waitForCompletion(page);
       const payload = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script> [link](javascript:window.__xss=3)';
-      const editor = await openCorrection(page, '.timeline > li > [data-kind="thought"]');
+      const editor = await openCorrection(page, '.rows [data-row] > [data-kind="thought"]');
       await editor.fill(payload);
       await editor.press('Control+Enter');
-      const thought = page.locator('.timeline > li > [data-kind="thought"][data-status="corrected"]');
+      const thought = page.locator('.rows [data-row] > [data-kind="thought"][data-status="corrected"]');
       await thought.waitFor({ timeout: 15_000 });
       await waitForCompletion(page);
 
@@ -118,7 +118,7 @@ export function sessionFlowScenarios(env: GetEnv): void {
       const text = await thought.locator('[data-step-text]').innerText();
       expect(text).toContain('<img src=x onerror="window.__xss=1">');
       expect(text).toContain('<script>window.__xss=2</script>');
-      expect(await page.locator('.timeline img, .timeline script').count()).toBe(0);
+      expect(await page.locator('.rows img, .rows script').count()).toBe(0);
       expect(await thought.locator('a').count()).toBe(0);
       expect(errors).toEqual([]);
     } finally {

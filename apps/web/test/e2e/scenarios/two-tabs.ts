@@ -17,12 +17,12 @@ export function twoTabScenarios(env: GetEnv): void {
       const call = before.find((step) => step.kind === 'tool_call')!;
       const original = JSON.parse(call.text) as { expression: string };
 
-      const editor = await openCorrection(author.page, '.timeline > li > [data-kind="tool_call"]');
+      const editor = await openCorrection(author.page, '.rows [data-row] > [data-kind="tool_call"]');
       await editor.fill(JSON.stringify({ expression: '240 * 0.25' }));
       await author.page.getByRole('button', { name: 'Save', exact: true }).click();
 
       // The watcher never touched anything: it sees the correction arrive through the event stream.
-      await watcher.page.locator('.timeline > li > [data-kind="tool_call"][data-status="corrected"]').waitFor({ timeout: 15_000 });
+      await watcher.page.locator('.rows [data-row] > [data-kind="tool_call"][data-status="corrected"]').waitFor({ timeout: 15_000 });
       await watcher.page.getByRole('button', { name: /steps? superseded by your correction/ }).waitFor();
       await Promise.all([waitForCompletion(author.page), waitForCompletion(watcher.page)]);
 
@@ -30,7 +30,7 @@ export function twoTabScenarios(env: GetEnv): void {
       expect(JSON.parse(after.find((step) => step.kind === 'tool_call')!.text)).toEqual({ expression: '240 * 0.25' });
       expect(original.expression).not.toBe('240 * 0.25');
       expect(after.find((step) => step.kind === 'observation')!.text).toContain('60');
-      const corrected = watcher.page.locator('.timeline > li > [data-status="corrected"]');
+      const corrected = watcher.page.locator('.rows [data-row] > [data-status="corrected"]');
       // No users on this server: the other browser is the same person (PROTOCOL.md §21.2).
       expect(await corrected.textContent()).toContain('corrected by you');
 

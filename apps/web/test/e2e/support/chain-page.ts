@@ -30,7 +30,7 @@ export async function startFromHome(page: Page, task: string, { askBeforeTools =
  */
 export async function waitForStreaming(page: Page, minSteps = 1, timeout = 15_000): Promise<void> {
   await page.waitForFunction(
-    (min) => document.querySelectorAll('.timeline > li > [data-step-id]').length >= min && document.querySelector('.timeline [data-status="streaming"]') !== null,
+    (min) => document.querySelectorAll('.rows [data-row] > [data-step-id]').length >= min && document.querySelector('.rows [data-status="streaming"]') !== null,
     minSteps,
     { timeout, polling: 'raf' },
   );
@@ -38,24 +38,47 @@ export async function waitForStreaming(page: Page, minSteps = 1, timeout = 15_00
 
 /** Wait until the session finished: a completed final answer and the "completed" status. */
 export async function waitForCompletion(page: Page, timeout = 30_000): Promise<void> {
-  await page.locator('.timeline > li > [data-kind="final_answer"][data-status]:not([data-status="streaming"])').waitFor({ timeout });
+  await page.locator('.rows [data-row] > [data-kind="final_answer"][data-status]:not([data-status="streaming"])').waitFor({ timeout });
   await page.locator('[data-session-status="completed"]').waitFor({ timeout });
 }
 
-/** The steps of the live chain, top to bottom (not the superseded ones folded away). */
+/**
+ * The steps of the live chain, top to bottom (not the superseded ones folded away). The chain is
+ * virtualized (only the rows near the viewport are drawn), so the column is walked from the top a
+ * window at a time and each drawn row read; the scroll position is put back after.
+ */
 export function liveSteps(page: Page): Promise<ShownStep[]> {
-  return page.$$eval('.timeline > li > article[data-step-id]', (articles) =>
-    articles.map((article) => {
-      const element = article as HTMLElement;
-      const body = element.querySelector<HTMLElement>('[data-step-text]');
-      return {
-        id: element.dataset.stepId ?? '',
-        kind: element.dataset.kind ?? '',
-        status: element.dataset.status ?? '',
-        text: body?.innerText ?? '',
-      };
-    }),
-  );
+  return page.evaluate(async () => {
+    const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve())));
+    const scroller = document.querySelector<HTMLElement>('[data-scroller]');
+    const seen = new Map<string, { row: number; order: number; step: { id: string; kind: string; status: string; text: string } }>();
+    const read = () => {
+      document.querySelectorAll<HTMLElement>('.rows [data-row] > article[data-step-id]').forEach((element, order) => {
+        const body = element.querySelector<HTMLElement>('[data-step-text]');
+        const row = Number(element.closest<HTMLElement>('[data-row]')!.dataset.row);
+        const step = { id: element.dataset.stepId ?? '', kind: element.dataset.kind ?? '', status: element.dataset.status ?? '', text: (body?.innerText ?? '').trim() };
+        seen.set(step.id, { row, order, step });
+      });
+    };
+    if (!scroller) {
+      read();
+    } else {
+      const was = scroller.scrollTop;
+      scroller.scrollTop = 0;
+      await frame();
+      read();
+      while (scroller.scrollTop + scroller.clientHeight < scroller.scrollHeight - 1) {
+        const before = scroller.scrollTop;
+        scroller.scrollTop = before + scroller.clientHeight * 0.8;
+        await frame();
+        read();
+        if (scroller.scrollTop === before) break;
+      }
+      scroller.scrollTop = was;
+      await frame();
+    }
+    return [...seen.values()].sort((a, b) => a.row - b.row || a.order - b.order).map((entry) => entry.step);
+  });
 }
 
 export async function fetchSnapshot(page: Page, sessionId: string): Promise<SessionSnapshotBody> {

@@ -3,6 +3,8 @@ import { KeyboardHub } from '$lib/app/keyboard-hub.svelte.js';
 import { OwnConnections } from '$lib/app/own-connections.js';
 import { Toaster } from '$lib/app/toaster.svelte.js';
 import type { ShortcutAction } from '$lib/keyboard/index.js';
+import type { ChainRow } from '$lib/chain/chain-rows.js';
+import { VirtualChain } from '$lib/chain/virtual-rows/virtual-chain.svelte.js';
 import { moveStepFocus } from '$lib/session-page/step-focus.js';
 import { MemoryStorage } from '../../support/memory-storage.js';
 
@@ -62,25 +64,75 @@ describe('KeyboardHub', () => {
 });
 
 describe('moveStepFocus', () => {
-  it('walks the steps in order and stops at both ends', () => {
-    const container = document.createElement('div');
-    container.innerHTML = ['a', 'b', 'c'].map((id) => `<article data-step-id="${id}" tabindex="-1"><button>x</button></article>`).join('');
-    document.body.appendChild(container);
-    const ids = () => (document.activeElement as HTMLElement | null)?.dataset.stepId;
-    moveStepFocus(container, document.body, 'next');
-    expect(ids()).toBe('a');
-    moveStepFocus(container, document.activeElement, 'next');
-    moveStepFocus(container, document.activeElement, 'next');
-    moveStepFocus(container, document.activeElement, 'next');
-    expect(ids()).toBe('c');
-    moveStepFocus(container, document.activeElement, 'first');
-    expect(ids()).toBe('a');
-    moveStepFocus(container, document.activeElement, 'previous');
-    expect(ids()).toBe('a');
+  const rows: ChainRow[] = [
+    { type: 'step', key: 'a', stepId: 'a', readOnly: false },
+    { type: 'subagents', key: 'subagents:b', calls: [{ stepId: 'b', readOnly: false }] },
+    { type: 'thoughts', key: 'thoughts:t1', stepIds: ['t1', 't2'] },
+    { type: 'step', key: 'c', stepId: 'c', readOnly: false },
+  ];
+  const card = (id: string) => `<article data-step-id="${id}" tabindex="-1"><button>x</button></article>`;
+  const rowHtml = (index: number, inner: string) => `<div data-row="${index}">${inner}</div>`;
+
+  /** A list that has drawn rows 0–2 only; "scrolling" to row 3 draws it, as the virtualizer would. */
+  function chainOnPage() {
+    const chain = new VirtualChain(() => rows);
+    const element = document.createElement('div');
+    element.innerHTML = `<div>${rowHtml(0, card('a'))}${rowHtml(1, card('b') + card('b1'))}${rowHtml(2, '<button>Thought for 2 s</button>')}</div>`;
+    document.body.appendChild(element);
+    chain.element = element;
+    const scrolled: number[] = [];
+    chain.scroller = {
+      scrollToIndex(index) {
+        scrolled.push(index);
+        if (index === 3 && !element.querySelector('[data-row="3"]')) element.firstElementChild!.insertAdjacentHTML('beforeend', rowHtml(3, card('c')));
+      },
+    };
+    return { chain, element, scrolled };
+  }
+
+  const focusedId = () => (document.activeElement as HTMLElement | null)?.dataset.stepId;
+  const closed = () => false;
+
+  it('walks the cards in order, inside a row and across rows, skipping a closed fold, and stops at both ends', async () => {
+    const { chain, element } = chainOnPage();
+    await moveStepFocus(chain, closed, document.body, 'next');
+    expect(focusedId()).toBe('a');
+    await moveStepFocus(chain, closed, document.activeElement, 'next');
+    expect(focusedId()).toBe('b');
+    // A sub-agent's card inside the batch row comes next.
+    await moveStepFocus(chain, closed, document.activeElement, 'next');
+    expect(focusedId()).toBe('b1');
+    await moveStepFocus(chain, closed, document.activeElement, 'next');
+    expect(focusedId()).toBe('c');
+    await moveStepFocus(chain, closed, document.activeElement, 'next');
+    expect(focusedId()).toBe('c');
+    await moveStepFocus(chain, closed, document.activeElement, 'previous');
+    expect(focusedId()).toBe('b1');
+    await moveStepFocus(chain, closed, document.activeElement, 'first');
+    expect(focusedId()).toBe('a');
+    await moveStepFocus(chain, closed, document.activeElement, 'previous');
+    expect(focusedId()).toBe('a');
     // From a control inside a step, "next" means the step after that one.
-    container.querySelector<HTMLButtonElement>('[data-step-id="b"] button')!.focus();
-    moveStepFocus(container, document.activeElement, 'next');
-    expect(ids()).toBe('c');
-    container.remove();
+    element.querySelector<HTMLButtonElement>('[data-step-id="b1"] button')!.focus();
+    await moveStepFocus(chain, closed, document.activeElement, 'next');
+    expect(focusedId()).toBe('c');
+    element.remove();
+  });
+
+  it('has the list draw a row that is not in the DOM, focuses its card and keeps that row mounted', async () => {
+    const { chain, element, scrolled } = chainOnPage();
+    expect(element.querySelector('[data-row="3"]')).toBeNull();
+    const focused = await moveStepFocus(chain, closed, document.body, 'last');
+    expect(scrolled).toEqual([3]);
+    expect(focused?.dataset.stepId).toBe('c');
+    expect(focusedId()).toBe('c');
+    expect(chain.keepMounted).toContain(3);
+    element.remove();
+  });
+
+  it('finds nowhere to go on an empty chain', () => {
+    const chain = new VirtualChain(() => []);
+    chain.element = document.createElement('div');
+    expect(moveStepFocus(chain, closed, document.body, 'next')).toBeNull();
   });
 });

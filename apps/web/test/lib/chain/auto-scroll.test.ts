@@ -12,10 +12,17 @@ function scroller(geometry: { scrollHeight: number; clientHeight: number }) {
     top = Math.max(0, Math.min(options.top ?? top, geometry.scrollHeight - geometry.clientHeight));
   }) as typeof element.scrollTo;
   const userScrollsTo = (value: number) => {
+    // The user drags the scrollbar: a pointer down on the scroller, then the scroll.
+    element.dispatchEvent(new Event('pointerdown'));
     top = value;
     element.dispatchEvent(new Event('scroll'));
   };
-  return { element, userScrollsTo, top: () => top };
+  /** The page moves the position itself (a virtualized list re-measuring rows above the viewport). */
+  const pageScrollsTo = (value: number) => {
+    top = value;
+    element.dispatchEvent(new Event('scroll'));
+  };
+  return { element, userScrollsTo, pageScrollsTo, top: () => top };
 }
 
 describe('AutoScroll', () => {
@@ -49,6 +56,20 @@ describe('AutoScroll', () => {
     auto.jumpToLatest();
     expect(auto.following).toBe(true);
     expect(top()).toBe(2000);
+    detach();
+  });
+
+  it('keeps following when the page itself moves the position up (rows above re-measured)', () => {
+    const geometry = { scrollHeight: 2000, clientHeight: 600 };
+    const { element, pageScrollsTo, top } = scroller(geometry);
+    const auto = new AutoScroll();
+    const detach = auto.attach(element, document.createElement('div'));
+    auto.contentChanged();
+    pageScrollsTo(1100);
+    expect(auto.following).toBe(true);
+    geometry.scrollHeight = 2100;
+    auto.contentChanged();
+    expect(top()).toBe(1500);
     detach();
   });
 

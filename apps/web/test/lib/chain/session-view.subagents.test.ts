@@ -31,11 +31,11 @@ describe('SessionView with sub-agents', () => {
   it('leaves the root rows untouched while sub-agents stream', () => {
     const harness = createHarness();
     const { part1, part2 } = parallelParts(harness);
-    const rootBlocks = harness.session.blocks;
+    const rootRows = harness.session.layout.rows;
     const before = harness.session.subagent(part2)!.layout;
     harness.log.step('final_answer', '17 * 23 + 4 = 395', { scope: part1 });
     harness.deliver();
-    expect(harness.session.blocks).toBe(rootBlocks);
+    expect(harness.session.layout.rows).toBe(rootRows);
     expect(harness.session.subagent(part1)!.layout.path).toHaveLength(3);
     // A sibling whose chain did not change keeps its layout.
     expect(harness.session.subagent(part2)!.layout).toBe(before);
