@@ -1,5 +1,6 @@
 import type { PreferenceLine, Step } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
+import { foldSnapshot } from './snapshot.js';
 import { correct, exportLines, finished, listCorrections, reject, useServerAndClient, waiting } from './support.js';
 
 /*
@@ -98,6 +99,24 @@ describe('GET /api/corrections/export', () => {
     await reject(env.client, silent.sessionId, silent.stepId);
     expect((await listCorrections(env.http, { session: silent.sessionId })).corrections).toEqual([expect.objectContaining({ correction: 'rejected', after: '' })]);
     expect((await exportLines(env.http, 'preference', { session: silent.sessionId })).lines).toEqual([]);
+  });
+
+  it('a correction inside a sub-agent: its scope, and the context is the scope’s task and chain', async () => {
+    const { sessionId } = await finished(env.client, 'What is 17 * 23 + 4? Also, what is 15% of 240?');
+    const state = await foldSnapshot(env.http.baseUrl, sessionId);
+    const [scope, subagent] = [...state.subagents.entries()][0]!;
+    const scoped = subagent.chain.map((stepId) => state.steps.get(stepId)!);
+    const call = scoped.find((step) => step.kind === 'tool_call');
+    if (call === undefined) throw new Error('the sub-agent made no call');
+    const newStepId = await correct(env.client, sessionId, call.stepId, '{"expression":"1 + 1"}', 'inside the sub-agent');
+
+    const [record] = (await listCorrections(env.http, { session: sessionId })).corrections;
+    expect(record).toMatchObject({ stepId: call.stepId, correctedStepId: newStepId, scope, kind: 'tool_call', index: call.index });
+    const { lines } = await exportLines(env.http, 'preference', { session: sessionId });
+    expect(lines).toHaveLength(1);
+    const before = scoped.slice(0, scoped.indexOf(call));
+    expect(lines[0]!.prompt).toEqual([{ role: 'user', content: subagent.task }, ...before.map((step) => ({ role: 'assistant', content: step.content }))]);
+    expect(lines[0]!.metadata).toMatchObject({ scope, stepId: call.stepId });
   });
 
   it('editing one’s own message is no correction of the agent', async () => {
