@@ -111,11 +111,21 @@ describe('the Corrections page in Chromium', { timeout: 120_000 }, () => {
       expect(await page.locator('[data-corrections-page] h1').innerText()).toBe('Corrections');
       await screenshot(page, 'corrections-list');
 
-      // On a phone nothing runs off the side.
-      await page.setViewportSize({ width: 390, height: 844 });
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('fits a phone: rows, diffs, filters and downloads wrap instead of running off the side', async () => {
+    const { page, context, errors } = await openPage(env().browser, env().server.url, { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    try {
+      await page.goto('/corrections');
+      await expect.poll(async () => (await rows(page)).length, { timeout: 15_000 }).toBe(4);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      const main = await page.locator('main').evaluate((element) => element.scrollWidth <= element.clientWidth);
-      expect(main).toBe(true);
+      expect(await page.locator('main').evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+      for (const box of await page.locator(ROW).evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().right))) expect(box).toBeLessThanOrEqual(390);
+      await page.locator(`${ROW}[data-kind="thought"]`).scrollIntoViewIfNeeded();
       await screenshot(page, 'corrections-phone');
       expect(errors).toEqual([]);
     } finally {
