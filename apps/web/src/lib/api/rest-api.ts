@@ -1,4 +1,5 @@
-import { MeSchema, type AgentListing, type Me, type SessionInfo, type SessionPage, type ToolList, type ToolListing } from '@interthought/protocol';
+import { CorrectionPageSchema, MeSchema, type AgentListing, type CorrectionExportFormat, type CorrectionFilter, type CorrectionPage, type Me, type SessionInfo, type SessionPage, type ToolList, type ToolListing } from '@interthought/protocol';
+import { correctionExportPath, correctionListPath } from './correction-query.js';
 
 /** A REST call that failed: the server's `{ code, message }`, or a network failure (`NETWORK`). */
 export class ApiError extends Error {
@@ -140,6 +141,18 @@ export class RestApi {
     const response = await this.#send('/api/sessions/import', { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: ndjson });
     const body = (await response.json()) as { session: SessionInfo };
     return body.session;
+  }
+
+  /** A page of corrections, newest first (`GET /api/corrections`, PROTOCOL.md §26.2); `before` is the previous page's `nextCursor`. */
+  async corrections(filter: CorrectionFilter, options: { before?: string; limit?: number } = {}, signal?: AbortSignal): Promise<CorrectionPage> {
+    return CorrectionPageSchema.parse(await this.#getJson<unknown>(correctionListPath(filter, options), signal));
+  }
+
+  /** Every matching correction as an NDJSON file (§26.3). Fetched, not linked, for the same reason as `exportSession`. */
+  async exportCorrections(format: CorrectionExportFormat, filter: CorrectionFilter): Promise<ExportedFile> {
+    const response = await this.#send(correctionExportPath(format, filter), {});
+    const fileName = attachmentName(response.headers.get('content-disposition')) ?? `interthought-corrections-${format}.ndjson`;
+    return { blob: await response.blob(), fileName };
   }
 
   /** Who the server says this page is (`GET /api/me`): needs no sign-in, and says why there is none. */

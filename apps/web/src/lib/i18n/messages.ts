@@ -2,6 +2,7 @@
  * Every label of the app in English and Chinese. `{name}` is replaced by a parameter; a message
  * that depends on a count has `one`/`other` forms chosen by `Intl.PluralRules`.
  */
+import { correctionsEn, correctionsZh } from './messages-corrections.js';
 import { findEn, findZh } from './messages-find.js';
 import { hitlEn, hitlZh } from './messages-hitl.js';
 
@@ -423,6 +424,7 @@ export const en = {
   'usage.budgetSpent': 'This session spent its token budget ({tokens} tokens used), so it stopped. Fork it from any step to go on with a fresh budget.',
   ...hitlEn,
   ...findEn,
+  ...correctionsEn,
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -843,6 +845,7 @@ export const zh: Messages = {
   'usage.budgetSpent': '此会话的 token 预算已用完（已用 {tokens} tokens），因此已停止。从任一步骤分叉，即可用新的预算继续。',
   ...hitlZh,
   ...findZh,
+  ...correctionsZh,
 };
 
 export const MESSAGES = { en, zh } as const;

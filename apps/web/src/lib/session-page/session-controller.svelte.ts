@@ -1,8 +1,9 @@
-import { allowsLifecycle, attributionOf, isActive, type InterthoughtClient, type LifecycleRequest, type SessionInfo, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
+import { allowsLifecycle, isActive, type InterthoughtClient, type LifecycleRequest, type SessionInfo, type SessionStatus, type SessionUpdate } from '@interthought/protocol';
 import type { AccessGate } from '$lib/access/access-gate.svelte.js';
 import type { Announcer } from '$lib/app/announcer.svelte.js';
 import type { ConnectionStatus } from '$lib/app/connection-status.svelte.js';
 import { describeError, errorCodeAndMessage } from '$lib/app/error-text.js';
+import { isOwnActor } from '$lib/attribution/own-actor.js';
 import type { OwnConnections } from '$lib/app/own-connections.js';
 import type { Toaster } from '$lib/app/toaster.svelte.js';
 import type { DecisionKind } from '$lib/chain/approval-decision.svelte.js';
@@ -89,16 +90,10 @@ export class SessionController implements ChainActions {
     this.view.dispose();
   }
 
-  /**
-   * Whether a correction, decision or message was made by this page's user (PROTOCOL.md §21.2):
-   * without users any connection is (every browser and profile is the one user), with users the
-   * user's own id, and in either case one of this browser's connections (records older than users).
-   */
+  /** Whether a correction, decision or message was made by this page's user (see `isOwnActor`). */
   isOwnConnection(by: string | undefined): boolean {
-    if (by === undefined) return false;
     const hello = this.deps.connection?.hello ?? this.deps.client.hello;
-    if (attributionOf(by, undefined, { userId: hello?.user?.id, shareId: hello?.share?.shareId }).kind === 'you') return true;
-    return by === this.deps.client.hello?.connectionId || this.deps.ownConnections.has(by);
+    return isOwnActor(by, { hello, connectionId: this.deps.client.hello?.connectionId, ownConnections: this.deps.ownConnections });
   }
 
   /** What this page may do to the session: its owner everything, a share link's holder what the link allows. Reactive. */
