@@ -1,11 +1,9 @@
 // @vitest-environment node
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAIServer } from '../../../server/test/agents/openai/support/fake-openai-server.js';
 import { answerTurn, content, usage, withUsage } from '../../../server/test/agents/openai/support/wire.js';
+import { writeAgentsFile } from './support/agents-file.js';
 import { launchBrowser, openPage, screenshot } from './support/browser.js';
 import { startFromHome, waitForCompletion } from './support/chain-page.js';
 import { PERCENT_TASK } from './support/e2e-env.js';
@@ -21,15 +19,9 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   fake = await FakeOpenAIServer.start();
-  const file = join(mkdtempSync(join(tmpdir(), 'interthought-replay-e2e-')), 'agents.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      agents: {
-        hosted: { type: 'openai', description: 'Two models on one endpoint', baseURL: fake.baseURL, model: 'small-model', models: ['large-model'], retry: { baseDelayMs: 5 } },
-      },
-    }),
-  );
+  const file = writeAgentsFile({
+    hosted: { type: 'openai', description: 'Two models on one endpoint', baseURL: fake.baseURL, model: 'small-model', models: ['large-model'], retry: { baseDelayMs: 5 } },
+  });
   server = await startServer({ INTERTHOUGHT_AGENTS_CONFIG: file, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' });
   browser = await launchBrowser();
 });
@@ -54,7 +46,9 @@ describe('replay on another agent and compare, in Chromium', { timeout: 90_000 }
     const sourceSteps = await page.locator('.timeline > li > article[data-step-id]').count();
 
     // Slow enough to be seen running; its tokens are the fork's own figures.
-    fake.reply(withUsage({ ...answerTurn(...content('The large ', 'model ', 'says: ', 'thirty-six, ', 'exactly.')), deltaDelayMs: 400 }, usage(1200, 34)));
+    const turn = withUsage(answerTurn(...content('The large ', 'model ', 'says: ', 'thirty-six, ', 'exactly.')), usage(1200, 34));
+    if (turn.type === 'stream') turn.deltaDelayMs = 400;
+    fake.reply(turn);
     const answer = page.locator('.timeline > li > article[data-kind="final_answer"]');
     await answer.hover();
     await answer.locator('[data-action="replay"]').click();
