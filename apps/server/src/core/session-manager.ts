@@ -192,13 +192,14 @@ export class SessionManager implements SessionService {
     return this.#command('message', input.sessionId, reply, input) as Promise<MessageResult>;
   }
 
-  /** The fork is created here; in a cluster, idle, it is handed back at once (the first message claims it again). */
+  /** The fork is created here; in a cluster, idle, it is handed back at once (the first message claims it again); a replay (`run`) stays. */
   async fork(input: ForkInput, reply?: ReplyTo): Promise<SessionInfo> {
     await this.#engine.open();
     const source = await this.#readSource(input.sessionId);
     if (source === undefined) throw notFound(input.sessionId);
-    const info = await forkSession(this.#engine, source, input.stepId, reply, (session, peer) => this.#fanout.attachCreator(session, peer), input.ownedBy);
-    await this.#placed.letGo(info.sessionId);
+    const info = await forkSession(this.#engine, source, input, reply, (session, peer) => this.#fanout.attachCreator(session, peer));
+    // A replay runs here, where it was created, like a new session; an idle fork is nobody's until touched.
+    if (input.run !== true) await this.#placed.letGo(info.sessionId);
     return info;
   }
 

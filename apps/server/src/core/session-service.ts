@@ -112,6 +112,12 @@ export interface ForkInput {
   /** The user the fork belongs to (PROTOCOL.md §21.2). */
   ownedBy?: Actor;
   quota?: Quota;
+  /** Replay on another agent (PROTOCOL.md §26.5): replaces the source's, checked as in `session.create`. */
+  agent?: string;
+  /** Replace the source's options (a model the agent offers, a policy …), checked as in `session.create`. */
+  options?: SessionOptions;
+  /** Run at once from the copied chain instead of waiting `idle`. */
+  run?: boolean;
 }
 
 /** A share link to make (`session.share`); the token is signed by the caller, which holds the key. */

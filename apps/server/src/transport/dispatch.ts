@@ -145,13 +145,23 @@ export async function dispatch(
     case 'session.fork':
       gate.requireCreator(connection);
       await gate.require(connection, message.sessionId, 'see');
-      // A fork is a session this connection creates and follows, like session.create (it starts no run).
-      await createFollowed(connection, sessions, caps, () =>
-        sessions.fork(
-          { sessionId: message.sessionId, stepId: message.stepId, ...(quota === undefined ? {} : { quota }), ...(ownedBy === undefined ? {} : { ownedBy }) },
+      // A fork is a session this connection creates and follows, like session.create; a replay (`run`) starts a run, like it too.
+      if (message.run === true) ensureRunStartBudget(connection, context);
+      await createFollowed(connection, sessions, caps, () => {
+        const { sessionId, stepId, agent, options, run } = message;
+        return sessions.fork(
+          {
+            sessionId,
+            stepId,
+            ...(agent === undefined ? {} : { agent }),
+            ...(options === undefined ? {} : { options }),
+            ...(run === undefined ? {} : { run }),
+            ...(quota === undefined ? {} : { quota }),
+            ...(ownedBy === undefined ? {} : { ownedBy }),
+          },
           reply,
-        ),
-      );
+        );
+      });
       return;
     case 'tool.approve':
     case 'tool.reject': {

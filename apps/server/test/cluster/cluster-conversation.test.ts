@@ -64,4 +64,23 @@ describe('conversations in a cluster', () => {
     // The source is untouched.
     expect(await logOf(sessionId)).toHaveLength(source.seq);
   });
+  it('a replay (fork with run) asked on one node runs at once, and a viewer on another node sees it to its end', async () => {
+    const creator = await cluster.connect('a');
+    const sessionId = await finished(creator, 'What is 9 * 9?');
+    const source = applyEvents(createSessionState(), await logOf(sessionId));
+    const answer = source.chain.at(-1)!;
+    const forker = await cluster.connect('c');
+    const forked = await forker.request({ type: 'session.fork', sessionId, stepId: answer, run: true });
+    expect(forked.answer).toMatchObject({ type: 'session.created', session: { status: 'running', forkedFrom: { sessionId, stepId: answer } } });
+    const forkId = (forked.answer as { session: { sessionId: string } }).session.sessionId;
+    const viewer = await cluster.connect('b');
+    await viewer.request({ type: 'session.subscribe', sessionId: forkId, afterSeq: 0 });
+    await forker.waitForStatus(forkId, 'completed');
+    const log = await logOf(forkId);
+    const fork = applyEvents(createSessionState(), log);
+    // The answer is what a replay redoes (PROTOCOL.md §26.5): copied up to the step before it, then answered again.
+    expect(fork.chain.flatMap((id) => fork.steps.get(id)!.copiedFrom?.stepId ?? [])).toEqual(source.chain.slice(0, -1));
+    expect(fork.steps.get(fork.chain.at(-1)!)).toMatchObject({ kind: 'final_answer', content: expect.stringContaining('81') });
+    await viewer.waitForSeq(forkId, log.at(-1)!.seq);
+  });
 });

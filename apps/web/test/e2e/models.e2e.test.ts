@@ -1,11 +1,9 @@
 // @vitest-environment node
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeOpenAIServer } from '../../../server/test/agents/openai/support/fake-openai-server.js';
 import { answerTurn, content } from '../../../server/test/agents/openai/support/wire.js';
+import { writeAgentsFile } from './support/agents-file.js';
 import { launchBrowser, openPage, screenshot } from './support/browser.js';
 import { waitForCompletion } from './support/chain-page.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -19,16 +17,10 @@ let browser: Browser | undefined;
 
 beforeAll(async () => {
   fake = await FakeOpenAIServer.start();
-  const file = join(mkdtempSync(join(tmpdir(), 'interthought-agents-e2e-')), 'agents.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      agents: {
-        hosted: { type: 'openai', description: 'Two models on one endpoint', baseURL: fake.baseURL, model: 'small-model', models: ['large-model'], retry: { baseDelayMs: 5 } },
-        builder: { type: 'remote', description: 'Builds on our workers' },
-      },
-    }),
-  );
+  const file = writeAgentsFile({
+    hosted: { type: 'openai', description: 'Two models on one endpoint', baseURL: fake.baseURL, model: 'small-model', models: ['large-model'], retry: { baseDelayMs: 5 } },
+    builder: { type: 'remote', description: 'Builds on our workers' },
+  });
   server = await startServer({ INTERTHOUGHT_AGENTS_CONFIG: file, OPENAI_BASE_URL: '', OPENAI_API_KEY: '' });
   browser = await launchBrowser();
 });

@@ -5,10 +5,11 @@ import type { Peer, ReplyTo } from '../fanout/peer.js';
 import { answer } from '../fanout/answer.js';
 import { stateBeforeFirstEvent } from '../persistence/session-loader.js';
 import { importedSession, writeImport, type ParsedImport } from '../transfer/session-import.js';
-import type { Actor, CreateSessionInput } from '../session-service.js';
+import type { CreateSessionInput, ForkInput, Actor } from '../session-service.js';
 import { forkCopy } from '../subagents/scope-copies.js';
-import { checkOptions, checkTask } from './session-input.js';
-import { sessionModel } from './session-model.js';
+import { forkSetup, replayPlan, startReplay } from './replay-fork.js';
+import { checkTask } from './session-input.js';
+import { agentAndOptions } from './session-setup.js';
 import { inOneTurn } from './in-one-turn.js';
 import { SessionError } from '../session-error.js';
 
@@ -55,14 +56,8 @@ async function openSession(
 export async function createSession(engine: SessionEngine, input: CreateSessionInput, reply: ReplyTo | undefined, attach: AttachCreator): Promise<SessionInfo> {
   await engine.open();
   const task = checkTask(input.task);
-  const checked = checkOptions(input.options);
-  // The default is recorded with the session: every node and every restart applies the same policy.
-  const approving = checked.approve === undefined && engine.defaultApprove !== undefined ? { ...checked, approve: engine.defaultApprove } : checked;
   const agentName = input.agent ?? engine.defaultAgentName;
-  const agent = engine.requireAgent(agentName);
-  // The model too is recorded with the session: a resume calls the same one whatever the agent's default is by then.
-  const model = sessionModel(agent, approving);
-  const options = model === undefined ? approving : { ...approving, model };
+  const { agent, options, model } = agentAndOptions(engine, agentName, input.options);
   engine.checkCapacity(input.quota);
   if (input.sessionId !== undefined && (await engine.find(input.sessionId)) !== undefined) {
     throw new SessionError('INVALID_STATE', `A session "${input.sessionId}" exists already: send to it instead of creating it.`);
@@ -79,41 +74,48 @@ export async function createSession(engine: SessionEngine, input: CreateSessionI
 }
 
 /**
- * `session.fork`: a new `idle` session whose chain is a copy of the source's path to `stepId`
- * (§20.4), from a source state the caller read (from memory, or the shared store in a cluster).
+ * `session.fork`: a new session whose chain is a copy of the source's path to `stepId` (§20.4),
+ * from a source state the caller read (from memory, or the shared store in a cluster). It waits
+ * `idle`, or with `run: true` runs at once on the agent and options it names (§26.5).
  */
 export async function forkSession(
   engine: SessionEngine,
   source: { state: SessionState; options: SessionOptions },
-  stepId: string,
+  input: ForkInput,
   reply: ReplyTo | undefined,
   attach: AttachCreator,
-  ownedBy?: Actor,
 ): Promise<SessionInfo> {
   engine.checkOpen();
+  const { stepId, ownedBy } = input;
   const sourceId = source.state.session.sessionId;
-  const copy = forkCopy(source.state, stepId, engine.newId);
-  const { task, agent, model } = source.state.session;
+  const setup = forkSetup(engine, source, input);
+  const replay = input.run === true ? replayPlan(source.state, stepId) : undefined;
+  const copy = replay === undefined ? forkCopy(source.state, stepId, engine.newId) : replay.copy(engine.newId);
+  if (replay !== undefined) engine.checkCapacity(input.quota);
+  const copiedTo = replay === undefined ? stepId : replay.copiedTo;
   const info: SessionInfo = {
     sessionId: engine.newId(),
-    task,
-    agent,
-    status: copy.status,
+    task: source.state.session.task,
+    agent: setup.agentName,
+    status: replay === undefined ? copy.status : 'running',
     revision: 0,
     createdAt: engine.now().toISOString(),
     forkedFrom: { sessionId: sourceId, stepId, ...forkIndexOf(source.state, stepId) },
   };
-  if (model !== undefined) info.model = model;
+  if (setup.model !== undefined) info.model = setup.model;
   // A fork belongs to whoever forked it, whoever owns the source (PROTOCOL.md §21.2).
   if (ownedBy !== undefined) info.owner = { id: ownedBy.id, name: ownedBy.name };
-  await openSession(engine, info, { ...source.options }, reply, attach, (fork) => {
-    fork.setStatus(copy.status);
+  await openSession(engine, info, setup.options, reply, attach, (fork) => {
+    fork.setStatus(replay === undefined ? copy.status : 'running');
     // The path's copies, then each copied sub-agent's scope (PROTOCOL.md §24.7); a scoped fork's own `from` is the named step.
     for (const event of copy.events) {
-      const from = event.type === 'steps.copied' && event === copy.events[0] ? { from: { sessionId: sourceId, stepId } } : {};
+      const from = event.type === 'steps.copied' && event === copy.events[0] ? { from: { sessionId: sourceId, stepId: copiedTo ?? stepId } } : {};
       fork.append({ ...event, ...fork.nextBase(), ...from } as LoggedSessionEvent);
     }
-    engine.noteIfIdle(fork);
+    if (replay !== undefined && setup.agent !== undefined) {
+      fork.countAgainst(input.quota?.key);
+      startReplay(engine, fork, setup.agent);
+    } else engine.noteIfIdle(fork);
   });
   return { ...info };
 }

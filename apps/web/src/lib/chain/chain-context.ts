@@ -1,4 +1,5 @@
 import { createContext } from 'svelte';
+import type { ReplayTarget } from '$lib/replay/replay-target.js';
 import type { SessionRights } from '$lib/sharing/session-rights.js';
 import type { CorrectionDraft } from './correction-draft.svelte.js';
 import type { SessionView } from './session-view.svelte.js';
@@ -23,8 +24,11 @@ export interface ChainActions {
   reject(view: StepView): Promise<void>;
   /** Stop one running or waiting sub-agent (`subagent.cancel`); its parent goes on. Resolves when answered (a refusal is shown as a toast). */
   cancelSubagent(scope: string): Promise<void>;
-  /** Start a new session from a copy of the chain up to this step (`session.fork`) and open it. Resolves when done or refused (a toast). */
-  fork(view: StepView): Promise<void>;
+  /**
+   * Start a new session from a copy of the chain up to this step (`session.fork`) and open it; with
+   * `replay`, it runs at once on that agent and model (PROTOCOL.md §26.5). Resolves when done or refused (a toast).
+   */
+  fork(view: StepView, replay?: ReplayTarget): Promise<void>;
   /** Whether a correction, decision or message recorded as made by `by` (a connection id, or a user id) came from this user or browser. */
   isOwnConnection(by: string | undefined): boolean;
   /** What the page may do to the session (a share link's viewer only watches); reactive. */

@@ -5,6 +5,7 @@
 import { correctionsEn, correctionsZh } from './messages-corrections.js';
 import { findEn, findZh } from './messages-find.js';
 import { hitlEn, hitlZh } from './messages-hitl.js';
+import { replayEn, replayZh } from './messages-replay.js';
 
 export type PluralMessage = { one?: string; other: string };
 export type Message = string | PluralMessage;
@@ -425,6 +426,7 @@ export const en = {
   ...hitlEn,
   ...findEn,
   ...correctionsEn,
+  ...replayEn,
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -846,6 +848,7 @@ export const zh: Messages = {
   ...hitlZh,
   ...findZh,
   ...correctionsZh,
+  ...replayZh,
 };
 
 export const MESSAGES = { en, zh } as const;

@@ -8,6 +8,7 @@ import type { OwnConnections } from '$lib/app/own-connections.js';
 import type { Toaster } from '$lib/app/toaster.svelte.js';
 import type { DecisionKind } from '$lib/chain/approval-decision.svelte.js';
 import type { ChainActions } from '$lib/chain/chain-context.js';
+import { replayFields, type ReplayTarget } from '$lib/replay/replay-target.js';
 import type { CorrectionDraft } from '$lib/chain/correction-draft.svelte.js';
 import { SessionView } from '$lib/chain/session-view.svelte.js';
 import type { FrameScheduler } from '$lib/chain/frame-scheduler.js';
@@ -196,11 +197,11 @@ export class SessionController implements ChainActions {
     }
   }
 
-  /** Fork a new session from a copy of the path to `step` and open it; a refusal becomes a toast. */
-  async fork(step: StepView): Promise<void> {
+  /** Fork a new session from a copy of the path to `step` (run at once on `replay`'s agent) and open it; a refusal becomes a toast. */
+  async fork(step: StepView, replay?: ReplayTarget): Promise<void> {
     try {
-      const created = await this.deps.client.request({ type: 'session.fork', sessionId: this.sessionId, stepId: step.stepId });
-      this.deps.announcer.announce(this.deps.i18n.t('announce.forked'));
+      const created = await this.deps.client.request({ type: 'session.fork', sessionId: this.sessionId, stepId: step.stepId, ...(replay === undefined ? {} : replayFields(replay)) });
+      this.deps.announcer.announce(this.deps.i18n.t(replay === undefined ? 'announce.forked' : 'replay.started'));
       await this.deps.openSession?.(created.session);
     } catch (error) {
       this.#toast(error);

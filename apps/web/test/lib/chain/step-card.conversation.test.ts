@@ -18,7 +18,7 @@ describe('StepCard conversations', () => {
     expect(article.querySelector('.kind')?.textContent).toBe('You');
     expect(article.querySelector('.said')?.textContent).toBe('Add **10** to that.\nThen halve it.');
     expect(article.querySelector('strong')).toBeNull();
-    expect(labels(article)).toEqual(['Edit your message (step 2)', 'Fork a new session from step 2', 'Copy the text of step 2', 'Collapse', 'More actions for step 2']);
+    expect(labels(article)).toEqual(['Edit your message (step 2)', 'Fork a new session from step 2', 'Replay from step 2 on another agent or model', 'Copy the text of step 2', 'Collapse', 'More actions for step 2']);
 
     article.querySelector<HTMLButtonElement>('[data-action="correct"]')!.click();
     flushSync();

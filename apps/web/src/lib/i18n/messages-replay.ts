@@ -1,0 +1,68 @@
+import type { Message } from './messages.js';
+
+/*
+ * The labels of replay on another agent or model and of the compare view (PROTOCOL.md §26.5).
+ * Kept apart from the rest so this feature's words read together; `messages.ts` spreads them in.
+ */
+
+export const replayEn = {
+  'replay.menu': 'Replay on…',
+  'replay.menuLabel': 'Replay from step {n} on another agent or model',
+  'replay.title': 'Replay from step {n}',
+  'replay.body': 'A new session copies the chain up to this step and runs it at once on the agent and model you pick. From a final answer, the new agent gives its own answer. The original stays as it is.',
+  'replay.agentsError': 'Couldn’t load the agent list ({message}).',
+  'replay.cancel': 'Cancel',
+  'replay.confirm': 'Replay',
+  'replay.starting': 'Starting…',
+  'replay.started': 'Replay started. This is the new session.',
+  'compare.title': 'Compare side by side',
+  'compare.loading': 'Loading both sessions…',
+  'compare.error': 'Couldn’t open both sessions: {message}',
+  'compare.missing': 'Name two sessions to compare: /compare?a=…&b=…',
+  'compare.sides': 'Side shown',
+  'compare.original': 'Original',
+  'compare.fork': 'Fork',
+  'compare.session': 'Session',
+  'compare.common': { one: '{count} step in common', other: '{count} steps in common' },
+  'compare.answers': 'Final answers',
+  'compare.answersDiff': 'Final answer of {a} changed into that of {b}',
+  'compare.answersSame': 'Both sides give the same final answer.',
+  'compare.answersPending': 'A side has no final answer yet.',
+  'compare.tokens': 'Tokens',
+  'compare.cost': 'Cost',
+  'compare.time': 'Run time',
+  'compare.streaming': 'Still being written',
+  'compare.withOriginal': 'Compare with the original',
+  'compare.listLabel': 'Compare “{task}” with the session it was forked from',
+} satisfies Record<string, Message>;
+
+export const replayZh: { [K in keyof typeof replayEn]: (typeof replayEn)[K] extends string ? string : { one?: string; other: string } } = {
+  'replay.menu': '换个智能体重放…',
+  'replay.menuLabel': '从第 {n} 步起换个智能体或模型重放',
+  'replay.title': '从第 {n} 步重放',
+  'replay.body': '新会话复制到这一步为止的链，并立即用你选的智能体和模型运行。从最终答案重放时，新智能体会给出自己的答案。原会话保持不变。',
+  'replay.agentsError': '无法加载智能体列表（{message}）。',
+  'replay.cancel': '取消',
+  'replay.confirm': '重放',
+  'replay.starting': '正在启动…',
+  'replay.started': '已开始重放，这是新会话。',
+  'compare.title': '并排对比',
+  'compare.loading': '正在加载两个会话…',
+  'compare.error': '无法打开两个会话：{message}',
+  'compare.missing': '请指定要对比的两个会话：/compare?a=…&b=…',
+  'compare.sides': '显示的一侧',
+  'compare.original': '原会话',
+  'compare.fork': '分叉',
+  'compare.session': '会话',
+  'compare.common': { other: '{count} 步相同' },
+  'compare.answers': '最终答案',
+  'compare.answersDiff': '{a} 的最终答案与 {b} 的差异',
+  'compare.answersSame': '两侧的最终答案相同。',
+  'compare.answersPending': '有一侧还没有最终答案。',
+  'compare.tokens': '令牌',
+  'compare.cost': '费用',
+  'compare.time': '运行时间',
+  'compare.streaming': '仍在生成',
+  'compare.withOriginal': '与原会话对比',
+  'compare.listLabel': '将“{task}”与其分叉来源对比',
+};
