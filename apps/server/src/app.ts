@@ -10,6 +10,9 @@ import { startSessionManager } from './core/session-manager.js';
 import { startTurnSpan } from './tracing/turn-span.js';
 import { startClusterNode } from './cluster/cluster-node.js';
 import type { SessionService } from './core/session-service.js';
+import type { CorrectionIndex } from './corrections/correction-index.js';
+import { buildCorrectionIndex, withCorrectionIndex } from './corrections/correction-index-start.js';
+import { MemoryCorrections } from './corrections/memory-corrections.js';
 import { authenticationPlugin } from './auth/authentication.js';
 import { accessPolicy, accessPolicyOf } from './access/access-policy.js';
 import { apiRoutes } from './http/api-routes.js';
@@ -34,6 +37,8 @@ declare module 'fastify' {
     /** The agent workers connected to this process (none without INTERTHOUGHT_AGENT_TOKENS); a cluster tells the other nodes of them. */
     workers: WorkerPool;
     sessions: SessionService;
+    /** The index of corrections (PROTOCOL.md §26), kept by the session store. */
+    corrections: CorrectionIndex;
     metrics: ServerMetrics;
   }
 }
@@ -98,22 +103,26 @@ function coreDeps(app: FastifyInstance) {
 async function startSessions(
   app: FastifyInstance,
   options: { sessions: SessionService | undefined; store: EventStore | undefined },
-): Promise<{ sessions: SessionService; ownStore: { close(): Promise<void> } | undefined }> {
+): Promise<{ sessions: SessionService; ownStore: { close(): Promise<void> } | undefined; corrections: CorrectionIndex }> {
   const cluster = app.config.cluster;
-  if (options.sessions !== undefined) return { sessions: options.sessions, ownStore: undefined };
+  // Sessions given without their store: nothing is indexed here.
+  if (options.sessions !== undefined) return { sessions: options.sessions, ownStore: undefined, corrections: options.store?.corrections ?? new MemoryCorrections() };
   if (cluster !== undefined && options.store === undefined) {
     const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession }, coreDeps(app), app.workers);
-    return { sessions: node.sessions, ownStore: node.store };
+    return { sessions: node.sessions, ownStore: node.store, corrections: node.store.corrections };
   }
-  const store = options.store ?? new MemoryEventStore();
+  const store = withCorrectionIndex(options.store ?? new MemoryEventStore());
+  // Before anything is appended or served: a database from before the index gets one now.
+  await buildCorrectionIndex(store, (context, error) => app.log.error({ err: error }, context));
   const sessions = await startSessionManager({ store, ...coreDeps(app) });
-  return { sessions, ownStore: options.store === undefined ? store : undefined };
+  return { sessions, ownStore: options.store === undefined ? store : undefined, corrections: store.corrections };
 }
 
 const sessionsPlugin = fp(
   async (app: FastifyInstance, options: { sessions: SessionService | undefined; store: EventStore | undefined }) => {
-    const { sessions, ownStore } = await startSessions(app, options);
+    const { sessions, ownStore, corrections } = await startSessions(app, options);
     app.decorate('sessions', sessions);
+    app.decorate('corrections', corrections);
     // The sessions stop (and write what is pending) before a store of ours closes.
     app.addHook('onClose', async () => {
       await sessions.shutdown();

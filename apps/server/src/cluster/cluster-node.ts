@@ -11,6 +11,7 @@ import { connectRedisEventStore, type RedisEventStore } from './redis-event-stor
 import { RedisFanout } from './redis-fanout.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionLeases } from './session-lease.js';
+import { buildCorrectionIndex } from '../corrections/correction-index-start.js';
 
 /** A running cluster node: the session core the transport uses (with the cluster's adapters), and the store it closes last. */
 export interface ClusterNode {
@@ -44,6 +45,8 @@ export async function startClusterNode(
   const target = redisTarget(config.redisUrl);
   const report = core.reportError ?? ((context: string, error: unknown) => console.error(`[cluster ${config.nodeId}] ${context}:`, error));
   const store = await connectRedisEventStore(target, config.retainEventsPerSession === undefined ? {} : { retainEventsPerSession: config.retainEventsPerSession });
+  // A Redis from before the index gets one, once (a second node starting meanwhile writes the same records).
+  await buildCorrectionIndex(store, report);
   const leases = new SessionLeases(store.redis, store.scripts, { nodeId: config.nodeId, ttlMs: config.leaseTtlMs });
   const ownership = new Ownership(leases, store, report, config.sweepMs);
   const appends = new OwnedAppends(store, ownership);

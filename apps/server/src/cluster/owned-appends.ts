@@ -4,6 +4,8 @@ import type { SessionsLost } from '../core/persistence/outbox.js';
 import { EventStoreError } from '../core/persistence/event-store.js';
 import type { Ownership } from './ownership.js';
 import type { RedisEventStore } from './redis-event-store.js';
+import type { IndexedCorrection } from '../corrections/correction-index.js';
+import type { RedisCorrections } from './redis-corrections.js';
 
 /** Appends refused for good for some sessions: another node owns them now (see `SessionsLost`). */
 export class SessionsFencedError extends EventStoreError implements SessionsLost {
@@ -12,12 +14,19 @@ export class SessionsFencedError extends EventStoreError implements SessionsLost
   }
 }
 
-/** The batch's events, frames and summaries of each session, in order. */
-function bySession(batch: AppendBatch): Map<string, { events: SessionEvent[]; frames: string[]; summaries: SessionInfo[] }> {
-  const parts = new Map<string, { events: SessionEvent[]; frames: string[]; summaries: SessionInfo[] }>();
+interface SessionPart {
+  events: SessionEvent[];
+  frames: string[];
+  summaries: SessionInfo[];
+  corrections: IndexedCorrection[];
+}
+
+/** The batch's events, frames, summaries and corrections of each session, in order. */
+function bySession(batch: AppendBatch): Map<string, SessionPart> {
+  const parts = new Map<string, SessionPart>();
   const partOf = (sessionId: string) => {
     let part = parts.get(sessionId);
-    if (part === undefined) parts.set(sessionId, (part = { events: [], frames: [], summaries: [] }));
+    if (part === undefined) parts.set(sessionId, (part = { events: [], frames: [], summaries: [], corrections: [] }));
     return part;
   };
   batch.events.forEach((event, index) => {
@@ -26,6 +35,7 @@ function bySession(batch: AppendBatch): Map<string, { events: SessionEvent[]; fr
     part.frames.push(batch.frames[index]!);
   });
   for (const summary of batch.summaries ?? []) partOf(summary.sessionId).summaries.push(summary);
+  for (const correction of batch.corrections ?? []) partOf(correction.record.sessionId).corrections.push(correction);
   return parts;
 }
 
@@ -48,6 +58,11 @@ export class OwnedAppends implements EventStore {
     readonly inner: RedisEventStore,
     private readonly ownership: Ownership,
   ) {}
+
+  /** The index of corrections, kept by the Redis store beside each session's keys. */
+  get corrections(): RedisCorrections {
+    return this.inner.corrections;
+  }
 
   get fencedAppends(): number {
     return this.#fenced;
@@ -103,7 +118,7 @@ export class OwnedAppends implements EventStore {
    */
   async #append(parts: ReturnType<typeof bySession>): Promise<void> {
     const lost: string[] = [];
-    const held = { events: [] as SessionEvent[], frames: [] as string[], summaries: [] as SessionInfo[] };
+    const held = { events: [] as SessionEvent[], frames: [] as string[], summaries: [] as SessionInfo[], corrections: [] as IndexedCorrection[] };
     for (const [sessionId, part] of parts) {
       if (!this.ownership.holds(sessionId) || this.#deleting.has(sessionId)) {
         lost.push(sessionId);
@@ -112,6 +127,7 @@ export class OwnedAppends implements EventStore {
       held.events.push(...part.events);
       held.frames.push(...part.frames);
       held.summaries.push(...part.summaries);
+      held.corrections.push(...part.corrections);
     }
     const failures: unknown[] = [];
     if (held.events.length > 0 || held.summaries.length > 0) {

@@ -10,6 +10,8 @@ import { DEFAULT_RETAINED_EVENTS, RedisRetention, type StreamEntries } from './r
 import { defineClusterScripts, type AppendCall, type AppendReply, type ClusterScripts } from './redis-scripts.js';
 import { toStoreError } from './redis-store-errors.js';
 import { splitBySession, type SessionAppend } from './session-appends.js';
+import { RedisCorrections } from './redis-corrections.js';
+import type { IndexedCorrection } from '../corrections/correction-index.js';
 
 export interface RedisEventStoreOptions {
   /**
@@ -24,6 +26,16 @@ function checkLimit(limit: number, what: string): void {
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw new EventStoreError('BAD_LIMIT', `${what} limit must be a non-negative integer, got ${String(limit)}.`);
   }
+}
+
+/** A batch's corrections of each session. */
+function correctionsBySession(corrections: readonly IndexedCorrection[]): Map<string, IndexedCorrection[]> {
+  const bySession = new Map<string, IndexedCorrection[]>();
+  for (const correction of corrections) {
+    const { sessionId } = correction.record;
+    bySession.set(sessionId, [...(bySession.get(sessionId) ?? []), correction]);
+  }
+  return bySession;
 }
 
 /** Opaque to callers; base64url so it travels in a query string as is. */
@@ -64,6 +76,8 @@ export class RedisEventStore implements EventStore {
   readonly #epochs = new Map<string, number>();
   #onWritten: WrittenListener | undefined;
   #closed = false;
+  /** The index of corrections (PROTOCOL.md §26), beside each session's keys. */
+  readonly corrections: RedisCorrections;
 
   constructor(redis: Redis, options: RedisEventStoreOptions = {}) {
     const keep = options.retainEventsPerSession ?? DEFAULT_RETAINED_EVENTS;
@@ -72,6 +86,7 @@ export class RedisEventStore implements EventStore {
     }
     this.#redis = redis;
     this.#scripts = defineClusterScripts(redis);
+    this.corrections = new RedisCorrections(redis);
     this.#retention = keep === 'all' ? undefined : new RedisRetention(redis, this.#scripts, keep);
   }
 
@@ -166,6 +181,7 @@ export class RedisEventStore implements EventStore {
     const keys = sessionKeys(sessionId);
     const [info, entry] = await this.#redis.hmget(keys.meta, 'info', 'entry');
     await this.#scripts.deleteSession([keys.meta, keys.log, keys.snap, keys.lease, SESSIONS_KEY, BY_STATUS_KEY, ACTIVE_KEY], [sessionId]);
+    await this.corrections.removeSession(sessionId);
     const owner = info == null ? undefined : (JSON.parse(info) as SessionInfo).owner;
     if (owner !== undefined && entry != null) await this.#redis.zrem(ownerSessionsKey(owner.id), entry);
     this.#retention?.forget(sessionId);
@@ -208,7 +224,8 @@ export class RedisEventStore implements EventStore {
     // script recognises its own last batch by it.
     const batchId = randomUUID();
     const replies = await this.#scripts.appendEach(appends.map((append) => this.#appendCall(append, batchId)));
-    const settled = await Promise.allSettled(appends.map((append, index) => this.#afterAppend(append, replies[index]!)));
+    const corrections = correctionsBySession(batch.corrections ?? []);
+    const settled = await Promise.allSettled(appends.map((append, index) => this.#afterAppend(append, replies[index]!, corrections.get(append.sessionId) ?? [])));
     appends.forEach((append, index) => results.set(append.sessionId, settled[index]!));
     return results;
   }
@@ -278,10 +295,12 @@ export class RedisEventStore implements EventStore {
   }
 
   /** One session's part is written (or refused, as a typed error): tell this node's feeds, then trim. */
-  async #afterAppend(append: SessionAppend, reply: PromiseSettledResult<AppendReply>): Promise<void> {
+  async #afterAppend(append: SessionAppend, reply: PromiseSettledResult<AppendReply>, corrections: readonly IndexedCorrection[]): Promise<void> {
     const { sessionId } = append;
     if (reply.status === 'rejected') throw toStoreError(reply.reason, sessionId);
     const [lastSeq, firstSeq] = reply.value;
+    // Its events are in: their corrections go into the index before the append is reported written.
+    await this.corrections.write(corrections);
     if (append.frames.length === 0) return;
     try {
       this.#onWritten?.(sessionId, append.frames, append.firstSeq);

@@ -27,6 +27,16 @@ export function sessionIdOfChannel(channel: string): string | undefined {
   return channel.startsWith('it:{') && channel.endsWith('}:ev') ? channel.slice(4, -4) : undefined;
 }
 
+/** Hash of one session's corrections (PROTOCOL.md §26): corrected step id → the indexed record (JSON). */
+export function sessionCorrectionsKey(sessionId: string): string {
+  return `it:{${sessionId}}:corrections`;
+}
+
+/** Sorted set (score 0) of every correction's order key (`orderKey`): the index, newest last by bytes. */
+export const CORRECTIONS_KEY = 'it:corrections';
+/** String set once the index covers every session's log (a Redis from before it gets one at start). */
+export const CORRECTIONS_BUILT_KEY = 'it:corrections:built';
+
 /** Sorted set of list entries (all score 0, ordered by bytes): the newest-first sessions list. */
 export const SESSIONS_KEY = 'it:sessions';
 /** Sorted set of `<status>\0<entry>` (score 0): each status's sessions, oldest first, by one range. */

@@ -12,6 +12,7 @@ import {
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../core/persistence/event-store.js';
 import { badListCursor } from '../core/session-error.js';
 import { stateBeforeFirstEvent } from '../core/persistence/session-loader.js';
+import { MemoryCorrections } from '../corrections/memory-corrections.js';
 
 export interface MemoryEventStoreOptions {
   /**
@@ -56,6 +57,8 @@ export class MemoryEventStore implements EventStore {
   }
 
   readonly #sharingKey = randomBytes(32).toString('base64url');
+  /** The index of corrections (PROTOCOL.md §26): the store starts empty, so there is nothing to rebuild. */
+  readonly corrections = new MemoryCorrections();
 
   async createSession(record: SessionRecord): Promise<void> {
     this.#checkOpen();
@@ -100,9 +103,10 @@ export class MemoryEventStore implements EventStore {
   async deleteSession(sessionId: string): Promise<void> {
     this.#checkOpen();
     this.#sessions.delete(sessionId);
+    this.corrections.removeSession(sessionId);
   }
 
-  async appendBatch({ events, frames, summaries = [] }: AppendBatch): Promise<void> {
+  async appendBatch({ events, frames, summaries = [], corrections = [] }: AppendBatch): Promise<void> {
     this.#checkOpen();
     for (const info of summaries) this.#require(info.sessionId);
     // Check the whole batch first: it is written entirely or not at all.
@@ -122,6 +126,7 @@ export class MemoryEventStore implements EventStore {
       stored.record.lastSeq = event.seq;
     }
     for (const info of summaries) this.#require(info.sessionId).record.info = { ...info };
+    this.corrections.write(corrections);
     for (const sessionId of lastSeqs.keys()) this.#trim(this.#require(sessionId));
   }
 

@@ -9,6 +9,8 @@ import { Retention } from './sqlite/retention.js';
 import { decodeCursor, encodeCursor, infoToUpdate, recordToInsert, rowToInfo, rowToRecord, type SessionRow } from './sqlite/session-rows.js';
 import { prepareStatements, type Statements } from './sqlite/statements.js';
 import { StoreOpenError } from './sqlite/open-errors.js';
+import { SqliteCorrections } from './sqlite/sqlite-corrections.js';
+import type { IndexedCorrection } from '../corrections/correction-index.js';
 
 /** The `secrets` row of the key share links are signed with. */
 const SHARING_KEY = 'sharing-key';
@@ -79,10 +81,13 @@ export class SqliteEventStore implements EventStore {
   private readonly statements: Statements;
   private readonly lock: ProcessLock | undefined;
   private readonly retention: Retention | undefined;
+  /** The index of corrections (PROTOCOL.md §26), a table of the same file. */
+  readonly corrections: SqliteCorrections;
   private readonly writeBatch: (
     events: readonly SessionEvent[],
     frames: readonly string[] | undefined,
     summaries: readonly SessionInfo[],
+    corrections: readonly IndexedCorrection[],
   ) => Map<string, number>;
   private closed = false;
 
@@ -93,14 +98,18 @@ export class SqliteEventStore implements EventStore {
     this.statements = prepareStatements(this.db);
     const keep = options.retainEventsPerSession;
     this.retention = keep === undefined ? undefined : new Retention(this.db, this.statements, keep);
-    // Events and the summaries they changed share one transaction: one fsync, and a stored
-    // summary never runs ahead of (or behind) its log.
-    this.writeBatch = this.db.transaction((events: readonly SessionEvent[], frames: readonly string[] | undefined, summaries: readonly SessionInfo[]) => {
-      const lastSeqs = this.insertBatch(events, frames);
-      const at = new Date().toISOString();
-      for (const info of summaries) this.writeSummary(info, at);
-      return lastSeqs;
-    });
+    this.corrections = new SqliteCorrections(this.db, () => this.ensureOpen());
+    // Events, the summaries they changed and the corrections they make share one transaction:
+    // one fsync, and neither a stored summary nor the index runs ahead of (or behind) its log.
+    this.writeBatch = this.db.transaction(
+      (events: readonly SessionEvent[], frames: readonly string[] | undefined, summaries: readonly SessionInfo[], corrections: readonly IndexedCorrection[]) => {
+        const lastSeqs = this.insertBatch(events, frames);
+        const at = new Date().toISOString();
+        for (const info of summaries) this.writeSummary(info, at);
+        this.corrections.write(corrections);
+        return lastSeqs;
+      },
+    );
   }
 
   async createSession(record: SessionRecord): Promise<void> {
@@ -153,6 +162,7 @@ export class SqliteEventStore implements EventStore {
     this.db.transaction(() => {
       this.statements.deleteEvents.run(sessionId);
       this.statements.deleteSnapshot.run(sessionId);
+      this.corrections.removeSession(sessionId);
       this.statements.deleteSession.run(sessionId);
     })();
     this.retention?.forget(sessionId);
@@ -162,10 +172,10 @@ export class SqliteEventStore implements EventStore {
    * Write the batch in one transaction, or nothing: it is refused whole if an event's session is
    * unknown or its seqs do not continue the stored `lastSeq` one by one. Durable on return.
    */
-  async appendBatch({ events, frames, summaries = [] }: AppendBatch): Promise<void> {
+  async appendBatch({ events, frames, summaries = [], corrections = [] }: AppendBatch): Promise<void> {
     this.ensureOpen();
     if (events.length === 0 && summaries.length === 0) return;
-    const lastSeqs = this.writeBatch(events, frames.length === events.length ? frames : undefined, summaries);
+    const lastSeqs = this.writeBatch(events, frames.length === events.length ? frames : undefined, summaries, corrections);
     this.retention?.afterAppend(lastSeqs);
   }
 

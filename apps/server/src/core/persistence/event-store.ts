@@ -1,3 +1,5 @@
+import type { IndexedCorrection } from '../../corrections/correction-index.js';
+import type { StoredCorrections } from '../../corrections/stored-corrections.js';
 import type { SessionEvent, SessionInfo, SessionOptions, SessionPage, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 
 /** What the store keeps of a session besides its events. */
@@ -21,6 +23,11 @@ export interface AppendBatch {
    * never runs ahead of, nor behind, the log it describes.
    */
   summaries?: readonly SessionInfo[];
+  /**
+   * The corrections these events make (PROTOCOL.md §26.1), written with them into the store's
+   * index (`EventStore.corrections`): the index never runs ahead of, nor behind, the log.
+   */
+  corrections?: readonly IndexedCorrection[];
 }
 
 /**
@@ -62,6 +69,12 @@ export interface EventStore {
    * it signs share links (PROTOCOL.md §21.3), so a link works on every node and after a restart.
    */
   sharingKey(): Promise<string>;
+  /**
+   * The store's index of corrections (PROTOCOL.md §26), kept with the batches' `corrections` and
+   * emptied of a deleted session. A store without one gets an index in memory, rebuilt from the
+   * log at every start (`withCorrectionIndex`).
+   */
+  readonly corrections?: StoredCorrections;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
 import type { SessionEvent, SessionInfo } from '@interthought/protocol';
+import type { IndexedCorrection } from '../../corrections/correction-index.js';
 import { CommitWindow, type CommitSpan } from './commit-window.js';
 import type { EventStore } from './event-store.js';
 import { deliverWithReply } from '../fanout/reply-delivery.js';
@@ -46,6 +47,8 @@ export interface OutboxEntry<T extends OutboxTarget = OutboxTarget> {
   frame?: string;
   /** Set by the outbox: the entry's place in the order of everything ever queued (1, 2, …). */
   ordinal?: number;
+  /** Set by the outbox as the entry is queued: the corrections its event makes, for the store's index. */
+  corrections?: readonly IndexedCorrection[];
 }
 
 /** What a written batch was, reported once, after the targets noted it and before it is sent. */
@@ -83,6 +86,11 @@ export interface OutboxOptions<T extends OutboxTarget> {
   commitWindow?: CommitWindow;
   /** The clock transactions are timed with, in ms. */
   now?: () => number;
+  /**
+   * The corrections an entry's event makes (PROTOCOL.md §26.1), asked as it is queued, while the
+   * target's state is exactly the state after the event; written with the batch.
+   */
+  correctionsOf?: (entry: OutboxEntry<T>) => readonly IndexedCorrection[];
   /** First retry delay after a failed write, doubled up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
   maxRetryDelayMs?: number;
@@ -187,6 +195,8 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
     const startsBatch = this.#queue.length === 0;
     this.#queuedTotal += 1;
     entry.ordinal = this.#queuedTotal;
+    const corrections = this.#options.correctionsOf?.(entry);
+    if (corrections !== undefined && corrections.length > 0) entry.corrections = corrections;
     this.#queue.push(entry);
     this.#pendingDeliveries += Math.max(1, entry.target.subscribers.size);
     if (this.#retryTimer !== undefined || this.#closed) return;
@@ -290,8 +300,14 @@ export class Outbox<T extends OutboxTarget = OutboxTarget> implements Backlog {
         if (summary !== undefined) summaries.set(entry.target, summary);
       }
       const infos = [...summaries.values()].map((summary) => summary.info);
+      const corrections = batch.flatMap((entry) => entry.corrections ?? []);
       started = this.#now();
-      await this.#store.appendBatch(infos.length > 0 ? { events, frames, summaries: infos } : { events, frames });
+      await this.#store.appendBatch({
+        events,
+        frames,
+        ...(infos.length > 0 ? { summaries: infos } : {}),
+        ...(corrections.length > 0 ? { corrections } : {}),
+      });
     } catch (error) {
       this.#inFlightBatch = [];
       const lost = lostSessionsOf(error);

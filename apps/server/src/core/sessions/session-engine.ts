@@ -23,6 +23,7 @@ import { turnHooks } from '../run/turn-hooks.js';
 import { SubagentRuns } from '../subagents/subagent-runs.js';
 import { withDelegate } from '../subagents/delegate-tool.js';
 import { stopAtBreakpoint } from '../run/breakpoint-stop.js';
+import { correctionsOf } from '../../corrections/correction-of-event.js';
 
 export interface SessionEngineDeps {
   store: EventStore;
@@ -135,6 +136,7 @@ export class SessionEngine {
       reportError: this.reportError,
       onWritten: ({ targets, summaries }) => this.#afterWrite(targets, summaries),
       onWriteFailed: () => this.subscriptions.refuseWaiting(),
+      correctionsOf: (entry) => correctionsOf(entry.event, entry.target.state),
       onLost: (sessions) => {
         for (const session of sessions) this.evict(session.id, 'the store refused its events: another node owns it now');
       },

@@ -75,6 +75,34 @@ export const MIGRATIONS: readonly Migration[] = [
     // SessionInfo.model (the model the session's agent calls, fixed at creation); NULL for an agent that offers none.
     db.exec('ALTER TABLE sessions ADD COLUMN model TEXT');
   },
+  function addCorrections(db) {
+    db.exec(`
+      -- The index of corrections (PROTOCOL.md §26): one row a correction, written with its events.
+      -- order_key is <at>\0<session_id>\0<corrected_step_id>: the list pages newest first on it.
+      CREATE TABLE corrections (
+        session_id        TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        corrected_step_id TEXT NOT NULL,
+        order_key         TEXT NOT NULL,
+        at                TEXT NOT NULL,
+        owner_id          TEXT,              -- the corrected session's owner: who sees the row
+        agent             TEXT NOT NULL,
+        model             TEXT,
+        kind              TEXT NOT NULL,
+        tool              TEXT,
+        by                TEXT NOT NULL,
+        json              TEXT NOT NULL,     -- the CorrectionRecord
+        PRIMARY KEY (session_id, corrected_step_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX corrections_by_order ON corrections (order_key DESC);
+      CREATE INDEX corrections_by_owner ON corrections (owner_id, order_key DESC);
+      CREATE INDEX corrections_by_session ON corrections (session_id, order_key DESC);
+      -- Facts about the file, such as whether the index above covers the whole log yet.
+      CREATE TABLE store_facts (
+        name  TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `);
+  },
 ];
 
 /** The schema version a file is at (0 for a new, empty file). */
