@@ -2,4 +2,4 @@
 export { GUIDANCE_HEADER, isLessonsGuidance, lessonLine, writeGuidance } from './lesson-guidance.js';
 export { TOOL_BONUS, jaccard, pickLessons, taskWords, type LessonRun } from './lesson-matching.js';
 export { CANDIDATE_WINDOW, indexCandidates, type LessonCandidates } from './lesson-candidates.js';
-export { lessonsFrom } from './run-lessons.js';
+export { indexLessons, lessonsFrom } from './run-lessons.js';

@@ -1,6 +1,6 @@
 import type { LessonsSource } from '../../core/ports/lessons-source.js';
-import type { LessonCandidates } from './lesson-candidates.js';
-import { CANDIDATE_WINDOW } from './lesson-candidates.js';
+import type { CorrectionIndex } from '../correction-index.js';
+import { CANDIDATE_WINDOW, indexCandidates, type LessonCandidates } from './lesson-candidates.js';
 import { writeGuidance } from './lesson-guidance.js';
 import { pickLessons } from './lesson-matching.js';
 
@@ -17,4 +17,9 @@ export function lessonsFrom(candidates: LessonCandidates): LessonsSource {
       };
     },
   };
+}
+
+/** The lessons of a store's corrections index: what the session core is given, on one process and in a cluster alike. */
+export function indexLessons(index: CorrectionIndex): LessonsSource {
+  return lessonsFrom(indexCandidates(index));
 }
