@@ -4,6 +4,7 @@
  */
 import { findEn, findZh } from './messages-find.js';
 import { hitlEn, hitlZh } from './messages-hitl.js';
+import { lessonsEn, lessonsZh } from './messages-lessons.js';
 
 export type PluralMessage = { one?: string; other: string };
 export type Message = string | PluralMessage;
@@ -423,6 +424,7 @@ export const en = {
   'usage.budgetSpent': 'This session spent its token budget ({tokens} tokens used), so it stopped. Fork it from any step to go on with a fresh budget.',
   ...hitlEn,
   ...findEn,
+  ...lessonsEn,
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -843,6 +845,7 @@ export const zh: Messages = {
   'usage.budgetSpent': '此会话的 token 预算已用完（已用 {tokens} tokens），因此已停止。从任一步骤分叉，即可用新的预算继续。',
   ...hitlZh,
   ...findZh,
+  ...lessonsZh,
 };
 
 export const MESSAGES = { en, zh } as const;
