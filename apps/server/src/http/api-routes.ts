@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { agentsRoute } from './agents-route.js';
+import { correctionsExportRoute } from './corrections-export-route.js';
+import { correctionsRoute } from './corrections-route.js';
 import { exportRoutes } from './export-routes.js';
 import { meRoute } from './me-route.js';
 import { healthRoute } from './health-route.js';
@@ -29,6 +31,8 @@ export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Prom
     await guarded.register(toolsRoute);
     await guarded.register(sessionsRoutes);
     await guarded.register(exportRoutes);
+    await guarded.register(correctionsRoute);
+    await guarded.register(correctionsExportRoute);
     await guarded.register(shareRoutes, { config: app.config });
     await guarded.register(protocolSchemaRoutes);
     await guarded.register(metricsRoute);

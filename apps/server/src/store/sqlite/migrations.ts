@@ -78,7 +78,7 @@ export const MIGRATIONS: readonly Migration[] = [
   function addCorrections(db) {
     db.exec(`
       -- The index of corrections (PROTOCOL.md §26): one row a correction, written with its events.
-      -- order_key is <at>\0<session_id>\0<corrected_step_id>: the list pages newest first on it.
+      -- order_key is at, session_id and corrected_step_id joined by NUL: the list pages newest first on it.
       CREATE TABLE corrections (
         session_id        TEXT NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
         corrected_step_id TEXT NOT NULL,
