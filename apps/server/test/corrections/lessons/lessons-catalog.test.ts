@@ -1,31 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LESSONS_LIMITS } from '@interthought/protocol';
 import { catalogAgents } from '../../../src/agents/catalog/index.js';
-import { AgentsCatalogError, readAgentsCatalog } from '../../../src/config/agents-catalog.js';
+import { readAgentsCatalog } from '../../../src/config/agents-catalog.js';
+import { agentsFiles, catalogProblems as problemsOf } from '../../support/agents-file.js';
 
 // `"lessons"` and `"lessonsMax"` in the agents file (PROTOCOL.md §26.4): checked with the path and the reason, and given to the agents.
 
-const folder = mkdtempSync(join(tmpdir(), 'interthought-lessons-catalog-'));
-let files = 0;
-
-function agentsFile(agents: Record<string, unknown>): string {
-  const file = join(folder, `agents-${++files}.json`);
-  writeFileSync(file, JSON.stringify({ agents }));
-  return file;
-}
-
-function problemsOf(file: string): string[] {
-  try {
-    readAgentsCatalog(file);
-  } catch (error) {
-    if (error instanceof AgentsCatalogError) return error.problems.map((problem) => problem.problem.replace(`${file}: `, ''));
-    throw error;
-  }
-  throw new Error('expected an AgentsCatalogError');
-}
+const filed = agentsFiles('interthought-lessons-catalog-');
+const agentsFile = (agents: Record<string, unknown>): string => filed({ agents });
 
 const openai = { type: 'openai', baseURL: 'http://localhost:11434/v1', model: 'qwen3:14b' };
 const agUi = { type: 'ag-ui', description: 'A LangGraph agent', url: 'http://localhost:8000/agent' };
