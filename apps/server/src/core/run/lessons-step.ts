@@ -28,6 +28,16 @@ function hasLessonsStep(session: LiveSession): boolean {
   return session.chainOf(undefined).some((stepId) => session.state.steps.get(stepId)?.lessons !== undefined);
 }
 
+/**
+ * A run that starts from the user's words: a new session's, or one after a message. Any other run
+ * goes on from a step (a corrected one, a decided call): a thought put after it would stand
+ * between a call and its result, or make a corrected final answer no longer the last word.
+ */
+function startsFromTheUser(session: LiveSession): boolean {
+  const head = session.chainOf(undefined).at(-1);
+  return head === undefined || session.state.steps.get(head)?.kind === 'user_message';
+}
+
 /** What writing the step needs of its run. */
 export interface LessonsRun {
   readonly session: LiveSession;
@@ -36,12 +46,12 @@ export interface LessonsRun {
 }
 
 /**
- * Append the lessons step at the head of the session's chain when the agent learns, the chain has
- * none yet and corrections match. The index failing to answer costs the run its lessons, never the run.
+ * Append the lessons step at the head of the session's chain when the agent learns, the run starts
+ * from the user's words, the chain has none yet and corrections match. The index failing to answer costs the run its lessons, never the run.
  */
 export async function writeLessonsStep(run: LessonsRun, agent: Agent, tools: AgentToolbox, source: LessonsSource | undefined): Promise<void> {
   const { session } = run;
-  if (agent.lessons === undefined || source === undefined || hasLessonsStep(session)) return;
+  if (agent.lessons === undefined || source === undefined || !startsFromTheUser(session) || hasLessonsStep(session)) return;
   let found: { sources: LessonSource[]; guidance: string } | undefined;
   try {
     found = await source.lessonsFor({

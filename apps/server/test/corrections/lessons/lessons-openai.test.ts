@@ -9,7 +9,7 @@ import { GUIDANCE_HEADER } from '../../../src/corrections/lessons/index.js';
 import { FakeOpenAIServer, type RecordedRequest } from '../../agents/openai/support/fake-openai-server.js';
 import { answerTurn, content } from '../../agents/openai/support/wire.js';
 import { TestClient } from '../../support/ws-client.js';
-import { ADA, BOB, HS256_SETUP, ask, wsUrlWith, type UserServer } from '../../sharing/support/users.js';
+import { ADA, BOB, HS256_SETUP, ROOT, ask, wsUrlWith, type UserServer } from '../../sharing/support/users.js';
 
 /*
  * Lessons (PROTOCOL.md §26.4) on the real server, against the fake OpenAI endpoint: a model that
@@ -149,6 +149,26 @@ describe('an openai agent with "lessons": true', () => {
     const next = await run(ada, 'What is 25% off a price of 600 dollars?', 'tutor');
     expect(next.chain[0]!.lessons).toEqual([corrected]);
     expect(next.chain[0]!.content).not.toContain(LESSONS_LIMITS.dropped);
+  });
+});
+
+describe('a run that goes on from a corrected step', () => {
+  it('gets no lessons step put after it: a corrected final answer stays the last word', async () => {
+    const root = await TestClient.connect(wsUrlWith(users.server, { token: await users.tokenFor(ROOT) }));
+    try {
+      const first = await run(root, 'What is 25% off a price of 800 dollars?', 'tutor');
+      await correct(root, first.sessionId, first.chain[0]!, '600', 'a quarter less');
+      const second = await run(root, 'What is 25% off a price of 900 dollars?', 'tutor');
+      expect(second.chain[0]!.lessons).toBeDefined();
+      await correct(root, second.sessionId, second.chain.at(-1)!, '675 dollars');
+      // The first session's answer is corrected again, while the second's correction would match it.
+      const [answer] = await chainOf(first.sessionId);
+      const again = await rerun(root, first.sessionId, () => correct(root, first.sessionId, answer!, '600 dollars'));
+      expect(again.chain.map((step) => [step.kind, step.content])).toEqual([['final_answer', '600 dollars']]);
+      expect(again.requests).toEqual([]);
+    } finally {
+      await root.close();
+    }
   });
 });
 
