@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LESSONS_LIMITS } from '@interthought/protocol';
 import { FakeOpenAIServer } from '../../../server/test/agents/openai/support/fake-openai-server.js';
 import { answerTurn, content } from '../../../server/test/agents/openai/support/wire.js';
-import { TestClient } from '../../../server/test/support/ws-client.js';
 import { launchBrowser, openPage, screenshot } from './support/browser.js';
 import { waitForCompletion } from './support/chain-page.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { SocketLine } from './support/socket-line.js';
 
 // Lessons (PROTOCOL.md §26.4) in real Chromium: a correction made over the WebSocket becomes the
 // lesson the next similar session of a `"lessons": true` agent begins with; the page shows it as a
@@ -42,12 +42,9 @@ afterAll(async () => {
 describe('lessons in Chromium', { timeout: 90_000 }, () => {
   it('shows the lessons step as a notice with a link to the corrected step, the guidance expandable, and drops it', async () => {
     if (!server || !browser || !fake) throw new Error('The e2e environment did not start (see the beforeAll error).');
-    const ws = await TestClient.connect(`${server.url.replace(/^http/u, 'ws')}/ws`);
-    const first = await ws.createSession('What is 25% off a price of 240 dollars?', { agent: 'tutor' });
-    await ws.untilFinished(first);
-    const wrong = ws.events(first).find((event) => event.type === 'step.started')!;
-    const stepId = (wrong as { step: { stepId: string } }).step.stepId;
-    const accepted = (await ws.answerTo(ws.send({ type: 'step.correct', sessionId: first, stepId, content: '180', note: '25% off is a quarter less' }))) as { type: string; newStepId: string };
+    const ws = await SocketLine.open(server.url);
+    const { sessionId: first, firstStepId: stepId } = await ws.finishedSession('What is 25% off a price of 240 dollars?', 'tutor');
+    const accepted = (await ws.ask({ type: 'step.correct', sessionId: first, stepId, content: '180', note: '25% off is a quarter less' })) as { type: string; newStepId: string };
     expect(accepted.type).toBe('correction.accepted');
 
     const { page, errors, context } = await openPage(browser, server.url);
@@ -85,20 +82,19 @@ describe('lessons in Chromium', { timeout: 90_000 }, () => {
     await page.locator(`[data-step-id="${accepted.newStepId}"]`).waitFor();
     expect(errors).toEqual([]);
     await context.close();
-    await ws.close();
+    ws.close();
   });
 
   it('says it in Chinese', async () => {
     if (!server || !browser) throw new Error('The e2e environment did not start (see the beforeAll error).');
-    const ws = await TestClient.connect(`${server.url.replace(/^http/u, 'ws')}/ws`);
-    const sessionId = await ws.createSession('What is 25% off a price of 480 dollars?', { agent: 'tutor' });
-    await ws.untilFinished(sessionId);
+    const ws = await SocketLine.open(server.url);
+    const { sessionId } = await ws.finishedSession('What is 25% off a price of 480 dollars?', 'tutor');
     const { page, errors, context } = await openPage(browser, server.url, { locale: 'zh-CN' });
     await page.goto(`/sessions/${sessionId}`);
     await expect.poll(() => page.locator('[data-lessons] .title').innerText()).toBe('借鉴了此前纠正中的 1 条经验');
     expect(await page.getByRole('button', { name: '舍弃第 1 步的经验：智能体将不带它们重新运行' }).count()).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
-    await ws.close();
+    ws.close();
   });
 });
