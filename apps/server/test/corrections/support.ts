@@ -1,7 +1,8 @@
 import { CorrectionPageSchema, PreferenceLineSchema, SftLineSchema, chainSteps, type CorrectionPage, type PreferenceLine, type SftLine, type Step } from '@interthought/protocol';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startServer, type RunningServer } from '../support/server.js';
 import { foldEvents } from '../support/session-stream.js';
-import type { TestClient } from '../support/ws-client.js';
+import { TestClient } from '../support/ws-client.js';
 
 /*
  * Corrections as data (PROTOCOL.md §26) from a real client's side: sessions of the demo agent
@@ -86,4 +87,33 @@ export async function exportLines<F extends 'preference' | 'sft'>(
     .filter((line) => line !== '')
     .map((line) => schema.parse(JSON.parse(line)) as F extends 'preference' ? PreferenceLine : SftLine);
   return { lines, response };
+}
+
+/** A real server (in-memory store, no users) and one client of it, for the file's tests. */
+export function useServerAndClient(): { readonly server: RunningServer; readonly client: TestClient; readonly http: Http } {
+  let server: RunningServer | undefined;
+  let client: TestClient | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+    client = await TestClient.connect(server.wsUrl);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('The server did not start (see the beforeAll error).');
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    get client() {
+      return started(client);
+    },
+    get http() {
+      return { baseUrl: started(server).baseUrl };
+    },
+  };
 }

@@ -45,7 +45,7 @@ describe('openSqliteEventStore on a new or existing file', () => {
       expect(schemaVersion(db)).toBe(MIGRATIONS.length);
       expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
       const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
-      expect(tables.map((t) => t.name)).toEqual(['events', 'secrets', 'sessions', 'snapshots']);
+      expect(tables.map((t) => t.name)).toEqual(['corrections', 'events', 'secrets', 'sessions', 'snapshots', 'store_facts']);
     });
   });
 

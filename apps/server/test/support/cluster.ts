@@ -25,7 +25,7 @@ export const NODE_IDS = ['a', 'b', 'c'] as const;
  * buffers large enough that no delta is ever coalesced for a slow test client (so every frame a
  * client gets is the stored one, byte for byte).
  */
-function nodeEnv(socket: string, nodeId: string, extra: Record<string, string>): Record<string, string> {
+export function nodeEnv(socket: string, nodeId: string, extra: Record<string, string>): Record<string, string> {
   return testServerEnv({
     INTERTHOUGHT_REDIS_URL: `unix://${socket}`,
     INTERTHOUGHT_NODE_ID: nodeId,

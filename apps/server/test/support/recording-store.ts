@@ -65,6 +65,11 @@ export class RecordingStore implements EventStore {
     return this.inner.listSessions(options);
   }
 
+  /** The inner store's index of corrections: it is written by the inner store's own appends. */
+  get corrections(): EventStore['corrections'] {
+    return this.inner.corrections;
+  }
+
   sharingKey(): Promise<string> {
     return this.inner.sharingKey();
   }
