@@ -13,6 +13,7 @@ import type { SessionService } from './core/session-service.js';
 import type { CorrectionIndex } from './corrections/correction-index.js';
 import { buildCorrectionIndex, withCorrectionIndex } from './corrections/correction-index-start.js';
 import { MemoryCorrections } from './corrections/memory-corrections.js';
+import { indexLessons } from './corrections/lessons/index.js';
 import { authenticationPlugin } from './auth/authentication.js';
 import { accessPolicy, accessPolicyOf } from './access/access-policy.js';
 import { apiRoutes } from './http/api-routes.js';
@@ -114,7 +115,7 @@ async function startSessions(
   const store = withCorrectionIndex(options.store ?? new MemoryEventStore());
   // Before anything is appended or served: a database from before the index gets one now.
   await buildCorrectionIndex(store, (context, error) => app.log.error({ err: error }, context));
-  const sessions = await startSessionManager({ store, ...coreDeps(app) });
+  const sessions = await startSessionManager({ store, ...coreDeps(app), lessons: indexLessons(store.corrections) });
   return { sessions, ownStore: options.store === undefined ? store : undefined, corrections: store.corrections };
 }
 

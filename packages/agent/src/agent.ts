@@ -99,6 +99,13 @@ export interface AgentRunContext {
    */
   chain: readonly Step[];
   options: SessionOptions;
+  /**
+   * The guidance of the chain's lessons step (PROTOCOL.md §26.4), as a person may have corrected it,
+   * for an agent that declares `lessons`: the agent follows it (the `openai` agent as a system
+   * message section). Absent when there is none or a person dropped it. The chain still holds the
+   * step itself (a `thought` with `lessons`): it is the server's, not the agent's, so it is no turn of the agent's history.
+   */
+  lessons?: string;
   tools: AgentToolbox;
   sink: StepSink;
   /** Aborted on a correction, cancel, or shutdown. The agent stops promptly and passes it to tools and HTTP. */
@@ -131,6 +138,11 @@ export interface Agent {
    * `tools.list()`; without, `tools.get("delegate")` still finds it.
    */
   readonly subagents?: readonly string[];
+  /**
+   * The agent learns from earlier corrections (`"lessons": true` in the agents file, PROTOCOL.md
+   * §26.4): a run starts with a lessons step of up to `max` matching corrections, and `lessons` in its context.
+   */
+  readonly lessons?: { readonly max: number };
   availability(): AgentAvailability;
   /** Stream steps until a final answer. Throwing fails the session with the error's message (a `RunInterruptedError` interrupts it instead). */
   run(context: AgentRunContext): Promise<void>;

@@ -12,6 +12,7 @@ import { RedisFanout } from './redis-fanout.js';
 import { SessionChannel } from './session-channel.js';
 import { SessionLeases } from './session-lease.js';
 import { buildCorrectionIndex } from '../corrections/correction-index-start.js';
+import { indexLessons } from '../corrections/lessons/index.js';
 
 /** A running cluster node: the session core the transport uses (with the cluster's adapters), and the store it closes last. */
 export interface ClusterNode {
@@ -54,6 +55,6 @@ export async function startClusterNode(
   const bus = await NodeBus.open({ target, nodeId: config.nodeId, publisher: store.redis, report, answerMs: 5_000 });
   const agents = await AgentDirectory.open({ bus, publisher: store.redis, workers, ttlMs: config.leaseTtlMs, report });
   const placement = new ClusterPlacement(ownership, bus, store, appends, agents, takeoverWaitMs(config));
-  const sessions = await startSessionManager({ ...core, store: appends, reportError: report, cluster: { placement, fanout, listRelay: bus } });
+  const sessions = await startSessionManager({ ...core, store: appends, reportError: report, lessons: indexLessons(store.corrections), cluster: { placement, fanout, listRelay: bus } });
   return { sessions, store };
 }

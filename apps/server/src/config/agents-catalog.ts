@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { LESSONS_LIMITS } from '@interthought/protocol';
 import { AG_UI_LIMITS } from '../agents/ag-ui/config.js';
 import { OPENAI_LIMITS } from '../agents/openai/config.js';
 import { ConfigError } from './config-error.js';
@@ -32,6 +33,12 @@ const whole = (limit: { min: number; max: number }) =>
   z.number({ error: `must be a whole number from ${limit.min} to ${limit.max}` }).int(`must be a whole number from ${limit.min} to ${limit.max}`).min(limit.min, `must be at least ${limit.min}`).max(limit.max, `must be at most ${limit.max}`);
 
 const toolGlob = z.string({ error: 'must be a tool name or a glob' }).regex(/^[A-Za-z0-9_*-]{1,128}$/, { error: 'must be a tool name or a glob of one (letters, digits, _, - and *), e.g. "calculator" or "mcp__github__*"' });
+
+/** Learning from earlier corrections (PROTOCOL.md §26.4): opt-in, and how many lessons a run gets at most. */
+const LESSONS_FIELDS = {
+  lessons: z.boolean({ error: 'must be true or false (whether the agent learns from earlier corrections)' }).optional(),
+  lessonsMax: whole({ min: 1, max: LESSONS_LIMITS.maxCount }).optional(),
+};
 
 /** An agent's name: what `session.create` and a delegate call's `agent` name it by. */
 const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -69,6 +76,7 @@ const OpenAIEntrySchema = z.strictObject({
     .optional(),
   organization: text('OpenAI organization id').optional(),
   project: text('OpenAI project id').optional(),
+  ...LESSONS_FIELDS,
   subagents: z
     .array(SubagentSchema, { error: 'must be an array of sub-agents: [{ "name", "system"?, "tools"?, "model"? }]' })
     .min(1, 'must list at least one sub-agent')
@@ -90,11 +98,13 @@ const AgUiEntrySchema = z.strictObject({
   headers: z.record(z.string(), headerValue, { error: 'must be an object of strings' }).optional(),
   timeoutMs: whole(AG_UI_LIMITS.timeoutMs).optional(),
   retries: whole(AG_UI_LIMITS.retries).optional(),
+  ...LESSONS_FIELDS,
 });
 
 const RemoteEntrySchema = z.strictObject({
   type: z.literal('remote'),
   description: text('one line for the agent picker').max(300, 'must be at most 300 characters'),
+  ...LESSONS_FIELDS,
 });
 
 const ENTRY_SCHEMAS = { openai: OpenAIEntrySchema, 'ag-ui': AgUiEntrySchema, remote: RemoteEntrySchema } as const;
@@ -135,6 +145,9 @@ function entryProblems(file: string, name: string, entry: unknown): Array<{ vari
     return [problemAt(file, [...at, 'type'], `must be "openai", "ag-ui" or "remote", got ${JSON.stringify(type) ?? 'nothing'}`)];
   }
   const parsed = ENTRY_SCHEMAS[type as keyof typeof ENTRY_SCHEMAS].safeParse(entry);
+  if (parsed.success && parsed.data.lessonsMax !== undefined && parsed.data.lessons !== true) {
+    return [problemAt(file, [...at, 'lessonsMax'], 'counts lessons of an agent that learns from corrections: set "lessons": true too, or leave "lessonsMax" out')];
+  }
   if (parsed.success) return parsed.data;
   return parsed.error.issues.map((issue) =>
     issue.code === 'unrecognized_keys'

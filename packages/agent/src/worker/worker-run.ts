@@ -153,6 +153,7 @@ export class WorkerRun implements StepOwner {
       task: start.task,
       chain: start.chain,
       options: start.options,
+      ...(start.lessons === undefined ? {} : { lessons: start.lessons }),
       ...(start.call === undefined ? {} : { call: start.call }),
       tools: gatedToolbox(tools, () => this.#untilCleared()),
       sink: this.#sink(),

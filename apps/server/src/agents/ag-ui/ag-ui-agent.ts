@@ -19,6 +19,8 @@ export interface AgUiAgentSetup {
   description: string;
   endpoint: AgUiEndpoint;
   env: Env;
+  /** It learns from earlier corrections (`"lessons": true`, PROTOCOL.md §26.4): the lessons go as a `system` message. */
+  lessons?: { readonly max: number };
 }
 
 /** A step this run wrote, as the chain of the next request of the same run shows it. */
@@ -46,6 +48,7 @@ export function agUiAgent(setup: AgUiAgentSetup): Agent {
   return {
     name: setup.name,
     description: setup.description,
+    ...(setup.lessons === undefined ? {} : { lessons: setup.lessons }),
     availability: () => ({ available: true }),
     async run(context: AgentRunContext): Promise<void> {
       const threadId = context.sessionId ?? `thread-${crypto.randomUUID()}`;
@@ -54,7 +57,7 @@ export function agUiAgent(setup: AgUiAgentSetup): Agent {
       const chain: Step[] = [...context.chain];
       for (;;) {
         const mapper = new StepMapper(context.sink, memory, context.options.approve, earlierCalls(chain, memory));
-        const body = runInput(threadId, chainMessages(context.task, chain, memory, threadId), memory, resume);
+        const body = runInput(threadId, chainMessages(context.task, chain, memory, threadId, context.lessons), memory, resume);
         const end = await streamRun(setup, context, body, mapper, memory);
         // The core ended the run (a question, an approval wait): the next run comes with the user's answer.
         if (context.signal.aborted) return;

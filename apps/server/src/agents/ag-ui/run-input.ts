@@ -55,9 +55,16 @@ function isCorrected(step: Step): boolean {
   return step.status === 'corrected' || step.correctionOf !== undefined;
 }
 
-/** The conversation the agent gets back: the task, then the chain with corrections in place. */
-export function chainMessages(task: string, chain: readonly Step[], memory: ThreadMemory, threadId: string): Message[] {
-  const messages: Message[] = [{ id: `${threadId}-task`, role: 'user', content: task }];
+/**
+ * The conversation the agent gets back: the lessons of earlier corrections as a `system` message
+ * when it has some (PROTOCOL.md §26.4; AG-UI's "system" role carries instructions), the task, then
+ * the chain with corrections in place. The lessons step is the server's, not the agent's: no message of its own.
+ */
+export function chainMessages(task: string, chain: readonly Step[], memory: ThreadMemory, threadId: string, lessons?: string): Message[] {
+  const messages: Message[] = [
+    ...(lessons === undefined ? [] : [{ id: `${threadId}-lessons`, role: 'system' as const, content: lessons }]),
+    { id: `${threadId}-task`, role: 'user', content: task },
+  ];
   /** Calls whose results have not come yet: a note waits until they have. */
   const waiting: Array<{ id: string; tool: string | undefined }> = [];
   const notes: string[] = [];
@@ -69,6 +76,7 @@ export function chainMessages(task: string, chain: readonly Step[], memory: Thre
   /** A question the bridge asked for an interrupt: the resume entry answers it, so neither it nor its answer is a message. */
   let bridgeQuestion = false;
   for (const step of chain) {
+    if (step.lessons !== undefined) continue;
     const id = idOf(memory, step);
     const last = messages[messages.length - 1];
     if (step.kind === 'tool_call' && step.tool === ASK_USER_TOOL && isBridgeQuestion(memory, step)) {

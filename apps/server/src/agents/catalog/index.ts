@@ -5,6 +5,7 @@ import { createFirehoseAgent } from '../firehose/firehose-agent.js';
 import { createOpenAIAgent } from '../openai/index.js';
 import { declaredRemoteAgent } from '../remote/declared-remote-agent.js';
 import { agUiEntryAgent } from './ag-ui-entry.js';
+import { lessonsOf } from './entry-lessons.js';
 import { openAIEntryAgent, openAISubagents } from './openai-entry.js';
 
 export { agUiEntryAgent } from './ag-ui-entry.js';
@@ -18,7 +19,7 @@ export function catalogAgent(name: string, entry: AgentEntry, env: Env): Agent {
     case 'openai':
       return openAIEntryAgent(name, entry, env);
     case 'remote':
-      return declaredRemoteAgent(name, entry.description);
+      return declaredRemoteAgent(name, entry.description, lessonsOf(entry));
     case 'ag-ui':
       return agUiEntryAgent(name, entry, env);
     default: {

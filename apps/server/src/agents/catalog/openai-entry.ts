@@ -3,6 +3,7 @@ import type { Agent, AgentModels } from '@interthought/agent';
 import type { OpenAIEntry } from '../../config/agents-catalog.js';
 import { OPENAI_LIMITS, defaultThoughtReplay, openAIAgent, type OpenAIAgentSetup, type OpenAIConfig } from '../openai/index.js';
 import { ToolSelection } from '../tool-selection.js';
+import { lessonsOf } from './entry-lessons.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -65,6 +66,8 @@ function openAIEntryAgentSetup(name: string, entry: OpenAIEntry, env: Env): Open
   if (entry.organization !== undefined) setup.organization = entry.organization;
   if (entry.project !== undefined) setup.project = entry.project;
   if (subagents.length > 0) setup.subagents = subagents;
+  const lessons = lessonsOf(entry);
+  if (lessons !== undefined) setup.lessons = lessons;
   return setup;
 }
 
@@ -75,7 +78,8 @@ function openAIEntryAgentSetup(name: string, entry: OpenAIEntry, env: Env): Open
  */
 export function openAISubagents(parent: string, entry: OpenAIEntry, env: Env): Agent[] {
   return (entry.subagents ?? []).map((subagent) => {
-    const { subagents: _none, models: _models, description: _description, ...shared } = entry;
+    // A sub-agent works on what it is delegated: the lessons of the session are its parent's.
+    const { subagents: _none, models: _models, description: _description, lessons: _lessons, lessonsMax: _lessonsMax, ...shared } = entry;
     const own: OpenAIEntry = {
       ...shared,
       model: subagent.model ?? entry.model,

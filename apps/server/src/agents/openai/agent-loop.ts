@@ -32,7 +32,7 @@ export async function runAgentLoop(client: OpenAI, config: OpenAIConfig, context
   for (let turn = 1; turn <= config.maxIterations; turn++) {
     const body: ChatCompletionCreateParamsStreaming = {
       model: context.options.model ?? config.model,
-      messages: buildMessages(context.task, chain, config.thoughtReplay, config.system),
+      messages: buildMessages(context.task, chain, config.thoughtReplay, config.system, context.lessons),
       stream: true,
       // The last chunk then reports the call's tokens (PROTOCOL.md §22 "Usage and cost").
       stream_options: { include_usage: true },

@@ -2,7 +2,7 @@ import type { Step, StepKind } from '@interthought/protocol';
 import type { ModelCallReport, StepSink, StepWriter } from '@interthought/agent';
 
 /** What the agent needs to know of a step on the chain to rebuild the model's message history. */
-export type ChainStep = Pick<Step, 'stepId' | 'kind' | 'content' | 'status' | 'tool' | 'correctionOf' | 'correction'>;
+export type ChainStep = Pick<Step, 'stepId' | 'kind' | 'content' | 'status' | 'tool' | 'correctionOf' | 'correction' | 'lessons'>;
 
 /**
  * A StepSink that passes everything to the session's sink and also appends each step it starts

@@ -30,11 +30,16 @@ export function unansweredToolCalls(chain: readonly ChainStep[]): ChainStep[] {
   return waiting;
 }
 
-/** The chat messages for a model turn: system prompt, the user's task, then the chain with corrections in place. */
-export function buildMessages(task: string, chain: readonly ChainStep[], replay: ThoughtReplay, system = SYSTEM_PROMPT): ChatCompletionMessageParam[] {
+/**
+ * The chat messages for a model turn: the system prompt (with the lessons of earlier corrections
+ * as its last section, PROTOCOL.md §26.4), the user's task, then the chain with corrections in
+ * place. The lessons step is the server's, already said in the system message: no turn of its own.
+ */
+export function buildMessages(task: string, chain: readonly ChainStep[], replay: ThoughtReplay, system = SYSTEM_PROMPT, lessons?: string): ChatCompletionMessageParam[] {
   const history = new HistoryBuilder(replay);
-  for (const step of chain) history.add(step);
-  return [{ role: 'system', content: system }, { role: 'user', content: task }, ...history.finish()];
+  for (const step of chain) if (step.lessons === undefined) history.add(step);
+  const content = lessons === undefined ? system : `${system}\n\n${lessons}`;
+  return [{ role: 'system', content }, { role: 'user', content: task }, ...history.finish()];
 }
 
 /** An observation answers the earliest waiting call of its tool (or the earliest call, if none matches). */

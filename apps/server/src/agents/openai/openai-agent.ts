@@ -33,6 +33,8 @@ export interface OpenAIAgentSetup {
   subagents?: readonly string[];
   /** Always its configured model, whatever model the session picked (a sub-agent that names its own). */
   ownModel?: boolean;
+  /** It learns from earlier corrections, up to `max` lessons a run (`"lessons": true`, PROTOCOL.md §26.4). */
+  lessons?: { readonly max: number };
 }
 
 /**
@@ -71,6 +73,7 @@ export function openAIAgent(setup: OpenAIAgentSetup): Agent {
     ...(setup.description === undefined ? { descriptions: { zh: describeZh(config) } } : {}),
     ...(models === undefined ? {} : { models }),
     ...(subagents.length === 0 ? {} : { subagents: [...subagents] }),
+    ...(setup.lessons === undefined ? {} : { lessons: setup.lessons }),
     availability: () => availability,
     async run(context: AgentRunContext): Promise<void> {
       if (!config || !availability.available) throw new Error(availability.available ? `The ${setup.name} agent is not configured.` : availability.reason);

@@ -14,6 +14,8 @@ export class DeclaredRemoteAgent implements Agent {
   constructor(
     readonly name: string,
     readonly description: string,
+    /** `"lessons": true` of its entry (PROTOCOL.md §26.4): the workers' runs of it get `run.start.lessons`. */
+    readonly lessons?: { readonly max: number },
   ) {}
 
   availability(): AgentAvailability {
@@ -26,6 +28,6 @@ export class DeclaredRemoteAgent implements Agent {
 }
 
 /** The agent a `remote` entry of the agents file is listed as until a worker serves it. */
-export function declaredRemoteAgent(name: string, description: string): Agent {
-  return new DeclaredRemoteAgent(name, description);
+export function declaredRemoteAgent(name: string, description: string, lessons?: { readonly max: number }): Agent {
+  return new DeclaredRemoteAgent(name, description, lessons);
 }

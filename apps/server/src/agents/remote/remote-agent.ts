@@ -17,6 +17,8 @@ export class RemoteAgent implements Agent {
     /** The description its newest registration gave. */
     public description: string,
     pool: WorkerPool,
+    /** The agents file's `"lessons": true` for its `remote` entry (PROTOCOL.md §26.4); a name no entry declares learns nothing. */
+    readonly lessons?: { readonly max: number },
   ) {
     this.#pool = pool;
   }
@@ -42,6 +44,7 @@ export class RemoteAgent implements Agent {
       task: context.task,
       chain,
       options: context.options,
+      ...(context.lessons === undefined ? {} : { lessons: context.lessons }),
       ...(call === undefined ? {} : { call }),
     });
   }

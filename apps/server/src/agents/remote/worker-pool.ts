@@ -78,7 +78,7 @@ export class WorkerPool {
     // A `remote` entry of the agents file keeps its place and description; a name nobody declared appears now.
     const declared = this.#registry.get(name);
     if (declared !== undefined && !(declared instanceof DeclaredRemoteAgent)) return;
-    const created = new RemoteAgent(name, declared instanceof DeclaredRemoteAgent ? declared.description : description, this);
+    const created = declared instanceof DeclaredRemoteAgent ? new RemoteAgent(name, declared.description, this, declared.lessons) : new RemoteAgent(name, description, this);
     this.#agents.set(name, created);
     if (declared instanceof DeclaredRemoteAgent) this.#registry.replace(created);
     else this.#registry.register(created);

@@ -118,6 +118,8 @@ export function appendCorrection(session: LiveSession, accepted: AcceptedCorrect
   if (target.tool !== undefined) step.tool = target.tool;
   if (target.scope !== undefined) step.scope = target.scope;
   if (accepted.approval !== undefined) step.approval = accepted.approval;
+  // A corrected lessons step is still the lessons step: its text is what the agent is given now (§26.4).
+  if (target.lessons !== undefined) step.lessons = target.lessons;
   const corrected: SessionEvent = { type: 'step.corrected', ...correctedBase, step, revision };
   session.append(corrected);
   const invalidation: SessionEvent = {

@@ -9,6 +9,8 @@ import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
 import { breakpointOn } from './breakpoint-stop.js';
 import type { TraceTurn } from '../ports/turn-tracer.js';
+import type { LessonsSource } from '../ports/lessons-source.js';
+import { guidanceOf, writeLessonsStep } from './lessons-step.js';
 
 export interface RunDeps {
   tools: ToolCatalog;
@@ -18,6 +20,8 @@ export interface RunDeps {
   traceTurn: TraceTurn;
   /** The server's backlog (the outbox): a run's writes wait while it is over its mark. */
   backlog?: Backlog;
+  /** Where a lessons agent's runs get their lessons (PROTOCOL.md §26.4); without, no run has any. */
+  lessons?: LessonsSource;
   /** A completed tool call of `run` waits for the user: end the run and record the request. */
   awaitApproval(run: AgentRun, step: Step): void;
   /** A rule denied a completed tool call of `run`: end the run, record the refusal, and go on after it (PROTOCOL.md §25.4). */
@@ -180,13 +184,19 @@ export class AgentRun implements SessionRun, RunScope {
     // The turn's span (a no-op with tracing off): the agent's model and tool calls are its children.
     const turn = this.#deps.traceTurn(session, this.#agent.name);
     try {
+      const tools = this.#deps.subagents.toolboxFor(this);
+      // Lessons are the session's: a sub-agent's run works on its delegated task alone.
+      if (this.scope === undefined) await writeLessonsStep(this, this.#agent, tools, this.#deps.lessons);
+      const chain = session.chainCopy(this.scope);
+      const lessons = this.scope === undefined && this.#agent.lessons !== undefined ? guidanceOf(chain) : undefined;
       await turn.within(() =>
         this.#agent.run({
           sessionId: session.id,
           task: this.#task,
-          chain: session.chainCopy(this.scope),
+          chain,
           options: { ...session.options },
-          tools: this.#deps.subagents.toolboxFor(this),
+          ...(lessons === undefined ? {} : { lessons }),
+          tools,
           sink: this.sink,
           signal: this.signal,
         }),

@@ -1,4 +1,4 @@
-import { DELEGATE_TOOL, StepKindSchema, type BreakpointMatch, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
+import { DELEGATE_TOOL, StepKindSchema, type BreakpointMatch, type LessonSource, type SessionEvent, type Step, type StepKind } from '@interthought/protocol';
 import type { ModelCallReport, StepSink, StepWriter, SubagentSink } from '@interthought/agent';
 import type { LiveSession } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
@@ -68,7 +68,8 @@ export class RunSink implements StepSink {
     this.#scope = scope;
   }
 
-  start(kind: StepKind, extra?: { tool?: string }): StepWriter {
+  /** `extra.lessons` is the server's own: it marks the lessons step it writes (`lessons-step.ts`); agents never pass it. */
+  start(kind: StepKind, extra?: { tool?: string; lessons?: LessonSource[] }): StepWriter {
     const scope = this.#scope;
     if (!scope.live) throw deadRunError(scope);
     if (!STEP_KINDS.has(kind)) throw new TypeError(`Unknown step kind "${String(kind)}"; use one of ${[...STEP_KINDS].join(', ')}.`);
@@ -91,6 +92,7 @@ export class RunSink implements StepSink {
         content: '',
         revision: session.state.session.revision,
         ...(extra?.tool === undefined ? {} : { tool: extra.tool }),
+        ...(extra?.lessons === undefined ? {} : { lessons: extra.lessons }),
         ...(scope.scope === undefined ? {} : { scope: scope.scope }),
       },
     };

@@ -2,6 +2,7 @@ import { nanoid } from 'nanoid';
 import { DEFAULT_MAX_SUBAGENT_DEPTH, toSnapshot, type ApprovalPolicy, type SessionInfo, type SessionSnapshotData } from '@interthought/protocol';
 import type { Agent, AgentRegistry } from '@interthought/agent';
 import type { ToolCatalog } from '../ports/tool-catalog.js';
+import type { LessonsSource } from '../ports/lessons-source.js';
 import { UNTRACED, type TraceTurn } from '../ports/turn-tracer.js';
 import { AgentRun, type RunDeps } from '../run/agent-run.js';
 import { SessionTimers } from '../run/session-timers.js';
@@ -53,6 +54,8 @@ export interface SessionEngineDeps {
   maxTokensPerSession?: number;
   /** How deep sub-agents may nest (INTERTHOUGHT_MAX_SUBAGENT_DEPTH; `hello.limits.maxSubagentDepth`, PROTOCOL.md §24.1). */
   maxSubagentDepth?: number;
+  /** Where the runs of agents that learn get their lessons (PROTOCOL.md §26.4); without, none do. */
+  lessons?: LessonsSource;
   /** Typed hooks the engine reports to (the service that owns it). */
   hooks: EngineHooks;
 }
@@ -155,6 +158,7 @@ export class SessionEngine {
       defaultTokenDelayMs: deps.defaultTokenDelayMs ?? 0,
       traceTurn: deps.traceTurn ?? UNTRACED,
       backlog: this.#outbox,
+      ...(deps.lessons === undefined ? {} : { lessons: deps.lessons }),
       ...turnHooks({
         agents: this.#agents,
         timers: this.timers,

@@ -35,13 +35,13 @@ export class FakeAgUiServer {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/agent`;
   }
 
-  /** Scripts for requests whose task (first message) is `task`, in order. */
+  /** Scripts for requests whose task (first user message) is `task`, in order. */
   script(task: string, ...scripts: Script[]): void {
     this.#scripts.set(task, [...(this.#scripts.get(task) ?? []), ...scripts]);
   }
 
   requestsFor(task: string): RunAgentInput[] {
-    return this.requests.filter((request) => request.body.messages[0]?.content === task).map((request) => request.body);
+    return this.requests.filter((request) => taskOf(request.body) === task).map((request) => request.body);
   }
 
   async #answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -49,7 +49,7 @@ export class FakeAgUiServer {
     for await (const chunk of request) text += String(chunk);
     const body = JSON.parse(text) as RunAgentInput;
     this.requests.push({ body, headers: request.headers });
-    const task = String(body.messages[0]?.content ?? '');
+    const task = taskOf(body);
     const script = this.#scripts.get(task)?.shift() ?? { frames: [] };
     if (script.status !== undefined && script.status !== 200) {
       response.writeHead(script.status, { 'content-type': 'text/plain' }).end('agent exploded');
@@ -98,4 +98,9 @@ export function reasoning(messageId: string, ...deltas: string[]): Array<Record<
 
 export function toolCall(toolCallId: string, toolCallName: string, ...deltas: string[]): Array<Record<string, unknown>> {
   return [{ type: 'TOOL_CALL_START', toolCallId, toolCallName }, ...deltas.map((delta) => ({ type: 'TOOL_CALL_ARGS', toolCallId, delta })), { type: 'TOOL_CALL_END', toolCallId }];
+}
+
+/** A request's task: its first user message (a `system` message of lessons may come before it). */
+function taskOf(body: RunAgentInput): string {
+  return String(body.messages.find((message) => message.role === 'user')?.content ?? '');
 }

@@ -1,11 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentListing } from '@interthought/protocol';
 import { catalogAgents } from '../../../src/agents/catalog/index.js';
-import { AgentsCatalogError, readAgentsCatalog } from '../../../src/config/agents-catalog.js';
+import { readAgentsCatalog } from '../../../src/config/agents-catalog.js';
+import { agentsFiles, catalogProblems as problemsOf } from '../../support/agents-file.js';
 import { buildTestApp } from '../../support/server.js';
 import { TestClient } from '../../support/ws-client.js';
 import { FakeOpenAIServer } from '../openai/support/fake-openai-server.js';
@@ -14,24 +12,7 @@ import { answerTurn, content, toolCall, toolTurn } from '../openai/support/wire.
 // `subagents` of an `openai` entry (PROTOCOL.md §24.8): checked in the agents file with the path
 // and the reason, registered as agents on the entry's endpoint, and listed by GET /api/agents.
 
-const folder = mkdtempSync(join(tmpdir(), 'interthought-subagents-'));
-let files = 0;
-
-function agentsFile(content: unknown): string {
-  const file = join(folder, `agents-${++files}.json`);
-  writeFileSync(file, JSON.stringify(content));
-  return file;
-}
-
-function problemsOf(file: string): string[] {
-  try {
-    readAgentsCatalog(file);
-  } catch (error) {
-    if (error instanceof AgentsCatalogError) return error.problems.map((problem) => problem.problem.replace(`${file}: `, ''));
-    throw error;
-  }
-  throw new Error('expected an AgentsCatalogError');
-}
+const agentsFile = agentsFiles('interthought-subagents-');
 
 const local = { type: 'openai', baseURL: 'http://localhost:11434/v1', model: 'qwen3:14b', system: 'You plan.', tools: ['calculator'] };
 

@@ -1,4 +1,4 @@
-import type { CallUsage, CorrectionInfo, Step, StepApproval, StepBreakpoint, StepKind, StepQuestion, StepStatus } from '@interthought/protocol';
+import type { CallUsage, CorrectionInfo, LessonSource, Step, StepApproval, StepBreakpoint, StepKind, StepQuestion, StepStatus } from '@interthought/protocol';
 import { ApprovalDecision } from './approval-decision.svelte.js';
 import { QuestionAnswer } from './question-answer.svelte.js';
 import { CorrectionDraft } from './correction-draft.svelte.js';
@@ -32,6 +32,8 @@ export class StepView {
   /** For the user's turn: who wrote it (a user id, else a connection id) and their name, when the server knows. */
   readonly by: string | undefined;
   readonly byName: string | undefined;
+  /** For the lessons step a run began with: the corrections its guidance came from (PROTOCOL.md §26.4). */
+  readonly lessons: readonly LessonSource[] | undefined;
 
   #content = $state('');
   #status = $state<StepStatus>('streaming');
@@ -84,6 +86,7 @@ export class StepView {
     this.scope = step.scope;
     this.by = step.by;
     this.byName = step.byName;
+    this.lessons = step.lessons;
     this.sync(step);
     // A step first seen mid-stream fades in its first words too; one loaded complete just shows.
     this.#freshStarts = step.status === 'streaming' && this.#content !== '' ? [0] : [];

@@ -6,6 +6,7 @@ import { correctionsEn, correctionsZh } from './messages-corrections.js';
 import { findEn, findZh } from './messages-find.js';
 import { hitlEn, hitlZh } from './messages-hitl.js';
 import { replayEn, replayZh } from './messages-replay.js';
+import { lessonsEn, lessonsZh } from './messages-lessons.js';
 
 export type PluralMessage = { one?: string; other: string };
 export type Message = string | PluralMessage;
@@ -427,6 +428,7 @@ export const en = {
   ...findEn,
   ...correctionsEn,
   ...replayEn,
+  ...lessonsEn,
 } satisfies Record<string, Message>;
 
 export type MessageKey = keyof typeof en;
@@ -849,6 +851,7 @@ export const zh: Messages = {
   ...findZh,
   ...correctionsZh,
   ...replayZh,
+  ...lessonsZh,
 };
 
 export const MESSAGES = { en, zh } as const;

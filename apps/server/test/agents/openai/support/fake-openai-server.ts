@@ -67,6 +67,8 @@ export class FakeOpenAIServer {
   /** Responses the client closed before the fake finished them (an aborted request). */
   disconnects = 0;
   readonly #replies: FakeReply[] = [];
+  /** Answers a request when no scripted reply is left: a model whose answer depends on what it was asked. */
+  #answer: ((body: any) => FakeReply) | undefined;
   readonly #disconnectWaiters: Array<() => void> = [];
 
   private constructor(
@@ -92,6 +94,11 @@ export class FakeOpenAIServer {
     this.#replies.push(...replies);
   }
 
+  /** Answer every request the script leaves unanswered from its body (a reply per request, as a model would). */
+  answerBy(answer: (body: any) => FakeReply): void {
+    this.#answer = answer;
+  }
+
   /** Resolves once the client has closed a response the fake had not finished. */
   waitForDisconnect(): Promise<void> {
     if (this.disconnects > 0) return Promise.resolve();
@@ -115,7 +122,7 @@ export class FakeOpenAIServer {
       sendError(res, { type: 'error', status: 404, message: `Unknown path ${req.method} ${req.url}`, errorType: 'invalid_request_error' });
       return;
     }
-    const reply = this.#replies.shift();
+    const reply = this.#replies.shift() ?? this.#answer?.(this.requests.at(-1)?.body);
     if (!reply) {
       sendError(res, { type: 'error', status: 400, message: `The fake has no scripted reply for request #${this.requests.length}.` });
       return;
