@@ -69,7 +69,7 @@ export const AssistantMessageSchema = z.looseObject({
   tool_calls: z.array(ChatToolCallSchema).optional(),
 });
 
-/** One chat message of an export line (§26.3 "Messages"). */
+/** One chat message of an export line (§26.3, its paragraph on messages). */
 export const ChatMessageSchema = z.discriminatedUnion('role', [
   z.looseObject({ role: z.literal('system'), content: z.string() }),
   z.looseObject({ role: z.literal('user'), content: z.string() }),

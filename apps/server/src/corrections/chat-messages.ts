@@ -1,7 +1,7 @@
 import type { AssistantMessage, ChatMessage, SessionState, Step } from '@interthought/protocol';
 
 /*
- * The one mapping of steps to chat messages (PROTOCOL.md §26.3 "Messages"): the OpenAI shape that
+ * The one mapping of steps to chat messages (PROTOCOL.md §26.3, its paragraph on messages): the OpenAI shape that
  * TRL and most trainers read. A step is one message; a tool call is an assistant turn whose
  * `tool_calls` names the call by its step id, and its observation answers that id.
  */
