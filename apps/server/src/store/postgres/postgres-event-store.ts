@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
+import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus, StoreHealth } from '@interthought/protocol';
 import { EventStoreError, type AppendBatch, type EventStore, type SessionPage, type SessionRecord } from '../../core/persistence/event-store.js';
+import type { StoreHealthProbe } from '../../core/persistence/store-health.js';
 import { decodeCursor, encodeCursor, recordToInsert, rowToInfo, rowToRecord, type SessionRow } from '../sqlite/session-rows.js';
 import { appendInTransaction, notFound, updateParams, type AppendFence } from './appends.js';
 import { connectPool, DEFAULT_POOL_SIZE, type PostgresConnectOptions } from './connect.js';
@@ -22,16 +23,8 @@ export interface PostgresEventStoreOptions extends PostgresConnectOptions {
   retainEventsPerSession?: number;
 }
 
-/** What `/api/health` and `/api/metrics` report of the database. */
-export interface PostgresStoreHealth {
-  kind: 'postgres';
-  /** The URL without its password. */
-  target: string;
-  schemaVersion: number;
-  /** One `SELECT 1` round trip, in ms. */
-  latencyMs: number;
-  pool: { max: number; total: number; idle: number; waiting: number };
-}
+/** A health probe never waits longer than this for the database: a health check must answer. */
+const PROBE_TIMEOUT_MS = 2_000;
 
 function checkLimit(limit: number, what: string): void {
   if (!Number.isSafeInteger(limit) || limit < 0) {
@@ -45,7 +38,7 @@ function checkLimit(limit: number, what: string): void {
  * (synchronous_commit as the server has it, `on` by default), so an event is sent only once
  * Postgres has it on disk; the core's commit window batches appends while one is in flight.
  */
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore implements EventStore, StoreHealthProbe {
   readonly target: string;
   private readonly retention: PostgresRetention | undefined;
   private closed = false;
@@ -153,20 +146,24 @@ export class PostgresEventStore implements EventStore {
     return rows[0]!.value;
   }
 
-  /** The database's round trip and pool, for `/api/health` and `/api/metrics`. */
-  async health(): Promise<PostgresStoreHealth> {
-    this.ensureOpen();
-    const started = performance.now();
-    await this.pool.query('SELECT 1');
-    const latencyMs = Math.round((performance.now() - started) * 1000) / 1000;
+  /** The database's round trip and pool, for `/api/health` and `/api/metrics`; `ok: false` when it did not answer within 2 s. */
+  async storeHealth(): Promise<StoreHealth> {
     const { pool } = this;
-    return {
-      kind: 'postgres',
-      target: this.target,
-      schemaVersion: await postgresSchemaVersion(pool),
-      latencyMs,
-      pool: { max: this.poolMax, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
-    };
+    const poolState = { max: this.poolMax, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+    if (this.closed) return { kind: 'postgres', ok: false, pool: poolState };
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS)));
+    const answered = await Promise.race([pool.query('SELECT 1').then(() => true, () => false), timeout]);
+    clearTimeout(timer);
+    if (!answered) return { kind: 'postgres', ok: false, pool: poolState };
+    return { kind: 'postgres', ok: true, latencyMs: Math.round((performance.now() - started) * 1000) / 1000, pool: poolState };
+  }
+
+  /** The schema version the database is at. */
+  async schemaVersion(): Promise<number> {
+    this.ensureOpen();
+    return postgresSchemaVersion(this.pool);
   }
 
   /** End the pool (after in-flight queries). Idempotent. */
