@@ -9,12 +9,14 @@ import { connectPool, DEFAULT_POOL_SIZE, type PostgresConnectOptions } from './c
 import { migrate, postgresSchemaVersion } from './migrations.js';
 import { maskedUrl, PostgresOpenError } from './open-errors.js';
 import { PostgresRetention } from './retention.js';
+import { importSessionLog, importSharingKey, storedCounts, type SessionLogCopy } from './import-log.js';
 import { FIRST_KEPT_SEQ, GET_SESSION, INSERT_SESSION, insertParams, LIST_BY_STATUS, LIST_PAGE, READ_EVENTS, READ_SNAPSHOT, UPDATE_SESSION } from './session-queries.js';
 
 export { PostgresOpenError } from './open-errors.js';
 
 /** The `secrets` row of the key share links are signed with. */
 const SHARING_KEY = 'sharing-key';
+export type { SessionLogCopy } from './import-log.js';
 /** No upper bound for `READ_EVENTS`' `seq <= $3`. */
 const NO_SEQ_LIMIT = Number.MAX_SAFE_INTEGER;
 
@@ -164,6 +166,29 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
   async schemaVersion(): Promise<number> {
     this.ensureOpen();
     return postgresSchemaVersion(this.pool);
+  }
+
+  /** Write a session copied from another store, idempotently (`pnpm interthought migrate`). */
+  async importSession(copy: SessionLogCopy): Promise<void> {
+    this.ensureOpen();
+    const client = await this.pool.connect();
+    try {
+      await importSessionLog(client, copy);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The session's last seq and kept event count, to verify a copy; undefined when absent. */
+  async counts(sessionId: string): Promise<{ lastSeq: number; events: number } | undefined> {
+    this.ensureOpen();
+    return storedCounts(this.pool, sessionId);
+  }
+
+  /** Adopt another store's share-link key, so links made there open here. */
+  async adoptSharingKey(value: string): Promise<void> {
+    this.ensureOpen();
+    await importSharingKey(this.pool, value);
   }
 
   /** End the pool (after in-flight queries). Idempotent. */
