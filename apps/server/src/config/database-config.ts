@@ -54,6 +54,21 @@ export function databaseConfigOf(vars: DatabaseEnv): DatabaseConfig | undefined 
   return { url: vars.INTERTHOUGHT_DATABASE_URL, poolSize: vars.INTERTHOUGHT_DATABASE_POOL };
 }
 
+/**
+ * The database next to the cluster variables: cluster mode keeps its log in Redis for now, so a
+ * database URL there would be silently unused; refused instead, naming both variables.
+ */
+export function checkDatabaseWithCluster(database: DatabaseConfig | undefined, clusterRedisUrl: string | undefined): void {
+  if (database === undefined || clusterRedisUrl === undefined) return;
+  throw new DatabaseConfigError([
+    {
+      variable: 'INTERTHOUGHT_DATABASE_URL',
+      problem:
+        'cannot be used with INTERTHOUGHT_REDIS_URL yet: this build keeps a cluster\'s sessions in Redis. Unset INTERTHOUGHT_REDIS_URL to run one node on Postgres, or unset INTERTHOUGHT_DATABASE_URL for the Redis cluster',
+    },
+  ]);
+}
+
 /** The database variables alone. Throws a `DatabaseConfigError` naming every bad one. */
 export function readDatabaseConfig(env: Env): DatabaseConfig | undefined {
   return databaseConfigOf(parseEnv(DatabaseEnvSchema, env, DatabaseConfigError));

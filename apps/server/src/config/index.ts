@@ -4,7 +4,7 @@ import { AgentWorkersEnvSchema, agentWorkersConfigOf, type AgentWorkersConfig } 
 import { AgentsCatalogEnvSchema, agentsCatalogOf, type AgentsCatalog } from './agents-catalog.js';
 import { AuthEnvSchema, authConfigOf, type AuthConfig } from './auth-config.js';
 import { ClusterEnvSchema, clusterConfigOf, type ClusterConfig } from './cluster-config.js';
-import { DatabaseEnvSchema, databaseConfigOf, type DatabaseConfig } from './database-config.js';
+import { checkDatabaseWithCluster, DatabaseEnvSchema, databaseConfigOf, type DatabaseConfig } from './database-config.js';
 import { parseEnv, type Env } from './env-values.js';
 import { LimitsEnvSchema, limitsConfigOf, type LimitsConfig } from './limits-config.js';
 import { McpEnvSchema, mcpConfigOf, type McpConfig } from './mcp-config.js';
@@ -54,6 +54,8 @@ const EnvSchema = z.object({
  */
 export function loadConfig(env: Env = process.env): Config {
   const vars = parseEnv(EnvSchema, env);
+  const database = databaseConfigOf(vars);
+  checkDatabaseWithCluster(database, vars.INTERTHOUGHT_REDIS_URL);
   return {
     ...serverConfigOf(vars),
     ...limitsConfigOf(vars),
@@ -61,7 +63,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...agentsConfigOf(vars),
     ...agentWorkersConfigOf(vars),
     cluster: clusterConfigOf(vars),
-    database: databaseConfigOf(vars),
+    database,
     mcp: mcpConfigOf(vars),
     agentsCatalog: agentsCatalogOf(vars),
   };

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDatabaseConfig } from '../../src/config/database-config.js';
+import { loadConfig } from '../../src/config/index.js';
 import { migrate, POSTGRES_MIGRATIONS, type PostgresMigration } from '../../src/store/postgres/migrations.js';
 import { openPostgresEventStore, PostgresOpenError } from '../../src/store/postgres/postgres-event-store.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
@@ -81,5 +82,10 @@ describe('opening the Postgres store', () => {
     );
     expect(() => readDatabaseConfig({ INTERTHOUGHT_DATABASE_URL: 'redis://db' })).toThrow(/INTERTHOUGHT_DATABASE_URL: must be a postgres:\/\//);
     expect(() => readDatabaseConfig({ INTERTHOUGHT_DATABASE_URL: 'postgres://db/it', INTERTHOUGHT_DATABASE_POOL: 'many' })).toThrow(/INTERTHOUGHT_DATABASE_POOL: must be a whole number from 1 to 1000/);
+    expect(loadConfig({ INTERTHOUGHT_DATABASE_URL: 'postgres://db/it' }).database).toEqual({ url: 'postgres://db/it', poolSize: 10 });
+    // Not silently unused: a cluster keeps its sessions in Redis in this build.
+    expect(() => loadConfig({ INTERTHOUGHT_DATABASE_URL: 'postgres://db/it', INTERTHOUGHT_REDIS_URL: 'redis://127.0.0.1:6379' })).toThrow(
+      /INTERTHOUGHT_DATABASE_URL: cannot be used with INTERTHOUGHT_REDIS_URL yet/,
+    );
   });
 });
