@@ -1,6 +1,6 @@
 import type { Health, SessionEvent, SessionInfo } from '@interthought/protocol';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { describe, expect, it } from 'vitest';
+import { usePostgresServer } from '../support/postgres-scope.js';
 import { useDurableScope } from './support/durable-scope.js';
 import { spawnServerProcess, startDurableServer } from './support/durable-server.js';
 import { expectWholeLog, range, seqsOf } from './support/log-checks.js';
@@ -9,24 +9,16 @@ const TASK = 'A shop sells pens at $1.25 each. How much do 12 pens cost after a 
 /** The run has about 70 events; the crash comes once the client has seen this many, well before the end. */
 const CRASH_AFTER_SEQ = 20;
 
-let postgres: PostgresServer;
+const postgres = usePostgresServer();
 const connect = useDurableScope(() => undefined);
 const parse = (texts: readonly string[]): SessionEvent[] => texts.map((text) => JSON.parse(text) as SessionEvent);
-
-beforeAll(async () => {
-  postgres = await startPostgresServer();
-}, 60_000);
-
-afterAll(async () => {
-  await postgres?.stop();
-}, 30_000);
 
 /** Each test starts server processes, which take a while on a loaded machine. */
 const PROCESS_TEST_MS = 180_000;
 
 describe('a single node on Postgres, no Redis', () => {
   it('kill -9 mid-stream, restart: a client resumes by cursor gapless, byte for byte, and the run is marked interrupted', async () => {
-    const env = { INTERTHOUGHT_DATABASE_URL: await postgres.createDatabase(), INTERTHOUGHT_TOKEN_DELAY_MS: '20' };
+    const env = { INTERTHOUGHT_DATABASE_URL: await postgres.current.createDatabase(), INTERTHOUGHT_TOKEN_DELAY_MS: '20' };
     const first = await startDurableServer(env);
     expect(first.stdout()).toContain('Sessions are stored in the Postgres database at postgres://postgres@127.0.0.1:');
     const watcher = await connect(first.wsUrl);
@@ -64,7 +56,7 @@ describe('a single node on Postgres, no Redis', () => {
   }, PROCESS_TEST_MS);
 
   it('/api/health and /api/metrics name the store and report its round trip and pool', async () => {
-    const server = await startDurableServer({ INTERTHOUGHT_DATABASE_URL: await postgres.createDatabase(), INTERTHOUGHT_DATABASE_POOL: '4' });
+    const server = await startDurableServer({ INTERTHOUGHT_DATABASE_URL: await postgres.current.createDatabase(), INTERTHOUGHT_DATABASE_POOL: '4' });
     const health = (await (await fetch(`${server.url}/api/health`)).json()) as Health;
     expect(health.store).toEqual({ kind: 'postgres', ok: true, latencyMs: expect.any(Number), pool: { max: 4, total: expect.any(Number), idle: expect.any(Number), waiting: 0 } });
     expect(health.store?.pool?.total).toBeGreaterThanOrEqual(1);
@@ -86,7 +78,7 @@ describe('a single node on Postgres, no Redis', () => {
   }, PROCESS_TEST_MS);
 
   it('refuses an unreachable database at start-up with one paragraph naming the variable, and no password', async () => {
-    const url = `postgres://postgres:s3cret@127.0.0.1:${postgres.port}/no_such_database`;
+    const url = `postgres://postgres:s3cret@127.0.0.1:${postgres.current.port}/no_such_database`;
     const server = spawnServerProcess({ INTERTHOUGHT_DATABASE_URL: url });
     expect(await server.exited).toBe(1);
     const stderr = server.stderr();

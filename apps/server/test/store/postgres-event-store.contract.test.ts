@@ -1,27 +1,23 @@
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { openPostgresEventStore, type PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
-import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { usePostgresServer } from '../support/postgres-scope.js';
 import { describeStoreContract, typedRefusals } from './contract/store-contract.js';
 
 /** The retention the contract's retaining stores get: trimmed back to KEEP once over KEEP + KEEP / 4. */
 const KEEP = 8;
 
-let server: PostgresServer;
+const postgres = usePostgresServer();
+
+// Every append is a few round trips and a WAL fsync on a real server: on a loaded machine the
+// contract's longest test (hundreds of sequential appends) needs more than the default 20 s.
+vi.setConfig({ testTimeout: 90_000 });
 const opened: PostgresEventStore[] = [];
 /** Where each store lives and what it keeps, so `reopen` opens another over the same database. */
 const settings = new Map<PostgresEventStore, { url: string; retainEventsPerSession?: number }>();
 
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
-
 afterEach(async () => {
   for (const store of opened.splice(0)) await store.close();
 });
-
-afterAll(async () => {
-  await server?.stop();
-}, 30_000);
 
 async function openAt(url: string, retainEventsPerSession?: number): Promise<PostgresEventStore> {
   const store = await openPostgresEventStore(retainEventsPerSession === undefined ? { url } : { url, retainEventsPerSession });
@@ -32,7 +28,7 @@ async function openAt(url: string, retainEventsPerSession?: number): Promise<Pos
 
 describeStoreContract<PostgresEventStore>('PostgresEventStore', {
   async open({ retained = false } = {}) {
-    return openAt(await server.createSchema(), retained ? KEEP : undefined);
+    return openAt(await postgres.current.createSchema(), retained ? KEEP : undefined);
   },
   retention: { mostKept: KEEP + KEEP / 4, keptAfterTrim: KEEP },
   // A restart, or another node: a second pool over the same database, after the first let go.

@@ -1,20 +1,12 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readDatabaseConfig } from '../../src/config/database-config.js';
 import { loadConfig } from '../../src/config/index.js';
 import { migrate, POSTGRES_MIGRATIONS, type PostgresMigration } from '../../src/store/postgres/migrations.js';
 import { openPostgresEventStore, PostgresOpenError } from '../../src/store/postgres/postgres-event-store.js';
-import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { usePostgresServer } from '../support/postgres-scope.js';
 
-let server: PostgresServer;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
-
-afterAll(async () => {
-  await server?.stop();
-}, 30_000);
+const postgres = usePostgresServer();
 
 async function versionRows(url: string): Promise<number[]> {
   const client = new pg.Client({ connectionString: url });
@@ -29,7 +21,7 @@ async function versionRows(url: string): Promise<number[]> {
 
 describe('opening the Postgres store', () => {
   it('migrates once when several nodes start at the same moment, and every one of them opens', async () => {
-    const url = await server.createSchema();
+    const url = await postgres.current.createSchema();
     const stores = await Promise.all(Array.from({ length: 6 }, () => openPostgresEventStore({ url, poolSize: 2 })));
     expect(await versionRows(url)).toEqual(POSTGRES_MIGRATIONS.map((_, index) => index + 1));
     for (const store of stores) expect(await store.schemaVersion()).toBe(POSTGRES_MIGRATIONS.length);
@@ -37,7 +29,7 @@ describe('opening the Postgres store', () => {
   });
 
   it('leaves a failed migration rolled back, at the last good version, and says which step failed', async () => {
-    const url = await server.createSchema();
+    const url = await postgres.current.createSchema();
     const broken: PostgresMigration = async (client) => {
       await client.query('CREATE TABLE half_done (id int)');
       await client.query('SELECT no_such_function()');
@@ -54,7 +46,7 @@ describe('opening the Postgres store', () => {
   });
 
   it('refuses a database a newer Interthought migrated', async () => {
-    const url = await server.createSchema();
+    const url = await postgres.current.createSchema();
     await (await openPostgresEventStore({ url })).close();
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -64,9 +56,9 @@ describe('opening the Postgres store', () => {
   });
 
   it('refuses an unreachable server as UNREACHABLE, with the password masked', async () => {
-    const url = `postgres://postgres:hunter2@127.0.0.1:${server.port}/missing_db`;
+    const url = `postgres://postgres:hunter2@127.0.0.1:${postgres.current.port}/missing_db`;
     const error = (await openPostgresEventStore({ url }).catch((reason: unknown) => reason)) as PostgresOpenError;
-    expect(error).toMatchObject({ name: 'PostgresOpenError', code: 'UNREACHABLE', target: `postgres://postgres:***@127.0.0.1:${server.port}/missing_db` });
+    expect(error).toMatchObject({ name: 'PostgresOpenError', code: 'UNREACHABLE', target: `postgres://postgres:***@127.0.0.1:${postgres.current.port}/missing_db` });
     expect(error.message).not.toContain('hunter2');
   });
 

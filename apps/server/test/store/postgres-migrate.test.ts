@@ -1,21 +1,13 @@
 import { spawn } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../src/config/server-package.js';
 import { openPostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { openSqliteEventStore } from '../../src/store/sqlite-event-store.js';
-import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { usePostgresServer } from '../support/postgres-scope.js';
 import { batchOf, makeTempDir, sessionLog, sessionRecord } from './store-fixtures.js';
 
-let server: PostgresServer;
-let temp: ReturnType<typeof makeTempDir>;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
-afterAll(async () => {
-  await server?.stop();
-}, 30_000);
-beforeEach(() => {
+const postgres = usePostgresServer();
+let temp: ReturnType<typeof makeTempDir>;beforeEach(() => {
   temp = makeTempDir();
 });
 afterEach(() => temp.cleanup());
@@ -49,7 +41,7 @@ async function sqliteFile(): Promise<{ file: string; key: string }> {
 describe('pnpm interthought migrate --from <sqlite file> --to <postgres url>', () => {
   it('copies every session, event, snapshot and the share-link key, verifies them, and can be re-run', { timeout: 180_000 }, async () => {
     const { file, key } = await sqliteFile();
-    const url = await server.createSchema();
+    const url = await postgres.current.createSchema();
     const first = await interthought(['migrate', '--from', file, '--to', url]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);

@@ -118,24 +118,12 @@ export async function startPostgresServer(): Promise<PostgresServer> {
     url,
     async createDatabase() {
       const name = `it_${process.pid}_${++databases}`;
-      const client = new pg.Client({ connectionString: url() });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
+      await runAsAdmin(url(), `CREATE DATABASE ${name}`);
       return url(name);
     },
     async createSchema() {
       const name = `it_${process.pid}_${++databases}`;
-      const client = new pg.Client({ connectionString: url() });
-      await client.connect();
-      try {
-        await client.query(`CREATE SCHEMA ${name}`);
-      } finally {
-        await client.end();
-      }
+      await runAsAdmin(url(), `CREATE SCHEMA ${name}`);
       return `${url()}?options=${encodeURIComponent(`-c search_path=${name}`)}`;
     },
     log: () => output,
@@ -153,6 +141,17 @@ export async function startPostgresServer(): Promise<PostgresServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** One statement on a connection of its own (CREATE DATABASE cannot run in a pool's transaction). */
+async function runAsAdmin(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 async function waitForQuery(url: string, exited: Promise<void>, log: () => string): Promise<void> {
