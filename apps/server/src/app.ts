@@ -6,6 +6,7 @@ import { catalogAgents } from './agents/catalog/index.js';
 import type { Config } from './config/index.js';
 import type { EventStore } from './core/persistence/event-store.js';
 import { MemoryEventStore } from './store/memory-event-store.js';
+import { storeHealthProbeOf } from './core/persistence/store-health.js';
 import { startSessionManager } from './core/session-manager.js';
 import { startTurnSpan } from './tracing/turn-span.js';
 import { startClusterNode } from './cluster/cluster-node.js';
@@ -47,7 +48,7 @@ declare module 'fastify' {
 /** Replacements for the default services (tests, benchmarks, other stores). */
 export interface AppOverrides {
   sessions?: SessionService;
-  /** `main.ts` passes the SQLite store the configuration names (and closes it); without one, an in-memory store. */
+  /** `main.ts` passes the SQLite or Postgres store the configuration names (and closes it); without one, an in-memory store. */
   store?: EventStore;
   agents?: AgentRegistry;
   tools?: ToolRegistry;
@@ -189,6 +190,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.register(apiRoutes, {
     prefix: '/api',
     stats: () => app.sessions.stats,
+    store: storeHealthProbeOf(overrides.store),
   });
   app.register(staticUi, { webDir: config.webDir });
   await app.ready();

@@ -6,7 +6,7 @@ import { SessionManager } from './core/session-manager.js';
 import { signInSummary } from './auth/sign-in-summary.js';
 import { stopServer } from './graceful-stop.js';
 import { RedisUnreachableError } from './cluster/redis-connection.js';
-import { StoreOpenError, openConfiguredStore, storeLocation, storeRefusal } from './config/store-from-config.js';
+import { isStoreRefusal, openNodeStore, storeLocation, storeRefusal } from './config/store-from-config.js';
 import { TraceConfigError, startTracing, type Tracing } from './tracing/index.js';
 
 function readConfig(): Config {
@@ -31,14 +31,14 @@ function startTraces(): Tracing {
   }
 }
 
-/** The configured SQLite store; a file it cannot use ends start-up with one clear paragraph and exit code 1. */
-function openStore(config: Config): EventStore {
+/** The configured SQLite or Postgres store; one it cannot use ends start-up with one clear paragraph and exit code 1. */
+async function openStore(config: Config): Promise<EventStore> {
   try {
-    const store = openConfiguredStore(config);
+    const store = await openNodeStore(config);
     console.log(storeLocation(store));
     return store;
   } catch (error) {
-    if (!(error instanceof StoreOpenError)) throw error;
+    if (!isStoreRefusal(error)) throw error;
     console.error(storeRefusal(error));
     process.exit(1);
   }
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const tracing = startTraces();
   // In cluster mode the app's cluster node owns its Redis store; else the SQLite store is ours,
   // not the app's: it closes after the app has stopped its sessions.
-  const store = config.cluster === undefined ? openStore(config) : undefined;
+  const store = config.cluster === undefined ? await openStore(config) : undefined;
   if (config.cluster !== undefined) console.log(`Cluster node ${config.cluster.nodeId}: sessions are shared through Redis at ${config.cluster.redisUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
   const app = await buildApp(config, store === undefined ? {} : { store }).catch((error: unknown) => {
     if (!(error instanceof RedisUnreachableError)) throw error;

@@ -55,6 +55,25 @@ export const SessionPageSchema = z.looseObject({
 export const SessionSnapshotBodySchema = SessionSnapshotSchema.omit({ type: true, requestId: true });
 
 /** `GET /api/health`: always public, for load balancers and uptime checks. */
+/** The store's health, as `GET /api/health` reports it for a store over the network (Postgres). */
+export const StoreHealthSchema = z.looseObject({
+  /** Which store keeps the sessions. */
+  kind: z.enum(['sqlite', 'postgres', 'redis', 'memory']),
+  /** Whether the store answered a trivial query just now (within 2 s). */
+  ok: z.boolean(),
+  /** That query's round trip, in ms (absent when it failed). */
+  latencyMs: z.number().min(0).optional(),
+  /** The connection pool: its size limit, connections open, idle, and queries waiting for one. */
+  pool: z
+    .looseObject({
+      max: z.number().int().min(0),
+      total: z.number().int().min(0),
+      idle: z.number().int().min(0),
+      waiting: z.number().int().min(0),
+    })
+    .optional(),
+});
+
 export const HealthSchema = z.looseObject({
   ok: z.literal(true),
   version: z.string(),
@@ -77,6 +96,8 @@ export const HealthSchema = z.looseObject({
       followedSessions: z.number().int().min(0),
     })
     .optional(),
+  /** The store's kind, round trip and pool, for a store that reports them (Postgres). */
+  store: StoreHealthSchema.optional(),
 });
 
 /** REST-only error codes next to the protocol's: a malformed query, and an unknown route. */
@@ -94,6 +115,7 @@ export type ToolList = z.infer<typeof ToolListSchema>;
 export type SessionPage = z.infer<typeof SessionPageSchema>;
 export type SessionSnapshotBody = z.infer<typeof SessionSnapshotBodySchema>;
 export type Health = z.infer<typeof HealthSchema>;
+export type StoreHealth = z.infer<typeof StoreHealthSchema>;
 export type RestErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES] | (typeof REST_ERROR_CODES)[keyof typeof REST_ERROR_CODES];
 export type RestError = z.infer<typeof RestErrorSchema>;
 

@@ -4,6 +4,7 @@ import { AgentWorkersEnvSchema, agentWorkersConfigOf, type AgentWorkersConfig } 
 import { AgentsCatalogEnvSchema, agentsCatalogOf, type AgentsCatalog } from './agents-catalog.js';
 import { AuthEnvSchema, authConfigOf, type AuthConfig } from './auth-config.js';
 import { ClusterEnvSchema, clusterConfigOf, type ClusterConfig } from './cluster-config.js';
+import { checkDatabaseWithCluster, DatabaseEnvSchema, databaseConfigOf, type DatabaseConfig } from './database-config.js';
 import { parseEnv, type Env } from './env-values.js';
 import { LimitsEnvSchema, limitsConfigOf, type LimitsConfig } from './limits-config.js';
 import { McpEnvSchema, mcpConfigOf, type McpConfig } from './mcp-config.js';
@@ -15,6 +16,7 @@ export type { AgentWorkersConfig } from './agent-workers-config.js';
 export { AgentsCatalogError, type AgentsCatalog, type AgentEntry } from './agents-catalog.js';
 export { AUTH_MODES, AuthConfigError, type AuthConfig, type AuthMode, type IdentityConfig, type JwtConfig, type ProxyConfig } from './auth-config.js';
 export { ClusterConfigError, type ClusterConfig } from './cluster-config.js';
+export { DatabaseConfigError, type DatabaseConfig } from './database-config.js';
 export { LimitsConfigError, type LimitsConfig } from './limits-config.js';
 export { McpConfigError, type McpConfig } from './mcp-config.js';
 export { DEFAULT_DB, LOG_LEVELS, MEMORY_DB, ServerConfigError, type LogLevel, type ServerConfig } from './server-config.js';
@@ -24,6 +26,8 @@ export { REPO_ROOT, SERVER_VERSION } from './server-package.js';
 export interface Config extends ServerConfig, LimitsConfig, AuthConfig, AgentsConfig, AgentWorkersConfig {
   /** Cluster mode (INTERTHOUGHT_REDIS_URL set): this process is one node of a cluster sharing Redis. Undefined: the embedded SQLite server. */
   cluster: ClusterConfig | undefined;
+  /** Sessions in PostgreSQL (INTERTHOUGHT_DATABASE_URL set): instead of the SQLite file on one node; with Redis, the cluster's log. Undefined: SQLite, or Redis alone. */
+  database: DatabaseConfig | undefined;
   /** Tools from MCP servers (INTERTHOUGHT_MCP_CONFIG names their file). Undefined: none. */
   mcp: McpConfig | undefined;
   /** The agents and models of the agents file (INTERTHOUGHT_AGENTS_CONFIG names it). Undefined: the built-in agents only. */
@@ -38,6 +42,7 @@ const EnvSchema = z.object({
   ...AgentsEnvSchema.shape,
   ...AgentWorkersEnvSchema.shape,
   ...ClusterEnvSchema.shape,
+  ...DatabaseEnvSchema.shape,
   ...McpEnvSchema.shape,
   ...AgentsCatalogEnvSchema.shape,
 });
@@ -49,6 +54,8 @@ const EnvSchema = z.object({
  */
 export function loadConfig(env: Env = process.env): Config {
   const vars = parseEnv(EnvSchema, env);
+  const database = databaseConfigOf(vars);
+  checkDatabaseWithCluster(database, vars.INTERTHOUGHT_REDIS_URL);
   return {
     ...serverConfigOf(vars),
     ...limitsConfigOf(vars),
@@ -56,6 +63,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...agentsConfigOf(vars),
     ...agentWorkersConfigOf(vars),
     cluster: clusterConfigOf(vars),
+    database,
     mcp: mcpConfigOf(vars),
     agentsCatalog: agentsCatalogOf(vars),
   };

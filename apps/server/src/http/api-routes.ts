@@ -13,15 +13,18 @@ import { shareRoutes } from './share-routes.js';
 import { toolsRoute } from './tools-route.js';
 import { agUiRoute } from './ag-ui/ag-ui-route.js';
 import type { SessionCoreStats } from '../core/session-service.js';
+import type { StoreHealthProbe } from '../core/persistence/store-health.js';
 
 export interface ApiOptions {
   stats: () => SessionCoreStats;
+  /** The store's health probe, when it has one (Postgres): reported by /api/health and /api/metrics. */
+  store: StoreHealthProbe | undefined;
 }
 
 /** The REST API, registered under /api. Errors are `{ code, message }` JSON. */
 export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Promise<void> {
   app.setErrorHandler(restErrorHandler);
-  await app.register(healthRoute, { stats: options.stats });
+  await app.register(healthRoute, { stats: options.stats, store: options.store });
   // Answers signed in or not: it says what is missing (PROTOCOL.md §21.1).
   await app.register(meRoute);
   await app.register(async function guardedRoutes(guarded) {
@@ -35,7 +38,7 @@ export async function apiRoutes(app: FastifyInstance, options: ApiOptions): Prom
     await guarded.register(correctionsExportRoute);
     await guarded.register(shareRoutes, { config: app.config });
     await guarded.register(protocolSchemaRoutes);
-    await guarded.register(metricsRoute);
+    await guarded.register(metricsRoute, { store: options.store });
     await guarded.register(agUiRoute);
   });
 }
