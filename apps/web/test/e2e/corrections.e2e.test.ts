@@ -153,7 +153,7 @@ describe('the Corrections page in Chromium', { timeout: 120_000 }, () => {
       await page.keyboard.press('Enter');
       await page.waitForURL(new RegExp(`/sessions/${made.thought.sessionId}\\?step=${made.thought.opens}$`));
       await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.stepId), { timeout: 15_000 }).toBe(made.thought.opens);
-      const card = page.locator(`.timeline [data-step-id="${made.thought.opens}"]`);
+      const card = page.locator(`.rows [data-row] [data-step-id="${made.thought.opens}"]`);
       expect(await card.getAttribute('data-status')).toBe('corrected');
       const box = await card.boundingBox();
       const viewport = page.viewportSize()!;

@@ -43,13 +43,13 @@ describe('replay on another agent and compare, in Chromium', { timeout: 90_000 }
     const { page, errors, context } = await openPage(browser, server.url);
     const sourceId = await startFromHome(page, PERCENT_TASK);
     await waitForCompletion(page);
-    const sourceSteps = await page.locator('.timeline > li > article[data-step-id]').count();
+    const sourceSteps = await page.locator('.rows [data-row] > article[data-step-id]').count();
 
     // Slow enough to be seen running; its tokens are the fork's own figures.
     const turn = withUsage(answerTurn(...content('The large ', 'model ', 'says: ', 'thirty-six, ', 'exactly.')), usage(1200, 34));
     if (turn.type === 'stream') turn.deltaDelayMs = 400;
     fake.reply(turn);
-    const answer = page.locator('.timeline > li > article[data-kind="final_answer"]');
+    const answer = page.locator('.rows [data-row] > article[data-kind="final_answer"]');
     await answer.hover();
     await answer.locator('[data-action="replay"]').click();
     const dialog = page.getByTestId('replay-dialog');
@@ -70,7 +70,7 @@ describe('replay on another agent and compare, in Chromium', { timeout: 90_000 }
     // It runs at once (a page that loads under load may miss the answer being written), then is done.
     await page.locator('[data-session-status="running"]').waitFor();
     await waitForCompletion(page);
-    expect(await page.locator('.timeline > li > article[data-kind="final_answer"]').innerText()).toContain('thirty-six, exactly.');
+    expect(await page.locator('.rows [data-row] > article[data-kind="final_answer"]').innerText()).toContain('thirty-six, exactly.');
     expect(fake.requests.map((request) => request.body.model)).toEqual(['large-model']);
     // The copied chain reached the model, the original's answer did not (a replay redoes the answer).
     const sent = JSON.stringify(fake.requests[0]!.body.messages);

@@ -153,11 +153,11 @@ describe('the trial’s findings in Chromium (issue #30)', { timeout: 90_000 }, 
       expect(title.lines).toBe(2);
       expect(title.width).toBeGreaterThan(300);
 
-      // Fork, copy and collapse wait behind ⋯.
+      // Fork, replay, copy and collapse wait behind ⋯.
       const finalCard = page.locator(`${CARD}[data-kind="final_answer"]`);
       await finalCard.locator('[data-action="more"]').click();
       const menu = finalCard.getByRole('menu');
-      expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Fork from here', 'Copy', 'Collapse']);
+      expect(await menu.getByRole('menuitem').allInnerTexts()).toEqual(['Fork from here', 'Replay on…', 'Copy', 'Collapse']);
       await page.keyboard.press('Escape');
       await menu.waitFor({ state: 'detached' });
       await screenshot(page, 'trial-phone-chain');

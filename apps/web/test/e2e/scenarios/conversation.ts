@@ -181,7 +181,8 @@ export function conversationScenarios(env: GetEnv): void {
       expect(await page.locator('[data-session-status]').innerText()).toBe('Waiting for your message');
       await page.waitForFunction(() => document.activeElement?.getAttribute('name') === 'message');
       const origin = page.locator(`[data-forked-from="${sourceId}"]`);
-      expect((await origin.innerText()).replace(/\s+/g, ' ')).toBe(`Forked from ${PERCENT_TASK} · step 2`);
+      // The banner names the source and the step, and offers to compare the two sessions.
+      expect((await origin.innerText()).replace(/\s+/g, ' ')).toBe(`Forked from ${PERCENT_TASK} · step 2 Compare with the original`);
       const copied = await liveSteps(page);
       expect(kinds(copied)).toEqual(kinds(source.slice(0, 2)));
       expect(copied.map((step) => step.text)).toEqual(source.slice(0, 2).map((step) => step.text));
@@ -200,7 +201,7 @@ export function conversationScenarios(env: GetEnv): void {
       expect((await fetchSnapshot(page, sourceId)).chain).toEqual(source.map((step) => step.id));
 
       // The source, reached by the origin link, takes a message of its own; the fork keeps its chain.
-      await origin.locator('a').click();
+      await origin.locator('a:not([data-action="compare"])').click();
       await page.waitForURL((url) => url.pathname.endsWith(sourceId));
       await waitForCompletion(page);
       await sendMessage(page, 'Add 10 to that.');
