@@ -6,7 +6,7 @@ import { schemaVersion } from './sqlite/migrations.js';
 import { openDatabase, type OpenedDatabase, type SynchronousMode } from './sqlite/open-database.js';
 import type { ProcessLock } from './sqlite/process-lock.js';
 import { Retention } from './sqlite/retention.js';
-import { decodeCursor, encodeCursor, infoToUpdate, recordToInsert, rowToInfo, rowToRecord, type SessionRow } from './sqlite/session-rows.js';
+import { decodeCursor, pageOfRows, infoToUpdate, recordToInsert, rowToRecord, type SessionRow } from './sqlite/session-rows.js';
 import { prepareStatements, type Statements } from './sqlite/statements.js';
 import { StoreOpenError } from './sqlite/open-errors.js';
 import { SqliteCorrections } from './sqlite/sqlite-corrections.js';
@@ -144,10 +144,7 @@ export class SqliteEventStore implements EventStore {
     let rows: SessionRow[];
     if (ownerId === undefined) rows = cursor ? statements.listAfterCursor.all(cursor.createdAt, cursor.id, fetch) : statements.listFirstPage.all(fetch);
     else rows = cursor ? statements.listOwnersAfterCursor.all(ownerId, cursor.createdAt, cursor.id, fetch) : statements.listOwnersFirstPage.all(ownerId, fetch);
-    const page = rows.slice(0, options.limit);
-    const last = page[page.length - 1];
-    const sessions = page.map(rowToInfo);
-    return rows.length > options.limit && last ? { sessions, nextCursor: encodeCursor(last) } : { sessions };
+    return pageOfRows(rows, options.limit);
   }
 
   /** Every session with this status, oldest first (start-up marks in-flight ones `interrupted`). */

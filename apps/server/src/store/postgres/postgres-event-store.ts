@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus, StoreHealth } from '@interthought/protocol';
 import { EventStoreError, type AppendBatch, type EventStore, type SessionPage, type SessionRecord } from '../../core/persistence/event-store.js';
 import type { StoreHealthProbe } from '../../core/persistence/store-health.js';
-import { decodeCursor, encodeCursor, recordToInsert, rowToInfo, rowToRecord, type SessionRow } from '../sqlite/session-rows.js';
+import { decodeCursor, pageOfRows, recordToInsert, rowToRecord, type SessionRow } from '../sqlite/session-rows.js';
 import { appendInTransaction, notFound, updateParams, type AppendFence } from './appends.js';
 import { connectPool, DEFAULT_POOL_SIZE, type PostgresConnectOptions } from './connect.js';
 import { migrate, postgresSchemaVersion } from './migrations.js';
@@ -80,10 +80,7 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
     const cursor = options.before === undefined ? undefined : decodeCursor(options.before);
     // One row more than asked says whether a next page exists.
     const { rows } = await this.pool.query<SessionRow>(LIST_PAGE, [options.ownerId ?? null, cursor?.createdAt ?? null, cursor?.id ?? null, options.limit + 1]);
-    const page = rows.slice(0, options.limit);
-    const last = page[page.length - 1];
-    const sessions = page.map(rowToInfo);
-    return rows.length > options.limit && last ? { sessions, nextCursor: encodeCursor(last) } : { sessions };
+    return pageOfRows(rows, options.limit);
   }
 
   async listSessionsByStatus(status: SessionStatus): Promise<SessionRecord[]> {

@@ -2,60 +2,47 @@ import type pg from 'pg';
 import { applyEvent, createSessionState, toSnapshot, type SessionEvent, type SessionSnapshotData, type SessionState } from '@interthought/protocol';
 import { stateBeforeFirstEvent } from '../../core/persistence/session-loader.js';
 import { rowToInfo, type SessionRow } from '../sqlite/session-rows.js';
+import { RetentionLedger } from '../retention-ledger.js';
 import { FIRST_KEPT_SEQ, GET_SESSION, READ_EVENTS, READ_SNAPSHOT } from './session-queries.js';
 
-/** The longest an event log may grow past `keep` before it is trimmed, as a fraction of `keep`. */
-const SLACK_FRACTION = 4;
-
 /**
- * Keeps each session's log to its newest `keep` events, as the SQLite store's retention does:
- * over `keep + keep / 4`, the oldest events are folded into the session's snapshot with the
- * protocol reducer and deleted, in one transaction, so snapshot plus kept events is the whole session.
+ * Keeps each session's log to its newest `keep` events, by the rule the SQLite store follows too
+ * (`RetentionLedger`): the oldest events are folded into the session's snapshot with the protocol
+ * reducer and deleted, in one transaction, so snapshot plus kept events is the whole session.
  */
 export class PostgresRetention {
-  private readonly slack: number;
-  /** The lowest kept seq per session, so deciding to trim costs no query. */
-  private readonly firstKept = new Map<string, number>();
-  /** Sessions whose log cannot be folded; left whole instead of retried on every batch. */
-  private readonly unfoldable = new Set<string>();
+  private readonly ledger: RetentionLedger;
 
   constructor(
     private readonly pool: pg.Pool,
     readonly keep: number,
   ) {
-    this.slack = Math.max(1, Math.floor(keep / SLACK_FRACTION));
+    this.ledger = new RetentionLedger(keep);
   }
 
   /** After a committed batch: trim the touched sessions whose logs outgrew the limit (never undoing the append). */
   async afterAppend(lastSeqs: ReadonlyMap<string, number>): Promise<void> {
     for (const [sessionId, lastSeq] of lastSeqs) {
-      if (this.unfoldable.has(sessionId)) continue;
-      const firstKept = await this.firstKeptOf(sessionId);
-      if (firstKept === undefined || lastSeq - firstKept + 1 <= this.keep + this.slack) continue;
+      if (this.ledger.skips(sessionId)) continue;
+      const throughSeq = this.ledger.trimThrough(await this.firstKeptOf(sessionId), lastSeq);
+      if (throughSeq === undefined) continue;
       try {
-        await this.trim(sessionId, lastSeq - this.keep);
+        await this.trim(sessionId, throughSeq);
       } catch (error) {
-        this.unfoldable.add(sessionId);
-        process.emitWarning(
-          `Retention keeps every event of session ${sessionId}: its log could not be folded into a snapshot (${(error as Error).message}).`,
-          { code: 'INTERTHOUGHT_RETENTION' },
-        );
+        this.ledger.failed(sessionId, error);
       }
     }
   }
 
   forget(sessionId: string): void {
-    this.firstKept.delete(sessionId);
-    this.unfoldable.delete(sessionId);
+    this.ledger.forget(sessionId);
   }
 
   private async firstKeptOf(sessionId: string): Promise<number | undefined> {
-    const cached = this.firstKept.get(sessionId);
-    if (cached !== undefined) return cached;
+    const known = this.ledger.known(sessionId);
+    if (known !== undefined) return known;
     const { rows } = await this.pool.query<{ seq: number | null }>(FIRST_KEPT_SEQ, [sessionId]);
-    const seq = rows[0]?.seq ?? undefined;
-    if (seq !== undefined) this.firstKept.set(sessionId, seq);
-    return seq;
+    return this.ledger.remember(sessionId, rows[0]?.seq ?? undefined);
   }
 
   private async trim(sessionId: string, throughSeq: number): Promise<void> {
@@ -81,7 +68,7 @@ export class PostgresRetention {
     } finally {
       client.release();
     }
-    this.firstKept.set(sessionId, throughSeq + 1);
+    this.ledger.trimmed(sessionId, throughSeq);
   }
 }
 

@@ -3,29 +3,22 @@ import { applyEvent, createSessionState, toSnapshot, type SessionEvent, type Ses
 import { stateBeforeFirstEvent } from '../../core/persistence/session-loader.js';
 import { rowToInfo } from './session-rows.js';
 import type { Statements } from './statements.js';
-
-/** The longest an event log may grow past `keep` before it is trimmed, as a fraction of `keep`. */
-const SLACK_FRACTION = 4;
+import { RetentionLedger } from '../retention-ledger.js';
 
 /**
- * Keeps each session's log to its newest `keep` events. Trimming folds the dropped events into
- * the session's snapshot with the protocol reducer, so the snapshot plus the kept events is
- * still the whole session. It runs only when a log exceeds `keep + keep / 4`, and then drops
- * back to `keep`: each event is folded once, and a trim happens every `keep / 4` appends.
+ * Keeps each session's log to its newest `keep` events (when to trim: `RetentionLedger`). Trimming
+ * folds the dropped events into the session's snapshot with the protocol reducer, so the snapshot
+ * plus the kept events is still the whole session.
  */
 export class Retention {
-  private readonly slack: number;
-  /** The lowest kept seq per session, so deciding to trim costs no query. */
-  private readonly firstKept = new Map<string, number>();
-  /** Sessions whose log cannot be folded; left whole instead of retried on every batch. */
-  private readonly unfoldable = new Set<string>();
+  private readonly ledger: RetentionLedger;
 
   constructor(
     private readonly db: Database.Database,
     private readonly statements: Statements,
     readonly keep: number,
   ) {
-    this.slack = Math.max(1, Math.floor(keep / SLACK_FRACTION));
+    this.ledger = new RetentionLedger(keep);
   }
 
   /**
@@ -34,33 +27,24 @@ export class Retention {
    */
   afterAppend(lastSeqs: ReadonlyMap<string, number>): void {
     for (const [sessionId, lastSeq] of lastSeqs) {
-      if (this.unfoldable.has(sessionId)) continue;
-      const firstKept = this.firstKeptOf(sessionId);
-      if (firstKept === undefined || lastSeq - firstKept + 1 <= this.keep + this.slack) continue;
+      if (this.ledger.skips(sessionId)) continue;
+      const throughSeq = this.ledger.trimThrough(this.firstKeptOf(sessionId), lastSeq);
+      if (throughSeq === undefined) continue;
       try {
-        this.trim(sessionId, lastSeq - this.keep);
+        this.trim(sessionId, throughSeq);
       } catch (error) {
-        this.unfoldable.add(sessionId);
-        process.emitWarning(
-          `Retention keeps every event of session ${sessionId}: its log could not be folded into a snapshot (${(error as Error).message}).`,
-          { code: 'INTERTHOUGHT_RETENTION' },
-        );
+        this.ledger.failed(sessionId, error);
       }
     }
   }
 
   /** Drop what is cached about a deleted session. */
   forget(sessionId: string): void {
-    this.firstKept.delete(sessionId);
-    this.unfoldable.delete(sessionId);
+    this.ledger.forget(sessionId);
   }
 
   private firstKeptOf(sessionId: string): number | undefined {
-    const cached = this.firstKept.get(sessionId);
-    if (cached !== undefined) return cached;
-    const seq = this.statements.firstKeptSeq.get(sessionId)?.seq ?? undefined;
-    if (seq !== undefined) this.firstKept.set(sessionId, seq);
-    return seq;
+    return this.ledger.known(sessionId) ?? this.ledger.remember(sessionId, this.statements.firstKeptSeq.get(sessionId)?.seq ?? undefined);
   }
 
   /** Fold events up to `throughSeq` into the snapshot, then delete them, atomically. */
@@ -73,7 +57,7 @@ export class Retention {
       this.statements.writeSnapshot.run(sessionId, snapshot.seq, JSON.stringify(snapshot));
       this.statements.deleteEventsThrough.run(sessionId, throughSeq);
     })();
-    this.firstKept.set(sessionId, throughSeq + 1);
+    this.ledger.trimmed(sessionId, throughSeq);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { FailureReason, Origin, SessionInfo, SessionOptions, SessionStatus, SessionUsage } from '@interthought/protocol';
-import type { SessionRecord } from '../../core/persistence/event-store.js';
+import type { SessionPage, SessionRecord } from '../../core/persistence/event-store.js';
 import { badListCursor } from '../../core/session-error.js';
 
 /** A row of the `sessions` table, as better-sqlite3 returns it. */
@@ -119,4 +119,12 @@ export function decodeCursor(cursor: string): ListCursor {
     if (encodeCursor({ created_at: parsed[0], id: parsed[1] }) === cursor) return { createdAt: parsed[0], id: parsed[1] };
   }
   throw badListCursor(cursor);
+}
+
+/** A page of sessions from rows fetched one beyond `limit`: that extra row says a next page exists, and the page's last row is its cursor. */
+export function pageOfRows(rows: readonly SessionRow[], limit: number): SessionPage {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const sessions = page.map(rowToInfo);
+  return rows.length > limit && last ? { sessions, nextCursor: encodeCursor(last) } : { sessions };
 }
