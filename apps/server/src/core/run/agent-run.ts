@@ -45,6 +45,8 @@ export interface RunDeps {
 
 /** What runs need of the sub-agents' owner (`core/subagents/`). */
 export interface SubagentHost {
+  /** How deep sub-agents may nest (`hello.limits.maxSubagentDepth`, PROTOCOL.md §24.1): for every way one opens. */
+  readonly maxDepth: number;
   /** The tools `run`'s agent gets: the server's, and a `delegate` bound to the run. */
   toolboxFor(run: AgentRun): AgentToolbox;
   /** A sub-agent's run ended by itself (`failure` when it threw): its status, and the outcome its parent awaits. */
@@ -137,6 +139,10 @@ export class AgentRun implements SessionRun, RunScope {
 
   newId(): string {
     return this.#deps.newId();
+  }
+
+  get maxSubagentDepth(): number {
+    return this.#deps.subagents.maxDepth;
   }
 
   policyVerdictOn(step: Step, at: string): JudgedCall {

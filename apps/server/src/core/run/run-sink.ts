@@ -16,6 +16,8 @@ export interface RunScope {
   /** Still the session's run and not aborted: only then may it emit. */
   readonly live: boolean;
   readonly tokenDelayMs: number;
+  /** How deep sub-agents may nest on this server (PROTOCOL.md §24.1): a scope its agent opens deeper is refused. */
+  readonly maxSubagentDepth: number;
   /** The server's backlog of events to write and send: writers wait while it is over its mark. */
   readonly backlog?: Backlog;
   newId(): string;
@@ -147,6 +149,9 @@ export class RunSink implements StepSink {
       if (typeof call[field] !== 'string' || call[field].length === 0) throw new TypeError(`A sub-agent's ${field} must be a non-empty string.`);
     }
     const depth = (parent.scope === undefined ? 0 : (session.state.subagents.get(parent.scope)?.depth ?? 0)) + 1;
+    if (depth > parent.maxSubagentDepth) {
+      throw new TypeError(`Sub-agents nest at most ${parent.maxSubagentDepth} deep on this server (INTERTHOUGHT_MAX_SUBAGENT_DEPTH), and this one would be at depth ${depth}.`);
+    }
     const name = typeof call.name === 'string' && call.name.length > 0 ? call.name.slice(0, 80) : call.agent;
     session.append({
       type: 'subagent.started',
@@ -184,6 +189,9 @@ class OpenedScope implements RunScope {
   }
   get tokenDelayMs(): number {
     return this.parent.tokenDelayMs;
+  }
+  get maxSubagentDepth(): number {
+    return this.parent.maxSubagentDepth;
   }
   get backlog(): Backlog | undefined {
     return this.parent.backlog;

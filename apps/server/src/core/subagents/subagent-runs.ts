@@ -51,6 +51,10 @@ export class SubagentRuns implements SubagentHost {
     this.#deps = deps;
   }
 
+  get maxDepth(): number {
+    return this.#deps.maxDepth;
+  }
+
   toolboxFor(run: AgentRun): AgentToolbox {
     const agent = this.#deps.agents.get(run.agentName);
     const offered = (agent?.subagents?.length ?? 0) > 0;
