@@ -20,6 +20,18 @@ import { appendWholeObservation, judgeAwaitedStep } from './awaited-step.js';
  * decision, and the events that record asking and deciding. The session manager sequences them.
  */
 
+/**
+ * The head of `scope`'s chain when it is a call nobody decided whose tool never ran: a run that
+ * starts there judges it as a call that just completed would be (§19.1), so no run ever runs a call
+ * the policy holds without a decision. A fork copies a pending approval as no approval at all
+ * (§20.4), so a resumed fork asks again. A corrected call is the user's and never waits (§19.1).
+ */
+export function undecidedCall(session: LiveSession, scope: string | undefined): Step | undefined {
+  const head = session.head(scope);
+  if (head === undefined || head.kind !== 'tool_call' || head.status !== 'completed') return undefined;
+  return head.approval === undefined && head.tool !== ASK_USER_TOOL ? head : undefined;
+}
+
 /** Who decides when nobody did in time. */
 export const TIMEOUT_DECIDER = 'server';
 export const TIMEOUT_REASON = 'timed out';

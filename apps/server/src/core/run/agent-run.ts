@@ -5,6 +5,7 @@ import type { LiveSession, SessionRun } from '../sessions/live-session.js';
 import type { Backlog } from '../persistence/outbox.js';
 import { judgeCall, type JudgedCall } from '../commands/standing-decisions.js';
 import { unansweredQuestion } from '../commands/questions.js';
+import { undecidedCall } from '../commands/approvals.js';
 import { abortError } from './pace.js';
 import { RunSink, type RunScope } from './run-sink.js';
 import { breakpointOn } from './breakpoint-stop.js';
@@ -108,6 +109,7 @@ export class AgentRun implements SessionRun, RunScope {
     // A chain whose head is a question without its answer is asked, not run (PROTOCOL.md §25.1): a corrected ask_user call is asked again.
     const question = unansweredQuestion(session, run.scope);
     if (question !== undefined) run.waitForInput(question);
+    else run.#judgeUndecidedHead();
     run.#settled = new Promise<void>((resolve) => {
       setImmediate(() => {
         if (!run.live) {
@@ -143,6 +145,15 @@ export class AgentRun implements SessionRun, RunScope {
 
   get maxSubagentDepth(): number {
     return this.#deps.subagents.maxDepth;
+  }
+
+  /** A head call nobody decided is judged before the agent runs on from it (see `undecidedCall`). */
+  #judgeUndecidedHead(): void {
+    const call = undecidedCall(this.session, this.scope);
+    if (call === undefined) return;
+    const verdict = this.policyVerdictOn(call, new Date().toISOString());
+    if (verdict.decision === 'deny') this.refuseByRule(call, verdict);
+    else if (verdict.decision === 'ask') this.waitForApproval(call);
   }
 
   policyVerdictOn(step: Step, at: string): JudgedCall {

@@ -255,6 +255,36 @@ export function describeSubagents(name: string, factory: ServiceTargetFactory): 
       expect(chainOf(snapshot).at(-1)?.content).toContain('Joined:');
       expect(target.calls.of('wait beta')).toBe(1);
     });
+    it('forks at a call waiting for approval in a scope: the copy asks again on resume and never runs the call unapproved', async () => {
+      const target = await factory.open();
+      const { a, b } = ends(target);
+      const { sessionId, creator } = await delegating(target, 'tool alpha; beta', { approve: ['adder'] });
+      const scopes = await startedScopes(creator, 2);
+      const alpha = scopes.get('tool alpha')!;
+      await scopeReached(creator, alpha, 'waiting');
+      const asked = await nextFrame(creator, 'approval.requested', (frame) => frame.type === 'approval.requested');
+      await statusReached(creator, sessionId, 'waiting');
+      const fork = await b.fork({ sessionId, stepId: asked.stepId as string });
+      const copy = await snapshotOf(b, fork.sessionId);
+      expect(copy.session.status).toBe('interrupted');
+      const [copiedAlpha] = subagentsOf(copy);
+      const copiedCall = scopeChain(copy, copiedAlpha!.scope).at(-1)!;
+      expect(copiedCall).toMatchObject({ kind: 'tool_call', tool: 'adder' });
+      expect(copiedCall.approval).toBeUndefined();
+
+      const resumer = target.peer('resumer');
+      await b.subscribe(fork.sessionId, { peer: resumer });
+      await b.resume(fork.sessionId);
+      const askedAgain = await nextFrame(resumer, 'approval.requested in the fork', (frame) => frame.type === 'approval.requested' && frame.sessionId === fork.sessionId);
+      expect(askedAgain.stepId).toBe(copiedCall.stepId);
+      await statusReached(resumer, fork.sessionId, 'waiting');
+      const waiting = await snapshotOf(a, fork.sessionId);
+      expect(scopeChain(waiting, copiedAlpha!.scope).map((step) => step.kind)).toEqual(['thought', 'tool_call']);
+      expect(scopeChain(waiting, copiedAlpha!.scope)[1]).toMatchObject({ approval: { state: 'pending' } });
+      // The source still waits for its own decision, untouched by the fork's.
+      expect((await snapshotOf(a, sessionId)).session.status).toBe('waiting');
+    });
+
     it('forks at a root step with the scopes of the delegate calls it copies, whole, under new ids', async () => {
       const target = await factory.open();
       const { a, b } = ends(target);
