@@ -3,7 +3,7 @@ import { isLessonsGuidance } from './lesson-guidance.js';
 
 /*
  * Which earlier corrections match a run (PROTOCOL.md §26.4): the overlap of the tasks' words
- * (Jaccard of their lower-cased words of 3 or more letters), plus a bonus when the correction is
+ * (Jaccard of their words: lower-cased words of 3 or more letters, character pairs in scripts without spaces), plus a bonus when the correction is
  * of a call of a tool this run may call. Pure, so the rule is tested without a store.
  */
 
@@ -19,9 +19,24 @@ export interface LessonRun {
   readonly max: number;
 }
 
-/** The lower-cased words of 3 or more letters of a text, each once. */
+/** Scripts written without spaces between words: their runs are split into overlapping pairs of characters. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+
+/**
+ * The words of a text, each once: lower-cased words of 3 or more letters, and in Chinese, Japanese
+ * and Korean, which put no spaces between words, every pair of neighbouring characters of a run
+ * (a run of one character is that character), so "巴黎今天天气" and "巴黎明天天气" share 巴黎, 天天, 天气.
+ */
 export function taskWords(text: string): Set<string> {
-  return new Set(text.toLowerCase().match(/\p{L}{3,}/gu) ?? []);
+  const lower = text.toLowerCase();
+  const words = new Set<string>();
+  for (const run of lower.match(UNSPACED) ?? []) {
+    const chars = [...run];
+    if (chars.length === 1) words.add(run);
+    for (let at = 0; at + 1 < chars.length; at++) words.add(chars[at]! + chars[at + 1]!);
+  }
+  for (const word of lower.replace(UNSPACED, ' ').match(/\p{L}{3,}/gu) ?? []) words.add(word);
+  return words;
 }
 
 /** The Jaccard index of two word sets: shared words over all words (0 when both are empty). */

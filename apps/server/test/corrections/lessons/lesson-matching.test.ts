@@ -30,6 +30,19 @@ describe('task words and their Jaccard index', () => {
     expect([...taskWords('Größe über Maße')]).toEqual(['größe', 'über', 'maße']);
   });
 
+  it('splits Chinese, Japanese and Korean runs into character pairs, beside the words of other scripts', () => {
+    expect([...taskWords('巴黎今天天气')]).toEqual(['巴黎', '黎今', '今天', '天天', '天气']);
+    expect([...taskWords('用 Python 算 25% 折扣')]).toEqual(['用', '算', '折扣', 'python']);
+    expect([...taskWords('東京の天気')]).toEqual(['東京', '京の', 'の天', '天気']);
+    expect([...taskWords('서울 날씨')]).toEqual(['서울', '날씨']);
+  });
+
+  it('lets two Chinese tasks about the same thing match, and two about different things not', () => {
+    const task = (text: string) => taskWords(text);
+    expect(jaccard(task('巴黎今天的天气怎么样？'), task('巴黎明天的天气怎么样？'))).toBeGreaterThanOrEqual(0.2);
+    expect(jaccard(task('巴黎今天的天气怎么样？'), task('把这首诗翻译成法语'))).toBeLessThan(0.2);
+  });
+
   it('is shared words over all words, 0 for two empty sets', () => {
     expect(jaccard(taskWords('what discount price'), taskWords('what discount total'))).toBeCloseTo(2 / 4);
     expect(jaccard(new Set(), new Set())).toBe(0);
