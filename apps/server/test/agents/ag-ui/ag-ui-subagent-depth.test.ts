@@ -31,16 +31,21 @@ afterEach(async () => {
   await fake.close();
 });
 
-const outer = (event: Record<string, unknown>) => ({ ...event, subagentRunId: 'outer' });
+/** The run's delegate call c1, its sub-agent 'outer' started on it, and `inside` written by that sub-agent. */
+function inOuterScope(...inside: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return [
+    ...toolCall('c1', 'delegate', '{"task":"research"}'),
+    { type: 'SUBAGENT_STARTED', subagentRunId: 'outer', name: 'researcher', parentToolCallId: 'c1' },
+    ...inside.map((event) => ({ ...event, subagentRunId: 'outer' })),
+  ];
+}
 
 describe('sub-agents an AG-UI agent runs itself', () => {
   it('open up to the server\'s depth limit', async () => {
     const task = 'one level';
     fake.script(task, {
       frames: run(
-        ...toolCall('c1', 'delegate', '{"task":"research"}'),
-        { type: 'SUBAGENT_STARTED', subagentRunId: 'outer', name: 'researcher', parentToolCallId: 'c1' },
-        outer({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'o-t', delta: 'Found it.' }),
+        ...inOuterScope({ type: 'TEXT_MESSAGE_CHUNK', messageId: 'o-t', delta: 'Found it.' }),
         { type: 'SUBAGENT_FINISHED', subagentRunId: 'outer' },
         { type: 'TOOL_CALL_RESULT', messageId: 'o1', toolCallId: 'c1', content: 'Found it.' },
         { type: 'TEXT_MESSAGE_CHUNK', messageId: 'f', delta: 'Done.' },
@@ -57,11 +62,7 @@ describe('sub-agents an AG-UI agent runs itself', () => {
     const task = 'two levels';
     fake.script(task, {
       frames: run(
-        ...toolCall('c1', 'delegate', '{"task":"research"}'),
-        { type: 'SUBAGENT_STARTED', subagentRunId: 'outer', name: 'researcher', parentToolCallId: 'c1' },
-        outer({ type: 'TOOL_CALL_START', toolCallId: 'c2', toolCallName: 'delegate' }),
-        outer({ type: 'TOOL_CALL_ARGS', toolCallId: 'c2', delta: '{"task":"look it up"}' }),
-        outer({ type: 'TOOL_CALL_END', toolCallId: 'c2' }),
+        ...inOuterScope(...toolCall('c2', 'delegate', '{"task":"look it up"}')),
         { type: 'SUBAGENT_STARTED', subagentRunId: 'inner', name: 'searcher', parentToolCallId: 'c2', parentSubagentRunId: 'outer' },
         { type: 'TEXT_MESSAGE_CHUNK', messageId: 'i-t', delta: 'deep', subagentRunId: 'inner' },
       ),
