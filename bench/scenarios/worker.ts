@@ -1,7 +1,7 @@
 import type { StreamResult } from '../load/jobs.js';
 import { FirehoseWorker } from '../harness/worker-process.js';
 import { parseFirehoseTask } from '../../apps/server/src/agents/firehose/firehose-params.js';
-import { check, describeDisruption, figure, measureStream, millis, perSecond, ratio, streamSpec, times, type Scenario, type ScenarioReport } from './scenario.js';
+import { check, describeDisruption, figure, measureStream, millis, perSecond, ratio, streamSpec, times, type BenchContext, type Scenario, type ScenarioReport } from './scenario.js';
 
 /** The worker's token and the name it serves the firehose under (in-process names cannot be registered). */
 const TOKEN = 'bench-worker-token';
@@ -19,6 +19,20 @@ type Level = number | 'max';
 const levelName = (level: Level) => (level === 'max' ? 'saturation' : `${perSecond(level)} offered`);
 
 /**
+ * Stream through the worker a while, unmeasured, as the harness does through every new server:
+ * the server's warm-up runs only the in-process agent, so the worker process and the server's
+ * /ws/agents path would otherwise meet the first measured level cold (their JIT, their first
+ * socket reads), and the backlog that leaves lasted past the level's warm-up.
+ */
+async function warmWorkerPath(context: BenchContext, wsUrl: string): Promise<void> {
+  const { serverWarmUpMs } = context.scale;
+  if (serverWarmUpMs <= 0) return;
+  context.log('worker: warming up the worker path');
+  const stream = { ...streamSpec(context, wsUrl, context.scale.worker, context.scale.worker.offeredPerSec), agent: WORKER_AGENT, warmupMs: 0, measureMs: serverWarmUpMs };
+  await context.runLoad({ kind: 'stream', stream }, 60_000 + serverWarmUpMs);
+}
+
+/**
  * The same firehose plan streamed by the agent in the server's process and by the same agent in a
  * worker process over /ws/agents, to the same viewers of one server: what the hop costs.
  */
@@ -33,6 +47,7 @@ export const workerScenario: Scenario = {
     await context.withTarget('interthought', { label: 'interthought (workers on)', env: WORKER_SERVER_ENV }, async (target) => {
       const worker = await FirehoseWorker.start(target.httpUrl, TOKEN, WORKER_AGENT);
       try {
+        await warmWorkerPath(context, target.wsUrl);
         for (const level of levels) {
           for (const placement of ['in process', 'worker'] as const) {
             context.log(`worker: ${placement}, ${scale.sessions} session × ${scale.subscribers} viewers, ${levelName(level)}`);
