@@ -1,6 +1,7 @@
 import { nowMicros } from '../../apps/server/src/agents/firehose/firehose-text.js';
 import { forEachStamp } from './frame-reader.js';
 import { LatencyRecorder } from './latency.js';
+import { ScheduleLatency } from './schedule-latency.js';
 
 /**
  * Counts and times the deltas healthy subscribers receive inside one measurement window; every
@@ -10,6 +11,8 @@ import { LatencyRecorder } from './latency.js';
  */
 export class DeltaMeter {
   readonly latency = new LatencyRecorder();
+  /** Due → receive, when the sessions are paced at this many deltas a second each (see `ScheduleLatency`). */
+  readonly scheduled: ScheduleLatency | undefined;
   measured = 0;
   orderViolations = 0;
   /** Frames in the window that carried several deltas (the server coalesced them for a reader behind). */
@@ -21,21 +24,28 @@ export class DeltaMeter {
   #windowEnd = Infinity;
   #onFirstDelta: (() => void) | undefined;
 
+  constructor(options: { pacedPerSec?: number } = {}) {
+    this.scheduled = options.pacedPerSec === undefined ? undefined : new ScheduleLatency(options.pacedPerSec);
+  }
+
   /** A handler for one connection's delta frames (it tracks that connection's index order). */
   handler(): (frame: Buffer) => void {
     let lastIndex = -1;
+    const scheduled = this.scheduled?.connection();
     return (frame) => {
       const now = nowMicros();
+      const inWindow = now >= this.#windowStart && now < this.#windowEnd;
       const stamps = forEachStamp(frame, (micros, index) => {
         if (lastIndex >= 0 && index !== lastIndex + 1) this.orderViolations++;
         lastIndex = index;
-        if (now >= this.#windowStart && now < this.#windowEnd) {
+        scheduled?.(now, micros, index, inWindow);
+        if (inWindow) {
           this.measured++;
           this.latency.record(now - micros);
         }
       });
       if (stamps === 0) return;
-      if (stamps > 1 && now >= this.#windowStart && now < this.#windowEnd) this.coalescedFrames++;
+      if (stamps > 1 && inWindow) this.coalescedFrames++;
       if (this.#firstDeltaAt === undefined) {
         this.#firstDeltaAt = now;
         this.#onFirstDelta?.();

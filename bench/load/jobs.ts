@@ -30,6 +30,8 @@ export interface StreamSpec {
   warmupMs: number;
   /** How long deltas are counted after the warm-up. */
   measureMs: number;
+  /** The sessions are paced at this many deltas a second each: measure due → receive too (`scheduledLatency`). */
+  pacedPerSec?: number;
 }
 
 export interface StreamJob {
@@ -103,7 +105,10 @@ export interface StreamResult {
   deliveredPerSec: number;
   deltasMeasured: number;
   windowMs: number;
+  /** The agent's write stamp → a viewer's receive. */
   latency: LatencySummary;
+  /** When the spec says `pacedPerSec`: the delta's due time on the agent's schedule → a viewer's receive (load/schedule-latency.ts). */
+  scheduledLatency?: LatencySummary;
   connections: number;
   watchers: number;
   watchersStalled: boolean;

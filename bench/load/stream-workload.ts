@@ -87,6 +87,7 @@ export async function measureStream(spec: StreamSpec, fleet: StreamFleet, meter:
     deltasMeasured: meter.measured,
     windowMs,
     latency: meter.latency.summary(),
+    ...(meter.scheduled === undefined ? {} : { scheduledLatency: meter.scheduled.summary() }),
     connections: fleet.healthy.length,
     watchers: fleet.watchers.length,
     watchersStalled: spec.watchersStall,
@@ -102,7 +103,7 @@ export async function measureStream(spec: StreamSpec, fleet: StreamFleet, meter:
 
 /** S sessions × C subscribers (plus watchers): delivered deltas per second and their latency. */
 export async function runStream(spec: StreamSpec, holding: (connections: number) => Promise<void>): Promise<StreamResult> {
-  const meter = new DeltaMeter();
+  const meter = new DeltaMeter(spec.pacedPerSec === undefined ? {} : { pacedPerSec: spec.pacedPerSec });
   const fleet = await openStreamFleet(spec, meter);
   try {
     const result = await measureStream(spec, fleet, meter);
