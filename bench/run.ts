@@ -41,12 +41,15 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   worker: workerScenario,
 };
 
-const USAGE = `Usage: pnpm bench [--quick | --full | --smoke] [--only=${SCENARIO_NAMES.join(',')}] [--cpu-prof]`;
+const USAGE = `Usage: pnpm bench [--quick | --full | --smoke] [--only=${SCENARIO_NAMES.join(',')}] [--cpu-prof] [--trace]`;
 
 /** Where `--cpu-prof` puts the servers' profiles (bench/results is git-ignored). */
 const PROFILE_DIR = `${REPO_ROOT}bench/results/profiles`;
 
-function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: ScenarioName[]; cpuProf: boolean } {
+/** Where `--trace` puts the browser's traces and page CPU profiles. */
+const TRACE_DIR = `${REPO_ROOT}bench/results/traces`;
+
+function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: ScenarioName[]; cpuProf: boolean; trace: boolean } {
   const { values } = parseArgs({
     args: argv.filter((arg) => arg !== '--'),
     options: {
@@ -55,6 +58,7 @@ function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: Scenario
       smoke: { type: 'boolean', default: false },
       only: { type: 'string' },
       'cpu-prof': { type: 'boolean', default: false },
+      trace: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -65,7 +69,7 @@ function readCommandLine(argv: string[]): { mode: BenchMode; scenarios: Scenario
   const names = values.only === undefined ? [...SCENARIO_NAMES] : values.only.split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !(SCENARIO_NAMES as readonly string[]).includes(name));
   if (unknown.length > 0 || names.length === 0) throw new UsageError(`Unknown scenario ${unknown.join(', ') || '(none given)'}.\n${USAGE}`);
-  return { mode: modes[0] ?? 'quick', scenarios: names as ScenarioName[], cpuProf: values['cpu-prof'] };
+  return { mode: modes[0] ?? 'quick', scenarios: names as ScenarioName[], cpuProf: values['cpu-prof'], trace: values.trace };
 }
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -93,11 +97,12 @@ async function warmUp(target: TargetProcess, load: LoadGenerator, scale: Scale):
 }
 
 async function main(): Promise<number> {
-  const { mode, scenarios, cpuProf } = readCommandLine(process.argv.slice(2));
+  const { mode, scenarios, cpuProf, trace } = readCommandLine(process.argv.slice(2));
   if (cpuProf) {
     profileServersInto(PROFILE_DIR);
     log(`CPU profiles of every server go to ${PROFILE_DIR} when it stops (profiling slows them: figures are not comparable)`);
   }
+  if (trace) log(`Browser traces and page CPU profiles go to ${TRACE_DIR} (tracing slows the page: figures are not comparable)`);
   const scale = SCALES[mode];
   const load = new LoadGenerator();
   const pool = new TargetPool(scale.reuseTargets, (target) => warmUp(target, load, scale));
@@ -111,6 +116,7 @@ async function main(): Promise<number> {
     mode,
     scale,
     log,
+    ...(trace ? { traceDir: TRACE_DIR } : {}),
     withTarget: (kind, options, use) => pool.withTarget(kind, options, use),
     runLoad: (job, timeoutMs, hooks) => load.run(job, timeoutMs, hooks),
   };

@@ -3,6 +3,7 @@ import { formatFirehoseTask, type FirehoseStepKind } from '../../apps/server/src
 import { launchChromium } from '../browser/chromium.js';
 import { START_RECORDING, STEPS_SHOWN, STOP_RECORDING, streamWindow, type FrameRecord } from '../browser/frame-recorder.js';
 import { frameStats, type FrameStats } from '../browser/frame-stats.js';
+import { startPageTrace, traceLines, type PageTrace, type TraceSummary } from '../browser/page-trace.js';
 import type { TargetProcess } from '../harness/target-process.js';
 import { BenchSocket } from '../load/bench-socket.js';
 import { createdSessionId, createRequest } from '../load/stream-workload.js';
@@ -82,6 +83,18 @@ interface BrowserChainResult {
    */
   mainThreadCpuShare: number;
   pageErrors: string[];
+  /** `--trace`: where the stream's frames went. */
+  trace?: TraceSummary;
+}
+
+/** `BENCH_BROWSER_VARIANTS=rows,long`: measure only these (while working on one; a report needs all three). */
+function chosenVariants(): Variant[] {
+  const all = Object.keys(VARIANTS) as Variant[];
+  const chosen = process.env.BENCH_BROWSER_VARIANTS?.split(',').map((name) => name.trim());
+  if (!chosen) return all;
+  const unknown = chosen.filter((name) => !(all as string[]).includes(name));
+  if (unknown.length) throw new BenchFailure(`BENCH_BROWSER_VARIANTS: no variant ${unknown.join(', ')} (there are ${all.join(', ')}).`);
+  return chosen as Variant[];
 }
 
 const fpsText = (value: number) => `${value.toFixed(1)} fps`;
@@ -164,14 +177,18 @@ async function measure(browser: Browser, target: TargetProcess, context: BenchCo
     const progress = followSession(socket, scale.leadSteps, 60_000);
     sessionId = createdSessionId(await socket.request(createRequest(task)));
     await progress.leadWritten;
+    const cdp = await page.context().newCDPSession(page);
+    // Traced, the opening too: its own trace and profile, from navigation to the first steps painted.
+    const tracingOpen: PageTrace | undefined = context.traceDir === undefined ? undefined : await startPageTrace(cdp, context.traceDir, `browser-chain-${variant}-open`);
     const opening = performance.now();
     await page.goto(`${target.httpUrl}/sessions/${encodeURIComponent(sessionId)}`);
     await page.waitForFunction(`${STEPS_SHOWN} >= ${scale.leadSteps} && ${opened(VARIANTS[variant].kinds.length > 1)}`, undefined, { timeout: 120_000, polling: 50 });
     await page.evaluate(NEXT_PAINT);
     const openMs = performance.now() - opening;
+    const openTrace = await tracingOpen?.stop();
+    if (openTrace) for (const line of traceLines(`${VARIANTS[variant].label}, opening`, openTrace)) context.log(line);
     const lateStart = progress.started() > scale.leadSteps + 1;
     // CPU time of the page's main thread (thread ticks): what keeping up costs, whatever else runs on the machine.
-    const cdp = await page.context().newCDPSession(page);
     await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
     const memoryOpened = await pageMemory(cdp);
     const sample = async () => {
@@ -182,6 +199,8 @@ async function measure(browser: Browser, target: TargetProcess, context: BenchCo
     const streamMs = (scale.streamSteps * scale.perStep * 1_000) / scale.rate;
     const timeoutMs = 60_000 + scale.delayMs + streamMs * 4;
     await within(progress.streamStarted, timeoutMs, 'The stream did not start');
+    // From the stream's start: traced, the page runs slower, so its figures say where time goes, not how fast it is.
+    const tracing: PageTrace | undefined = context.traceDir === undefined ? undefined : await startPageTrace(cdp, context.traceDir, `browser-chain-${variant}`);
     const from = await sample();
     await within(progress.completed, timeoutMs, 'The session did not complete');
     // Then the page, asked rarely (an O(1) read) so asking costs it nothing, until it shows every step.
@@ -189,13 +208,15 @@ async function measure(browser: Browser, target: TargetProcess, context: BenchCo
     await page.waitForFunction(`${STEPS_SHOWN} >= ${finalSteps}`, undefined, { timeout: timeoutMs, polling: 200 });
     const to = await sample();
     const mainThreadCpuShare = (to.cpu - from.cpu) / (streamMs / 1_000);
+    const trace = await tracing?.stop();
+    if (trace) for (const line of traceLines(VARIANTS[variant].label, trace)) context.log(line);
     // A few more frames, so the last one of the stream has a successor.
     await page.waitForTimeout(100);
     const record = (await page.evaluate(STOP_RECORDING)) as FrameRecord;
     const stats = frameStats(streamWindow(record));
     if (!stats) throw new BenchFailure(`browser-chain (${variant}): the page drew no frame while the chain grew (did the stream reach the page?).`);
     const memoryEnd = await pageMemory(cdp);
-    return { variant, task, leadSteps: scale.leadSteps, streamSteps: scale.streamSteps, openMs, memoryOpened, memoryEnd, stepsAtStart: record.steps[0] ?? 0, stepsAtEnd: record.steps[record.steps.length - 1] ?? 0, lateStart, stats, mainThreadCpuShare, pageErrors };
+    return { variant, task, leadSteps: scale.leadSteps, streamSteps: scale.streamSteps, openMs, memoryOpened, memoryEnd, stepsAtStart: record.steps[0] ?? 0, stepsAtEnd: record.steps[record.steps.length - 1] ?? 0, lateStart, stats, mainThreadCpuShare, pageErrors, ...(trace ? { trace } : {}) };
   } finally {
     if (sessionId !== undefined) await socket.request({ type: 'session.cancel', sessionId }).catch(() => undefined);
     socket.close();
@@ -218,7 +239,7 @@ export const browserChainScenario: Scenario = {
       const browser = await launchChromium();
       try {
         const measured: BrowserChainResult[] = [];
-        for (const variant of Object.keys(VARIANTS) as Variant[]) {
+        for (const variant of chosenVariants()) {
           context.log(`browser-chain: ${VARIANTS[variant].label}`);
           try {
             measured.push(await measure(browser, target, context, scale, variant));

@@ -54,6 +54,8 @@ export interface BenchContext {
   scale: Scale;
   /** Progress, to stderr (stdout is the report's). */
   log(line: string): void;
+  /** `--trace`: where a scenario that drives a browser writes its trace and page CPU profile. */
+  traceDir?: string;
   /**
    * Run `use` against a server started for it and stopped after it (even when it fails); in
    * smoke mode one server per kind and environment is shared by every scenario (unless `exclusive`).

@@ -35,21 +35,24 @@ export class StepView {
   /** For the lessons step a run began with: the corrections its guidance came from (PROTOCOL.md §26.4). */
   readonly lessons: readonly LessonSource[] | undefined;
 
-  #content = $state('');
-  #status = $state<StepStatus>('streaming');
-  #tool = $state<string | undefined>(undefined);
-  #result = $state.raw<unknown>(undefined);
-  #correction = $state.raw<CorrectionInfo | undefined>(undefined);
+  // The fields copied from the reducer's step are made in the constructor with the step's values:
+  // a 10,000-step snapshot makes 10,000 views at once, and writing each field a second time
+  // (through `sync`) cost about half of opening it.
+  #content: string;
+  #status: StepStatus;
+  #tool: string | undefined;
+  #result: unknown;
+  #correction: CorrectionInfo | undefined;
   /** A tool call's approval: waiting, or the decision made on it (by whom, when, why). */
-  #approval = $state.raw<StepApproval | undefined>(undefined);
+  #approval: StepApproval | undefined;
   /** An `ask_user` call's question: waiting, answered (by whom, when) or timed out (PROTOCOL.md §25.1). */
-  #question = $state.raw<StepQuestion | undefined>(undefined);
+  #question: StepQuestion | undefined;
   /** The mark of a breakpoint that stopped the run at this step (PROTOCOL.md §25.5). */
-  #breakpoint = $state.raw<StepBreakpoint | undefined>(undefined);
+  #breakpoint: StepBreakpoint | undefined;
   /** The model call this step ended: its tokens, cost and timing (PROTOCOL.md §22.1). */
-  #usage = $state.raw<CallUsage | undefined>(undefined);
-  #startedAt = $state<string | undefined>(undefined);
-  #completedAt = $state<string | undefined>(undefined);
+  #usage: CallUsage | undefined;
+  #startedAt: string | undefined;
+  #completedAt: string | undefined;
   /**
    * Where each of the latest frames' appended text begins, oldest first: each of these runs fades
    * in on its own, so a new frame never restarts the fade of the words before it.
@@ -87,9 +90,22 @@ export class StepView {
     this.by = step.by;
     this.byName = step.byName;
     this.lessons = step.lessons;
-    this.sync(step);
-    // A step first seen mid-stream fades in its first words too; one loaded complete just shows.
-    this.#freshStarts = step.status === 'streaming' && this.#content !== '' ? [0] : [];
+    this.#content = $state(step.content);
+    this.#status = $state(step.status);
+    this.#tool = $state(step.tool);
+    this.#result = $state.raw(step.result);
+    this.#correction = $state.raw(step.correction);
+    this.#approval = $state.raw(step.approval);
+    this.#question = $state.raw(step.question);
+    this.#breakpoint = $state.raw(step.breakpoint);
+    this.#usage = $state.raw(step.usage);
+    this.#startedAt = $state(step.startedAt);
+    this.#completedAt = $state(step.completedAt);
+    // A step first seen mid-stream fades in its first words too (and starts its pace); one loaded complete just shows.
+    if (step.status === 'streaming' && step.content !== '') {
+      if (this.#streamsFast(step.content.length)) this.#fast = true;
+      this.#freshStarts = [0];
+    }
   }
 
   get content(): string {
