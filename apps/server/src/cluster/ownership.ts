@@ -1,5 +1,5 @@
-import type { RedisEventStore } from './redis-event-store.js';
-import type { LeaseHolder, SessionLease, SessionLeases } from './session-lease.js';
+import type { ClusterLeases, ClusterLog } from './cluster-log.js';
+import type { LeaseHolder, SessionLease } from './session-lease.js';
 
 /** Where a session's commands run: here (this node holds its lease), or on the node that does. */
 export type Claim = { here: true } | { here: false; holder: LeaseHolder };
@@ -47,8 +47,8 @@ export class Ownership {
   #lost = 0;
 
   constructor(
-    private readonly leases: SessionLeases,
-    private readonly store: RedisEventStore,
+    private readonly leases: ClusterLeases,
+    private readonly store: Pick<ClusterLog, 'fence' | 'unfence'>,
     private readonly report: (context: string, error: unknown) => void,
     private readonly sweepMs: number,
   ) {}

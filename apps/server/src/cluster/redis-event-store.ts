@@ -12,6 +12,7 @@ import { toStoreError } from './redis-store-errors.js';
 import { splitBySession, type SessionAppend } from './session-appends.js';
 import { RedisCorrections } from './redis-corrections.js';
 import type { IndexedCorrection } from '../corrections/correction-index.js';
+import type { ClusterLog, WrittenListener } from './cluster-log.js';
 
 export interface RedisEventStoreOptions {
   /**
@@ -51,11 +52,7 @@ function decodeCursor(cursor: string): string {
   return entry;
 }
 
-/**
- * Told of frames written to a session's log, `frames[0]` at seq `firstSeq`, exactly as stored and
- * published (a retried batch may repeat frames already written: the same bytes at the same seqs).
- */
-export type WrittenListener = (sessionId: string, frames: readonly string[], firstSeq: number) => void;
+export type { WrittenListener } from './cluster-log.js';
 
 /**
  * The `EventStore` of cluster mode, over one ioredis client (which it owns: `close()` quits it).
@@ -68,7 +65,8 @@ export type WrittenListener = (sessionId: string, frames: readonly string[], fir
  * (`fence`); appends then carry it, and the script refuses them with `FENCED` once another node
  * took the session over, so a paused "zombie" owner can never write after its lease is gone.
  */
-export class RedisEventStore implements EventStore {
+export class RedisEventStore implements ClusterLog {
+  readonly kind = 'redis';
   readonly #redis: Redis;
   readonly #scripts: ClusterScripts;
   readonly #retention: RedisRetention | undefined;

@@ -66,6 +66,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `);
   },
+  async function addRunOwner(client) {
+    // Cluster mode with the log here: the node whose run of the session is under way (NULL: none).
+    // It outlives Redis, so a run whose owner died is found by the sweep even after Redis lost its keys.
+    await client.query(`
+      ALTER TABLE sessions ADD COLUMN run_owner TEXT;
+      CREATE INDEX sessions_with_run_owner ON sessions (id) WHERE run_owner IS NOT NULL;
+    `);
+  },
 ];
 
 const VERSIONS_TABLE = 'interthought_schema_versions';

@@ -5,6 +5,7 @@ import { EventStoreError, type AppendBatch, type EventStore, type SessionPage, t
 import type { StoreHealthProbe } from '../../core/persistence/store-health.js';
 import { decodeCursor, pageOfRows, recordToInsert, rowToRecord, type SessionRow } from '../sqlite/session-rows.js';
 import { appendInTransaction, notFound, updateParams, type AppendFence } from './appends.js';
+import { appendSessionsInTransaction, type FencedSessionPart, type PartOutcome } from './fenced-appends.js';
 import { connectPool, DEFAULT_POOL_SIZE, type PostgresConnectOptions } from './connect.js';
 import { migrate, postgresSchemaVersion } from './migrations.js';
 import { maskedUrl, PostgresOpenError } from './open-errors.js';
@@ -112,6 +113,27 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
       client.release();
     }
     await this.retention?.afterAppend(lastSeqs);
+  }
+
+  /** Cluster mode: each session's part written only under its own epoch, in one transaction, answered per session (`appendSessionsInTransaction`). */
+  async appendSessionsFenced(parts: readonly FencedSessionPart[]): Promise<Map<string, PartOutcome>> {
+    this.ensureOpen();
+    const client = await this.pool.connect();
+    let outcomes: Map<string, PartOutcome>;
+    try {
+      outcomes = await appendSessionsInTransaction(client, parts);
+    } finally {
+      client.release();
+    }
+    const lastSeqs = new Map<string, number>();
+    for (const [sessionId, outcome] of outcomes) if (outcome.status === 'written' && outcome.lastSeq > 0) lastSeqs.set(sessionId, outcome.lastSeq);
+    await this.retention?.afterAppend(lastSeqs);
+    return outcomes;
+  }
+
+  /** The pool, for the cluster's leases (their epochs and active runs are columns of `sessions`). */
+  get connections(): pg.Pool {
+    return this.pool;
   }
 
   async readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]> {
