@@ -37,7 +37,9 @@ export async function openClusterLog(options: ClusterLogOptions): Promise<Opened
     const store = await connectRedisEventStore(options.target, keep === undefined ? {} : { retainEventsPerSession: keep });
     return { log: store, leases: new SessionLeases(store.redis, store.scripts, leaseOptions), redis: store.redis };
   }
-  const store = await openPostgresEventStore({ url: options.database.url, poolSize: options.database.poolSize, ...(keep === undefined ? {} : { retainEventsPerSession: keep }) });
+  // A stalled node's transaction ends before its lease does, so the taker's raise never waits on its locks.
+  const stallLimitMs = Math.max(200, Math.floor(options.leaseTtlMs / 2));
+  const store = await openPostgresEventStore({ url: options.database.url, poolSize: options.database.poolSize, stallLimitMs, ...(keep === undefined ? {} : { retainEventsPerSession: keep }) });
   let redis: Redis;
   try {
     redis = await connectRedis(options.target, { connectionName: 'interthought-node' });

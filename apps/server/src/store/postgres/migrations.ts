@@ -92,6 +92,9 @@ export async function migrate(pool: pg.Pool, url: string, migrations: readonly P
       await client.query('BEGIN');
       let version = 0;
       try {
+        // Waiting for another node's migration is no stall (cluster mode limits lock waits otherwise).
+        await client.query('SET LOCAL lock_timeout = 0');
+        await client.query('SET LOCAL idle_in_transaction_session_timeout = 0');
         await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
         await client.query(`CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
         const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${VERSIONS_TABLE}`);
