@@ -19,8 +19,6 @@ export type WrittenListener = (sessionId: string, frames: readonly string[], fir
  */
 export interface ClusterLog extends EventStore {
   readonly corrections: StoredCorrections;
-  /** Which store holds the log, for the start-up line. */
-  readonly kind: 'redis' | 'postgres';
   /** Hand this node's written frames to `listener` as soon as they are durable (the owner's own viewers). */
   onWritten(listener: WrittenListener): void;
   /** From now on, append to `sessionId` only while its epoch is still `epoch` (the lease's). */

@@ -29,8 +29,9 @@ const NOT_STARTED: OwnershipEvents = { lost: () => undefined, orphaned: () => un
  * at once (self-fencing). The store's epoch check makes a node that wakes from a long pause
  * harmless even before it notices: its appends are refused `FENCED`.
  *
- * The sweep looks every `sweepMs` for sessions in `it:active` without a lease (their owner died)
- * and reports them, so one node takes each over within the lease TTL plus one sweep.
+ * The sweep looks every `sweepMs` for sessions whose run has an owner but no lease (their owner
+ * died: `ClusterLeases.orphans`) and reports them, so one node takes each over within the lease
+ * TTL plus one sweep (twice the TTL when the log is in Postgres, see `PostgresLeases`).
  */
 export class Ownership {
   readonly #held = new Map<string, SessionLease>();

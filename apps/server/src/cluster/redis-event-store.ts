@@ -66,7 +66,6 @@ export type { WrittenListener } from './cluster-log.js';
  * took the session over, so a paused "zombie" owner can never write after its lease is gone.
  */
 export class RedisEventStore implements ClusterLog {
-  readonly kind = 'redis';
   readonly #redis: Redis;
   readonly #scripts: ClusterScripts;
   readonly #retention: RedisRetention | undefined;

@@ -35,7 +35,6 @@ function typesBySession(events: readonly SessionEvent[]): Map<string, string[]> 
  * Postgres at the next batch or when they subscribe again. Owns the store and the Redis client.
  */
 export class PostgresClusterLog implements ClusterLog {
-  readonly kind = 'postgres';
   readonly corrections: StoredCorrections;
   readonly #epochs = new Map<string, number>();
   #onWritten: WrittenListener | undefined;
