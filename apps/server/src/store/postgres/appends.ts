@@ -3,6 +3,8 @@ import type { SessionEvent, SessionInfo } from '@interthought/protocol';
 import { EventStoreError } from '../../core/persistence/event-store.js';
 import { infoToUpdate } from '../sqlite/session-rows.js';
 import { UPDATE_SESSION } from './session-queries.js';
+import type { IndexedCorrection } from '../../corrections/correction-index.js';
+import { writeCorrections } from './postgres-corrections.js';
 
 /** One session's share of a batch. */
 interface SessionSpan {
@@ -95,6 +97,7 @@ export async function appendInTransaction(
   frames: readonly string[],
   summaries: readonly SessionInfo[],
   fence?: AppendFence,
+  corrections: readonly IndexedCorrection[] = [],
 ): Promise<Map<string, number>> {
   // Everything is checked and serialised before the first statement, so a refusal sends nothing.
   const useFrames = frames.length === events.length;
@@ -112,6 +115,7 @@ export async function appendInTransaction(
       const { rowCount } = await client.query(UPDATE_SESSION, updateParams(info, at));
       if (rowCount === 0) throw notFound(info.sessionId);
     }
+    await writeCorrections(client, corrections);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

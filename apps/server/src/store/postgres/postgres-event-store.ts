@@ -9,6 +9,7 @@ import { connectPool, DEFAULT_POOL_SIZE, type PostgresConnectOptions } from './c
 import { migrate, postgresSchemaVersion } from './migrations.js';
 import { maskedUrl, PostgresOpenError } from './open-errors.js';
 import { PostgresRetention } from './retention.js';
+import { PostgresCorrections } from './postgres-corrections.js';
 import { importSessionLog, importSharingKey, storedCounts, type SessionLogCopy } from './import-log.js';
 import { FIRST_KEPT_SEQ, GET_SESSION, INSERT_SESSION, insertParams, LIST_BY_STATUS, LIST_PAGE, READ_EVENTS, READ_SNAPSHOT, UPDATE_SESSION } from './session-queries.js';
 
@@ -42,6 +43,8 @@ function checkLimit(limit: number, what: string): void {
  */
 export class PostgresEventStore implements EventStore, StoreHealthProbe {
   readonly target: string;
+  /** The index of corrections (PROTOCOL.md §26), a table of the same database. */
+  readonly corrections: PostgresCorrections;
   private readonly retention: PostgresRetention | undefined;
   private closed = false;
 
@@ -52,6 +55,7 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
     retainEventsPerSession?: number,
   ) {
     this.target = maskedUrl(url);
+    this.corrections = new PostgresCorrections(pool, () => this.ensureOpen());
     this.retention = retainEventsPerSession === undefined ? undefined : new PostgresRetention(pool, retainEventsPerSession);
   }
 
@@ -89,7 +93,7 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
     return rows.map(rowToRecord);
   }
 
-  /** Events and snapshot go with the session row (ON DELETE CASCADE), in one statement. */
+  /** Events, snapshot and corrections go with the session row (ON DELETE CASCADE), in one statement. */
   async deleteSession(sessionId: string): Promise<void> {
     this.ensureOpen();
     await this.pool.query('DELETE FROM sessions WHERE id = $1', [sessionId]);
@@ -101,13 +105,13 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
   }
 
   /** `appendBatch`, refused with FENCED unless every session's stored epoch is `fence.epoch` (cluster mode). */
-  async appendFenced({ events, frames, summaries = [] }: AppendBatch, fence: AppendFence | undefined): Promise<void> {
+  async appendFenced({ events, frames, summaries = [], corrections = [] }: AppendBatch, fence: AppendFence | undefined): Promise<void> {
     this.ensureOpen();
     if (events.length === 0 && summaries.length === 0) return;
     const client = await this.pool.connect();
     let lastSeqs: Map<string, number>;
     try {
-      lastSeqs = await appendInTransaction(client, events, frames, summaries, fence);
+      lastSeqs = await appendInTransaction(client, events, frames, summaries, fence, corrections);
     } finally {
       client.release();
     }
