@@ -13,7 +13,7 @@ import { startTurnSpan } from './tracing/turn-span.js';
 import { startClusterNode } from './cluster/cluster-node.js';
 import type { SessionService } from './core/session-service.js';
 import type { CorrectionIndex } from './corrections/correction-index.js';
-import { buildCorrectionIndex, withCorrectionIndex } from './corrections/correction-index-start.js';
+import { buildCorrectionIndex } from './corrections/correction-index-start.js';
 import { MemoryCorrections } from './corrections/memory-corrections.js';
 import { indexLessons } from './corrections/lessons/index.js';
 import { authenticationPlugin } from './auth/authentication.js';
@@ -128,7 +128,7 @@ async function startSessions(
     clusterLog.current = node.store;
     return { sessions: node.sessions, ownStore: node.store, corrections: node.store.corrections };
   }
-  const store = withCorrectionIndex(options.store ?? new MemoryEventStore());
+  const store = options.store ?? new MemoryEventStore();
   // Before anything is appended or served: a database from before the index gets one now.
   await buildCorrectionIndex(store, (context, error) => app.log.error({ err: error }, context));
   const sessions = await startSessionManager({ store, ...coreDeps(app), lessons: indexLessons(store.corrections) });

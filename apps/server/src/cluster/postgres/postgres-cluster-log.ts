@@ -2,7 +2,6 @@ import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus, Sto
 import type { Redis } from 'ioredis';
 import type { AppendBatch, SessionPage, SessionRecord } from '../../core/persistence/event-store.js';
 import type { IndexedCorrection } from '../../corrections/correction-index.js';
-import { MemoryCorrections } from '../../corrections/memory-corrections.js';
 import type { StoredCorrections } from '../../corrections/stored-corrections.js';
 import type { PostgresEventStore } from '../../store/postgres/postgres-event-store.js';
 import type { FencedSessionPart, PartOutcome } from '../../store/postgres/fenced-appends.js';
@@ -13,15 +12,16 @@ import { sessionKeys } from '../redis-keys.js';
 import { splitBySession } from '../session-appends.js';
 import { leaseKeys } from './lease-scripts.js';
 
-/** Each session's events' types, in batch order (the `events.type` column). */
-function typesBySession(events: readonly SessionEvent[]): Map<string, string[]> {
-  const types = new Map<string, string[]>();
-  for (const event of events) {
-    let list = types.get(event.sessionId);
-    if (list === undefined) types.set(event.sessionId, (list = []));
-    list.push(event.type);
+/** The items of `list` grouped by the session `sessionOf` names, in order. */
+function bySession<T>(list: readonly T[], sessionOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of list) {
+    const sessionId = sessionOf(item);
+    let group = groups.get(sessionId);
+    if (group === undefined) groups.set(sessionId, (group = []));
+    group.push(item);
   }
-  return types;
+  return groups;
 }
 
 /**
@@ -38,8 +38,6 @@ export class PostgresClusterLog implements ClusterLog {
   readonly corrections: StoredCorrections;
   readonly #epochs = new Map<string, number>();
   #onWritten: WrittenListener | undefined;
-  /** The index this log writes itself, while the store has none of its own. */
-  readonly #localIndex: MemoryCorrections | undefined;
 
   constructor(
     readonly store: PostgresEventStore,
@@ -47,10 +45,8 @@ export class PostgresClusterLog implements ClusterLog {
     readonly redis: Redis,
     private readonly report: (context: string, error: unknown) => void,
   ) {
-    // The store's own persistent index when it has one; until then one in memory, rebuilt at start.
-    const own = (store as { corrections?: StoredCorrections }).corrections;
-    this.#localIndex = own === undefined ? new MemoryCorrections({ built: false }) : undefined;
-    this.corrections = own ?? this.#localIndex!;
+    // The database's own index: written in each append's transaction, shared by every node.
+    this.corrections = store.corrections;
   }
 
   onWritten(listener: WrittenListener): void {
@@ -85,8 +81,14 @@ export class PostgresClusterLog implements ClusterLog {
     const appends = [...splitBySession(batch).values()];
     const results = new Map<string, PromiseSettledResult<void>>();
     if (appends.length === 0) return results;
-    const types = typesBySession(batch.events);
-    const parts: FencedSessionPart[] = appends.map((append) => ({ ...append, types: types.get(append.sessionId) ?? [], epoch: this.#epochs.get(append.sessionId) }));
+    const events = bySession(batch.events, (event) => event.sessionId);
+    const corrections = bySession(batch.corrections ?? [], (correction: IndexedCorrection) => correction.record.sessionId);
+    const parts: FencedSessionPart[] = appends.map((append) => ({
+      ...append,
+      types: (events.get(append.sessionId) ?? []).map((event) => event.type),
+      corrections: corrections.get(append.sessionId) ?? [],
+      epoch: this.#epochs.get(append.sessionId),
+    }));
     let outcomes: Map<string, PartOutcome>;
     try {
       outcomes = await this.store.appendSessionsFenced(parts);
@@ -94,21 +96,12 @@ export class PostgresClusterLog implements ClusterLog {
       for (const part of parts) results.set(part.sessionId, { status: 'rejected', reason: error });
       return results;
     }
-    const written = parts.filter((part) => outcomes.get(part.sessionId)?.status === 'written');
-    this.#index(written.map((part) => part.sessionId), batch.corrections ?? []);
-    for (const part of written) this.#announce(part);
+    for (const part of parts) if (outcomes.get(part.sessionId)?.status === 'written') this.#announce(part);
     for (const part of parts) {
       const outcome = outcomes.get(part.sessionId);
       results.set(part.sessionId, outcome?.status === 'written' ? { status: 'fulfilled', value: undefined } : { status: 'rejected', reason: outcome?.error ?? new Error(`No outcome for session ${part.sessionId}.`) });
     }
     return results;
-  }
-
-  /** The written sessions' corrections go into the index before the append is reported written. */
-  #index(sessionIds: readonly string[], corrections: readonly IndexedCorrection[]): void {
-    if (this.#localIndex === undefined) return;
-    const written = new Set(sessionIds);
-    this.#localIndex.write(corrections.filter((correction) => written.has(correction.record.sessionId)));
   }
 
   /** This node's feeds first (no round trip), then every node's followers over the session's channel. */
@@ -141,10 +134,9 @@ export class PostgresClusterLog implements ClusterLog {
     return this.store.listSessions(options);
   }
 
-  /** The row (events and snapshot with it), then its index entries and its lease keys in Redis. */
+  /** The row (events, snapshot and corrections with it), then its lease keys in Redis. */
   async deleteSession(sessionId: string): Promise<void> {
     await this.store.deleteSession(sessionId);
-    this.#localIndex?.removeSession(sessionId);
     const keys = leaseKeys(sessionId);
     await this.redis.del(keys.lease, keys.counter).catch((error: unknown) => this.report(`removing the lease of deleted session ${sessionId} failed`, error));
     this.#epochs.delete(sessionId);

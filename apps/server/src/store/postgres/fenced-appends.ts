@@ -1,7 +1,9 @@
 import type pg from 'pg';
 import type { SessionInfo } from '@interthought/protocol';
 import { EventStoreError } from '../../core/persistence/event-store.js';
+import type { IndexedCorrection } from '../../corrections/correction-index.js';
 import { notFound, updateParams } from './appends.js';
+import { writeCorrections } from './postgres-corrections.js';
 import { UPDATE_SESSION } from './session-queries.js';
 
 /** One session's part of a cluster node's batch, with the epoch it is fenced with (undefined: unfenced). */
@@ -13,6 +15,8 @@ export interface FencedSessionPart {
   /** `types[i]` is the type of the event `frames[i]` holds. */
   types: readonly string[];
   summary: SessionInfo | undefined;
+  /** The corrections its events make: indexed in the same transaction, only when the part is written. */
+  corrections: readonly IndexedCorrection[];
   epoch: number | undefined;
 }
 
@@ -91,7 +95,8 @@ async function outcomeOfUnmoved(client: pg.PoolClient, part: FencedSessionPart):
 /**
  * A cluster node's batch in one transaction on `client`, answered per session: each session's
  * part is written only while its stored epoch is the part's (checked in the statement that
- * inserts its events and moves its `last_seq`, and in its summary's update); a part refused
+ * inserts its events and moves its `last_seq`, and in its summary's update), its corrections
+ * indexed with it; a part refused
  * leaves its session untouched while the others are written. Throws (and writes nothing) only
  * when the transaction itself fails.
  */
@@ -114,6 +119,7 @@ export async function appendSessionsInTransaction(client: pg.PoolClient, parts: 
       if (rowCount === 0) outcomes.set(part.sessionId, await outcomeOfUnmoved(client, { ...part, frames: [] }));
       else if (!outcomes.has(part.sessionId)) outcomes.set(part.sessionId, { status: 'written', lastSeq: 0 });
     }
+    await writeCorrections(client, parts.filter((part) => outcomes.get(part.sessionId)?.status === 'written').flatMap((part) => part.corrections));
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

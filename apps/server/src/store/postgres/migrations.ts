@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { maskedUrl, PostgresOpenError } from './open-errors.js';
+import { CORRECTIONS_BUILT } from './postgres-corrections.js';
 
 /** One schema step, run inside its transaction. Migration `i` (0-based) takes the schema from version `i` to `i + 1`. */
 export type PostgresMigration = (client: pg.PoolClient) => Promise<void>;
@@ -65,6 +66,42 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         value TEXT NOT NULL
       );
     `);
+  },
+  async function addCorrections(client) {
+    await client.query(`
+      -- The index of corrections (PROTOCOL.md §26), as SQLite's: one row a correction, written in
+      -- the transaction of the events that made it. order_key is at, session_id and
+      -- corrected_step_id joined by NUL, as UTF-8 bytes (TEXT cannot hold NUL): pages go newest first on it.
+      CREATE TABLE corrections (
+        session_id        TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        corrected_step_id TEXT COLLATE "C" NOT NULL,
+        order_key         BYTEA NOT NULL,
+        at                TEXT COLLATE "C" NOT NULL,
+        owner_id          TEXT COLLATE "C",   -- the corrected session's owner: who sees the row
+        agent             TEXT NOT NULL,
+        model             TEXT,
+        kind              TEXT NOT NULL,
+        tool              TEXT,
+        "by"              TEXT NOT NULL,
+        json              TEXT NOT NULL,      -- the CorrectionRecord
+        PRIMARY KEY (session_id, corrected_step_id)
+      );
+      CREATE INDEX corrections_by_order ON corrections (order_key DESC);
+      CREATE INDEX corrections_by_owner ON corrections (owner_id, order_key DESC);
+      CREATE INDEX corrections_by_session ON corrections (session_id, order_key DESC);
+
+      -- Facts about the database, such as whether the index above covers the whole log yet.
+      CREATE TABLE store_facts (
+        name  TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `);
+    // A database without sessions has nothing to index: built now. One with sessions (from
+    // version 1) is built from the log by the start-up rebuild, once.
+    await client.query(
+      `INSERT INTO store_facts (name, value) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM sessions)`,
+      [CORRECTIONS_BUILT, new Date().toISOString()],
+    );
   },
   async function addRunOwner(client) {
     // Cluster mode with the log here: the node whose run of the session is under way (NULL: none).
