@@ -133,7 +133,6 @@ describe('A cluster on Postgres + Redis', () => {
     // The zombie wakes with a run under way and events queued: whatever it tries is refused.
     await eventually(async () => ((await clusterHealth('a')).lostSessions > lostBefore ? true : undefined), 'node a to notice it lost the session');
     await new Promise((resolve) => setTimeout(resolve, 500));
-    console.log('ZOMBIE', JSON.stringify(await clusterHealth('a')));
     const stored = await log(sessionId);
     expectContiguous(stored.map((entry) => entry.seq));
     expect(stored.at(-1)?.seq).toBe(interrupted.seq);
