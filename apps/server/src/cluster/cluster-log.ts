@@ -56,3 +56,45 @@ export interface ClusterLeases {
   /** Sessions whose run has an owner that is gone. */
   orphans(): Promise<string[]>;
 }
+
+/**
+ * What both logs keep alike: the epoch this node fences each session it owns with, and the
+ * listener of its own writes. A log extends it and calls `written` once a part is durable.
+ */
+export abstract class FencedWrites {
+  readonly #epochs = new Map<string, number>();
+  #onWritten: WrittenListener | undefined;
+
+  /**
+   * Hand every session's frames this log wrote to `listener`, as soon as they are durable (before
+   * any trim): the node that writes a session delivers to its own viewers from here, without
+   * waiting for its own publish to come back over the session channel.
+   */
+  onWritten(listener: WrittenListener): void {
+    this.#onWritten = listener;
+  }
+
+  /** From now on, append to `sessionId` only while its epoch is still `epoch` (the lease's). */
+  fence(sessionId: string, epoch: number): void {
+    this.#epochs.set(sessionId, epoch);
+  }
+
+  /** Append to `sessionId` unfenced again (this node no longer owns it). */
+  unfence(sessionId: string): void {
+    this.#epochs.delete(sessionId);
+  }
+
+  /** The epoch appends to `sessionId` carry; undefined when unfenced. */
+  epochOf(sessionId: string): number | undefined {
+    return this.#epochs.get(sessionId);
+  }
+
+  /** Tell the listener; its failure is its own: the append is written all the same. */
+  protected written(sessionId: string, frames: readonly string[], firstSeq: number): void {
+    try {
+      this.#onWritten?.(sessionId, frames, firstSeq);
+    } catch {
+      // Nothing to undo: the frames are durable.
+    }
+  }
+}

@@ -6,7 +6,7 @@ import type { StoredCorrections } from '../../corrections/stored-corrections.js'
 import type { PostgresEventStore } from '../../store/postgres/postgres-event-store.js';
 import type { FencedSessionPart, PartOutcome } from '../../store/postgres/fenced-appends.js';
 import { encodeBatchMessage } from '../batch-message.js';
-import type { ClusterLog, WrittenListener } from '../cluster-log.js';
+import { FencedWrites, type ClusterLog } from '../cluster-log.js';
 import { quitRedis } from '../redis-connection.js';
 import { sessionKeys } from '../redis-keys.js';
 import { splitBySession } from '../session-appends.js';
@@ -34,10 +34,8 @@ function bySession<T>(list: readonly T[], sessionOf: (item: T) => string): Map<s
  * reported and never fails the append: the events are durable, and followers fill the gap from
  * Postgres at the next batch or when they subscribe again. Owns the store and the Redis client.
  */
-export class PostgresClusterLog implements ClusterLog {
+export class PostgresClusterLog extends FencedWrites implements ClusterLog {
   readonly corrections: StoredCorrections;
-  readonly #epochs = new Map<string, number>();
-  #onWritten: WrittenListener | undefined;
 
   constructor(
     readonly store: PostgresEventStore,
@@ -45,24 +43,9 @@ export class PostgresClusterLog implements ClusterLog {
     readonly redis: Redis,
     private readonly report: (context: string, error: unknown) => void,
   ) {
+    super();
     // The database's own index: written in each append's transaction, shared by every node.
     this.corrections = store.corrections;
-  }
-
-  onWritten(listener: WrittenListener): void {
-    this.#onWritten = listener;
-  }
-
-  fence(sessionId: string, epoch: number): void {
-    this.#epochs.set(sessionId, epoch);
-  }
-
-  unfence(sessionId: string): void {
-    this.#epochs.delete(sessionId);
-  }
-
-  epochOf(sessionId: string): number | undefined {
-    return this.#epochs.get(sessionId);
   }
 
   /** As `RedisEventStore.appendBatch`: per-session outcomes folded into one answer (see `appendSessions`). */
@@ -87,7 +70,7 @@ export class PostgresClusterLog implements ClusterLog {
       ...append,
       types: (events.get(append.sessionId) ?? []).map((event) => event.type),
       corrections: corrections.get(append.sessionId) ?? [],
-      epoch: this.#epochs.get(append.sessionId),
+      epoch: this.epochOf(append.sessionId),
     }));
     let outcomes: Map<string, PartOutcome>;
     try {
@@ -107,11 +90,7 @@ export class PostgresClusterLog implements ClusterLog {
   /** This node's feeds first (no round trip), then every node's followers over the session's channel. */
   #announce(part: FencedSessionPart): void {
     if (part.frames.length === 0) return;
-    try {
-      this.#onWritten?.(part.sessionId, part.frames, part.firstSeq);
-    } catch {
-      // A listener's failure is its own: the append is written all the same.
-    }
+    this.written(part.sessionId, part.frames, part.firstSeq);
     // Not awaited: one connection keeps a session's publishes in order, and the append is durable already.
     this.redis.spublish(sessionKeys(part.sessionId).channel, encodeBatchMessage(part.firstSeq, part.frames)).catch((error: unknown) => {
       this.report(`publishing a batch of session ${part.sessionId} failed (followers read it from Postgres)`, error);
@@ -139,7 +118,7 @@ export class PostgresClusterLog implements ClusterLog {
     await this.store.deleteSession(sessionId);
     const keys = leaseKeys(sessionId);
     await this.redis.del(keys.lease, keys.counter).catch((error: unknown) => this.report(`removing the lease of deleted session ${sessionId} failed`, error));
-    this.#epochs.delete(sessionId);
+    this.unfence(sessionId);
   }
 
   readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]> {
