@@ -133,6 +133,8 @@ describe('A cluster on Postgres + Redis', () => {
     // The zombie wakes with a run under way and events queued: whatever it tries is refused.
     await eventually(async () => ((await clusterHealth('a')).lostSessions > lostBefore ? true : undefined), 'node a to notice it lost the session');
     await new Promise((resolve) => setTimeout(resolve, 500));
+    // Its transaction was ended by the server while it slept: it goes on, it does not crash.
+    expect(owner.alive).toBe(true);
     const stored = await log(sessionId);
     expectContiguous(stored.map((entry) => entry.seq));
     expect(stored.at(-1)?.seq).toBe(interrupted.seq);

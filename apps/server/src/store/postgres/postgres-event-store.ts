@@ -129,11 +129,20 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
   async appendSessionsFenced(parts: readonly FencedSessionPart[]): Promise<Map<string, PartOutcome>> {
     this.ensureOpen();
     const client = await this.pool.connect();
+    // The server may end this connection mid-transaction (a node stalled past the cluster's stall
+    // limit): the next statement fails, and the client's own 'error' must not end the process.
+    let dropped: Error | undefined;
+    const onError = (error: Error): void => {
+      dropped = error;
+    };
+    client.on('error', onError);
     let outcomes: Map<string, PartOutcome>;
     try {
       outcomes = await appendSessionsInTransaction(client, parts);
     } finally {
-      client.release();
+      client.off('error', onError);
+      // A connection that failed is not given back to the pool.
+      client.release(dropped);
     }
     const lastSeqs = new Map<string, number>();
     for (const [sessionId, outcome] of outcomes) if (outcome.status === 'written' && outcome.lastSeq > 0) lastSeqs.set(sessionId, outcome.lastSeq);
