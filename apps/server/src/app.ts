@@ -6,13 +6,14 @@ import { catalogAgents } from './agents/catalog/index.js';
 import type { Config } from './config/index.js';
 import type { EventStore } from './core/persistence/event-store.js';
 import { MemoryEventStore } from './store/memory-event-store.js';
-import { storeHealthProbeOf } from './core/persistence/store-health.js';
+import { storeHealthProbeOf, type StoreHealthProbe } from './core/persistence/store-health.js';
+import type { ClusterLog } from './cluster/cluster-log.js';
 import { startSessionManager } from './core/session-manager.js';
 import { startTurnSpan } from './tracing/turn-span.js';
 import { startClusterNode } from './cluster/cluster-node.js';
 import type { SessionService } from './core/session-service.js';
 import type { CorrectionIndex } from './corrections/correction-index.js';
-import { buildCorrectionIndex, withCorrectionIndex } from './corrections/correction-index-start.js';
+import { buildCorrectionIndex } from './corrections/correction-index-start.js';
 import { MemoryCorrections } from './corrections/memory-corrections.js';
 import { indexLessons } from './corrections/lessons/index.js';
 import { authenticationPlugin } from './auth/authentication.js';
@@ -97,6 +98,18 @@ function coreDeps(app: FastifyInstance) {
   };
 }
 
+/** The cluster node's log once it is open (set by the sessions plugin), per app. */
+type ClusterLogHolder = { current: ClusterLog | undefined };
+
+/**
+ * A cluster whose log is in Postgres reports the database's health as a single node on it does
+ * (`/api/health`'s `store`, `/api/metrics`); a Redis-only cluster reports none, as before.
+ */
+function clusterStoreProbe(config: Config, overrides: AppOverrides, holder: ClusterLogHolder): StoreHealthProbe | undefined {
+  if (config.cluster === undefined || config.database === undefined || overrides.store !== undefined || overrides.sessions !== undefined) return undefined;
+  return { storeHealth: () => holder.current?.storeHealth?.() ?? Promise.resolve({ kind: 'postgres', ok: false }) };
+}
+
 /**
  * The session service: the one given (tests, benchmarks); a cluster node when the configuration
  * names Redis; else the session core over the store given (`main.ts` passes the SQLite one and
@@ -104,16 +117,18 @@ function coreDeps(app: FastifyInstance) {
  */
 async function startSessions(
   app: FastifyInstance,
-  options: { sessions: SessionService | undefined; store: EventStore | undefined },
+  options: { sessions: SessionService | undefined; store: EventStore | undefined; clusterLog: ClusterLogHolder },
 ): Promise<{ sessions: SessionService; ownStore: { close(): Promise<void> } | undefined; corrections: CorrectionIndex }> {
-  const cluster = app.config.cluster;
+  const { cluster } = app.config;
+  const { clusterLog } = options;
   // Sessions given without their store: nothing is indexed here.
   if (options.sessions !== undefined) return { sessions: options.sessions, ownStore: undefined, corrections: options.store?.corrections ?? new MemoryCorrections() };
   if (cluster !== undefined && options.store === undefined) {
-    const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession }, coreDeps(app), app.workers);
+    const node = await startClusterNode({ ...cluster, retainEventsPerSession: app.config.retainEventsPerSession, database: app.config.database }, coreDeps(app), app.workers);
+    clusterLog.current = node.store;
     return { sessions: node.sessions, ownStore: node.store, corrections: node.store.corrections };
   }
-  const store = withCorrectionIndex(options.store ?? new MemoryEventStore());
+  const store = options.store ?? new MemoryEventStore();
   // Before anything is appended or served: a database from before the index gets one now.
   await buildCorrectionIndex(store, (context, error) => app.log.error({ err: error }, context));
   const sessions = await startSessionManager({ store, ...coreDeps(app), lessons: indexLessons(store.corrections) });
@@ -121,7 +136,7 @@ async function startSessions(
 }
 
 const sessionsPlugin = fp(
-  async (app: FastifyInstance, options: { sessions: SessionService | undefined; store: EventStore | undefined }) => {
+  async (app: FastifyInstance, options: { sessions: SessionService | undefined; store: EventStore | undefined; clusterLog: ClusterLogHolder }) => {
     const { sessions, ownStore, corrections } = await startSessions(app, options);
     app.decorate('sessions', sessions);
     app.decorate('corrections', corrections);
@@ -158,7 +173,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const app = Fastify({ logger: loggerOptions(config, overrides.logger) });
   app.register(configPlugin, { config });
   app.register(registriesPlugin, { tools: overrides.tools, agents: overrides.agents });
-  app.register(sessionsPlugin, { sessions: overrides.sessions, store: overrides.store });
+  const clusterLog: ClusterLogHolder = { current: undefined };
+  app.register(sessionsPlugin, { sessions: overrides.sessions, store: overrides.store, clusterLog });
   app.register(metricsPlugin);
 
   // Whatever clients cause is logged briefly and at a bounded rate (a hostile client cannot inflate the logs).
@@ -190,7 +206,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.register(apiRoutes, {
     prefix: '/api',
     stats: () => app.sessions.stats,
-    store: storeHealthProbeOf(overrides.store),
+    store: storeHealthProbeOf(overrides.store) ?? clusterStoreProbe(config, overrides, clusterLog),
   });
   app.register(staticUi, { webDir: config.webDir });
   await app.ready();

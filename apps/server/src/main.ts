@@ -44,6 +44,14 @@ async function openStore(config: Config): Promise<EventStore> {
   }
 }
 
+/** The start-up line of a cluster node: where its sessions live, and what Redis carries. */
+function clusterLine(cluster: NonNullable<Config['cluster']>, database: Config['database']): string {
+  const redis = cluster.redisUrl.replace(/\/\/[^@/]*@/, '//***@');
+  if (database === undefined) return `Cluster node ${cluster.nodeId}: sessions are shared through Redis at ${redis}`;
+  const target = database.url.replace(/\/\/[^@/]*@/, '//***@');
+  return `Cluster node ${cluster.nodeId}: sessions are stored in the Postgres database at ${target}; leases, fan-out and commands go through Redis at ${redis}`;
+}
+
 function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -51,11 +59,15 @@ function urlHost(host: string): string {
 async function main(): Promise<void> {
   const config = readConfig();
   const tracing = startTraces();
-  // In cluster mode the app's cluster node owns its Redis store; else the SQLite store is ours,
+  // In cluster mode the app's cluster node owns its log (Redis or Postgres); else the SQLite or Postgres store is ours,
   // not the app's: it closes after the app has stopped its sessions.
   const store = config.cluster === undefined ? await openStore(config) : undefined;
-  if (config.cluster !== undefined) console.log(`Cluster node ${config.cluster.nodeId}: sessions are shared through Redis at ${config.cluster.redisUrl.replace(/\/\/[^@/]*@/, '//***@')}`);
+  if (config.cluster !== undefined) console.log(clusterLine(config.cluster, config.database));
   const app = await buildApp(config, store === undefined ? {} : { store }).catch((error: unknown) => {
+    if (isStoreRefusal(error)) {
+      console.error(storeRefusal(error));
+      process.exit(1);
+    }
     if (!(error instanceof RedisUnreachableError)) throw error;
     // An operator's mistake or an outage: one clear paragraph, not a stack trace.
     console.error(`${error.message}. Start Redis there (or fix INTERTHOUGHT_REDIS_URL), or unset INTERTHOUGHT_REDIS_URL to run one server on SQLite.`);

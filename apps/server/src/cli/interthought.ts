@@ -2,16 +2,20 @@ import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { checkUrl } from '../store/postgres/connect.js';
 import { openPostgresEventStore, PostgresOpenError } from '../store/postgres/postgres-event-store.js';
-import { openSqliteEventStore, StoreOpenError } from '../store/sqlite-event-store.js';
+import { StoreOpenError } from '../store/sqlite-event-store.js';
+import { RedisUnreachableError } from '../cluster/redis-connection.js';
 import { copySessions } from './copy-sessions.js';
+import { MigrateUsageError, openSource } from './migrate-source.js';
 
-const USAGE = `Usage: pnpm interthought migrate --from <sqlite file> --to <postgres url>
+const USAGE = `Usage: pnpm interthought migrate --from <sqlite file | redis url> --to <postgres url>
 
-  Copies every session, event, snapshot and the share-link key from the SQLite file into the
-  Postgres database (migrating its schema first), then checks each session's last seq and event
-  count on both sides. Safe to re-run. Stop the server that uses the file first.`;
+  Copies every session, event, snapshot and the share-link key from the SQLite file, or from a
+  Redis-only cluster's Redis (redis://, rediss:// or unix:///path/to/socket), into the Postgres
+  database (migrating its schema first), builds the corrections index there from the copied logs,
+  then checks each session's last seq and event count on both sides. Safe to re-run. Stop the
+  servers that use the source first.`;
 
-/** Runs `migrate`; answers the exit code. Mistakes are one line on stderr, never a stack trace. */
+/** Runs `migrate`; answers the exit code (2: a usage mistake, 1: a store that cannot be used or a copy that does not match). */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== 'migrate') {
@@ -30,13 +34,9 @@ async function main(argv: string[]): Promise<number> {
     console.error(`migrate needs both --from and --to.\n\n${USAGE}`);
     return 2;
   }
-  if (/^(rediss?|unix):\/\//.test(from)) {
-    console.error('migrate --from a Redis URL is not supported yet: copy from a SQLite file.');
-    return 2;
-  }
   try {
     checkUrl(to);
-    const source = openSqliteEventStore(resolve(process.env['INIT_CWD'] ?? process.cwd(), from));
+    const source = await openSource(from, resolve(process.env['INIT_CWD'] ?? process.cwd()));
     try {
       const target = await openPostgresEventStore({ url: to });
       try {
@@ -54,7 +54,12 @@ async function main(argv: string[]): Promise<number> {
       await source.close();
     }
   } catch (error) {
-    if (error instanceof StoreOpenError || error instanceof PostgresOpenError) {
+    // Mistakes are one line on stderr, never a stack trace.
+    if (error instanceof MigrateUsageError || (error instanceof PostgresOpenError && error.code === 'BAD_URL')) {
+      console.error(`migrate: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof StoreOpenError || error instanceof PostgresOpenError || error instanceof RedisUnreachableError) {
       console.error(`migrate: ${error.message}`);
       return 1;
     }

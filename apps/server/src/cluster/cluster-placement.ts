@@ -6,7 +6,8 @@ import type { AgentDirectory } from './agent-directory.js';
 import type { NodeBus } from './node-bus.js';
 import type { OwnedAppends } from './owned-appends.js';
 import type { Ownership } from './ownership.js';
-import type { RedisEventStore } from './redis-event-store.js';
+import type { Redis } from 'ioredis';
+import type { EventStore } from '../core/persistence/event-store.js';
 
 /**
  * Where sessions run in a cluster (the core's `SessionPlacement`): on the node that holds the
@@ -24,7 +25,9 @@ export class ClusterPlacement implements SessionPlacement {
   constructor(
     private readonly ownership: Ownership,
     private readonly bus: NodeBus,
-    private readonly store: RedisEventStore,
+    private readonly store: Pick<EventStore, 'getSession'>,
+    /** The node's Redis connection (leases, bus, channel publishes), for health. */
+    private readonly redis: Redis,
     private readonly appends: OwnedAppends,
     private readonly agents: AgentDirectory,
     readonly takeoverWaitMs: number,
@@ -91,7 +94,7 @@ export class ClusterPlacement implements SessionPlacement {
   health(): ClusterHealth {
     return {
       nodeId: this.ownership.nodeId,
-      redis: this.store.redis.status === 'ready' ? 'ready' : 'reconnecting',
+      redis: this.redis.status === 'ready' ? 'ready' : 'reconnecting',
       ...this.ownership.stats,
       fencedAppends: this.appends.fencedAppends,
       routedCommands: this.bus.stats.routed,

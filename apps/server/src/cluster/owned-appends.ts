@@ -3,9 +3,9 @@ import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../cor
 import type { SessionsLost } from '../core/persistence/outbox.js';
 import { EventStoreError } from '../core/persistence/event-store.js';
 import type { Ownership } from './ownership.js';
-import type { RedisEventStore } from './redis-event-store.js';
+import type { ClusterLog } from './cluster-log.js';
 import type { IndexedCorrection } from '../corrections/correction-index.js';
-import type { RedisCorrections } from './redis-corrections.js';
+import type { StoredCorrections } from '../corrections/stored-corrections.js';
 
 /** Appends refused for good for some sessions: another node owns them now (see `SessionsLost`). */
 export class SessionsFencedError extends EventStoreError implements SessionsLost {
@@ -40,7 +40,7 @@ function bySession(batch: AppendBatch): Map<string, SessionPart> {
 }
 
 /**
- * The Redis store as a cluster node's session core uses it: a session it creates is its own from
+ * The cluster's log as a node's session core uses it: a session it creates is its own from
  * the start (the lease is taken before the first event), and it appends only to sessions it
  * holds the lease of, under that lease's epoch. Events of a session it does not hold, or that the
  * store fences off, are refused with `SessionsFencedError`, which the outbox turns into dropping
@@ -55,12 +55,12 @@ export class OwnedAppends implements EventStore {
   #fenced = 0;
 
   constructor(
-    readonly inner: RedisEventStore,
+    readonly inner: ClusterLog,
     private readonly ownership: Ownership,
   ) {}
 
-  /** The index of corrections, kept by the Redis store beside each session's keys. */
-  get corrections(): RedisCorrections {
+  /** The index of corrections, kept by the log's store. */
+  get corrections(): StoredCorrections {
     return this.inner.corrections;
   }
 
@@ -112,9 +112,9 @@ export class OwnedAppends implements EventStore {
   }
 
   /**
-   * The held sessions' parts go to Redis together, as one append (one script call for the
-   * batch: a call per session cost Redis and this node a command each); each session's outcome
-   * is its own.
+   * The held sessions' parts go to the log together, as one append (one script call on Redis,
+   * one transaction on Postgres: a call per session cost a round trip each); each session's
+   * outcome is its own.
    */
   async #append(parts: ReturnType<typeof bySession>): Promise<void> {
     const lost: string[] = [];

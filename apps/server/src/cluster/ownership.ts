@@ -1,5 +1,5 @@
-import type { RedisEventStore } from './redis-event-store.js';
-import type { LeaseHolder, SessionLease, SessionLeases } from './session-lease.js';
+import type { ClusterLeases, ClusterLog } from './cluster-log.js';
+import type { LeaseHolder, SessionLease } from './session-lease.js';
 
 /** Where a session's commands run: here (this node holds its lease), or on the node that does. */
 export type Claim = { here: true } | { here: false; holder: LeaseHolder };
@@ -29,8 +29,9 @@ const NOT_STARTED: OwnershipEvents = { lost: () => undefined, orphaned: () => un
  * at once (self-fencing). The store's epoch check makes a node that wakes from a long pause
  * harmless even before it notices: its appends are refused `FENCED`.
  *
- * The sweep looks every `sweepMs` for sessions in `it:active` without a lease (their owner died)
- * and reports them, so one node takes each over within the lease TTL plus one sweep.
+ * The sweep looks every `sweepMs` for sessions whose run has an owner but no lease (their owner
+ * died: `ClusterLeases.orphans`) and reports them, so one node takes each over within the lease
+ * TTL plus one sweep (twice the TTL when the log is in Postgres, see `PostgresLeases`).
  */
 export class Ownership {
   readonly #held = new Map<string, SessionLease>();
@@ -47,8 +48,8 @@ export class Ownership {
   #lost = 0;
 
   constructor(
-    private readonly leases: SessionLeases,
-    private readonly store: RedisEventStore,
+    private readonly leases: ClusterLeases,
+    private readonly store: Pick<ClusterLog, 'fence' | 'unfence'>,
     private readonly report: (context: string, error: unknown) => void,
     private readonly sweepMs: number,
   ) {}

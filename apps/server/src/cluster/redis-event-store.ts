@@ -12,6 +12,7 @@ import { toStoreError } from './redis-store-errors.js';
 import { splitBySession, type SessionAppend } from './session-appends.js';
 import { RedisCorrections } from './redis-corrections.js';
 import type { IndexedCorrection } from '../corrections/correction-index.js';
+import { FencedWrites, type ClusterLog } from './cluster-log.js';
 
 export interface RedisEventStoreOptions {
   /**
@@ -51,11 +52,7 @@ function decodeCursor(cursor: string): string {
   return entry;
 }
 
-/**
- * Told of frames written to a session's log, `frames[0]` at seq `firstSeq`, exactly as stored and
- * published (a retried batch may repeat frames already written: the same bytes at the same seqs).
- */
-export type WrittenListener = (sessionId: string, frames: readonly string[], firstSeq: number) => void;
+export type { WrittenListener } from './cluster-log.js';
 
 /**
  * The `EventStore` of cluster mode, over one ioredis client (which it owns: `close()` quits it).
@@ -68,18 +65,17 @@ export type WrittenListener = (sessionId: string, frames: readonly string[], fir
  * (`fence`); appends then carry it, and the script refuses them with `FENCED` once another node
  * took the session over, so a paused "zombie" owner can never write after its lease is gone.
  */
-export class RedisEventStore implements EventStore {
+export class RedisEventStore extends FencedWrites implements ClusterLog {
   readonly #redis: Redis;
   readonly #scripts: ClusterScripts;
   readonly #retention: RedisRetention | undefined;
   /** The epoch under which this node owns each session it writes fenced. */
-  readonly #epochs = new Map<string, number>();
-  #onWritten: WrittenListener | undefined;
   #closed = false;
   /** The index of corrections (PROTOCOL.md §26), beside each session's keys. */
   readonly corrections: RedisCorrections;
 
   constructor(redis: Redis, options: RedisEventStoreOptions = {}) {
+    super();
     const keep = options.retainEventsPerSession ?? DEFAULT_RETAINED_EVENTS;
     if (keep !== 'all' && (!Number.isSafeInteger(keep) || keep < 1)) {
       throw new RangeError(`retainEventsPerSession must be a positive integer or 'all', got ${String(keep)}.`);
@@ -98,30 +94,6 @@ export class RedisEventStore implements EventStore {
   /** The scripts defined on `redis`, for the lease primitives. */
   get scripts(): ClusterScripts {
     return this.#scripts;
-  }
-
-  /**
-   * Hand every session's frames this store wrote to `listener`, as soon as Redis answered the
-   * append (before any trim): the node that writes a session delivers to its own viewers from
-   * here, without waiting for its own publish to come back over the session channel.
-   */
-  onWritten(listener: WrittenListener): void {
-    this.#onWritten = listener;
-  }
-
-  /** From now on, append to `sessionId` only while its epoch is still `epoch` (the lease's). */
-  fence(sessionId: string, epoch: number): void {
-    this.#epochs.set(sessionId, epoch);
-  }
-
-  /** Append to `sessionId` unfenced again (this node no longer owns it). */
-  unfence(sessionId: string): void {
-    this.#epochs.delete(sessionId);
-  }
-
-  /** The epoch appends to `sessionId` carry; undefined when unfenced. */
-  epochOf(sessionId: string): number | undefined {
-    return this.#epochs.get(sessionId);
   }
 
   async createSession(record: SessionRecord): Promise<void> {
@@ -185,7 +157,7 @@ export class RedisEventStore implements EventStore {
     const owner = info == null ? undefined : (JSON.parse(info) as SessionInfo).owner;
     if (owner !== undefined && entry != null) await this.#redis.zrem(ownerSessionsKey(owner.id), entry);
     this.#retention?.forget(sessionId);
-    this.#epochs.delete(sessionId);
+    this.unfence(sessionId);
   }
 
   /**
@@ -279,7 +251,7 @@ export class RedisEventStore implements EventStore {
   #appendCall(append: SessionAppend, batchId: string): AppendCall {
     const { sessionId, summary } = append;
     const keys = sessionKeys(sessionId);
-    const epoch = this.#epochs.get(sessionId);
+    const epoch = this.epochOf(sessionId);
     return {
       keys: [keys.meta, keys.log, BY_STATUS_KEY],
       args: [
@@ -302,11 +274,7 @@ export class RedisEventStore implements EventStore {
     // Its events are in: their corrections go into the index before the append is reported written.
     await this.corrections.write(corrections);
     if (append.frames.length === 0) return;
-    try {
-      this.#onWritten?.(sessionId, append.frames, append.firstSeq);
-    } catch {
-      // A listener's failure is its own: the append is written all the same.
-    }
+    this.written(sessionId, append.frames, append.firstSeq);
     this.#retention?.afterAppend(sessionId, firstSeq, lastSeq);
   }
 

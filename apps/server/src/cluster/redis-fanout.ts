@@ -8,7 +8,8 @@ import type { SessionFanout, HeldRequest } from '../core/ports/session-fanout.js
 import type { LiveSession } from '../core/sessions/live-session.js';
 import { encodeBatchMessage } from './batch-message.js';
 import { sessionKeys } from './redis-keys.js';
-import type { RedisEventStore } from './redis-event-store.js';
+import type { Redis } from 'ioredis';
+import type { ClusterLog } from './cluster-log.js';
 import type { SessionChannel } from './session-channel.js';
 
 /** One client of this node following a session. */
@@ -67,7 +68,9 @@ export class RedisFanout implements SessionFanout {
   readonly #feeds = new Map<string, Feed>();
 
   constructor(
-    private readonly store: RedisEventStore,
+    private readonly store: ClusterLog,
+    /** The node's Redis connection: a deletion is published with it. */
+    private readonly publisher: Redis,
     private readonly channel: SessionChannel,
     private readonly report: (context: string, error: unknown) => void,
   ) {
@@ -117,7 +120,7 @@ export class RedisFanout implements SessionFanout {
 
   /** Every node's followers of the session get its last event on its channel, after everything else. */
   async deleted(event: SessionDeletedEvent): Promise<void> {
-    await this.store.redis.spublish(sessionKeys(event.sessionId).channel, encodeBatchMessage(event.seq, [JSON.stringify(event)]));
+    await this.publisher.spublish(sessionKeys(event.sessionId).channel, encodeBatchMessage(event.seq, [JSON.stringify(event)]));
   }
 
   /** The peer's connection closed. */

@@ -2,12 +2,13 @@ import type { Redis } from 'ioredis';
 import { ACTIVE_KEY, sessionKeys } from './redis-keys.js';
 import type { ClusterScripts } from './redis-scripts.js';
 import { toStoreError } from './redis-store-errors.js';
+import type { ClusterLeases } from './cluster-log.js';
 
 /** A session's lease held by this node: `value` is what `it:{S}:lease` holds, `<nodeId>:<epoch>`. */
 export interface SessionLease {
   sessionId: string;
   nodeId: string;
-  /** The fencing token: pass it to `RedisEventStore.fence`. */
+  /** The fencing token: pass it to `ClusterLog.fence`. */
   epoch: number;
   value: string;
 }
@@ -41,7 +42,7 @@ export function parseLeaseValue(value: string): LeaseHolder {
  * `it:active` lists the sessions whose run has an owner; a session there without a lease lost
  * its owner, and the takeover sweep finds it with `orphans()`.
  */
-export class SessionLeases {
+export class SessionLeases implements ClusterLeases {
   readonly nodeId: string;
   readonly ttlMs: number;
 

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { ConfigError } from './config-error.js';
 import { integer, parseEnv, type Env } from './env-values.js';
 
-/** Sessions in PostgreSQL (INTERTHOUGHT_DATABASE_URL set) instead of the SQLite file. */
+/**
+ * Sessions in PostgreSQL (INTERTHOUGHT_DATABASE_URL set): instead of the SQLite file on one node;
+ * with INTERTHOUGHT_REDIS_URL too, as the cluster's log (Redis then carries leases, fan-out and commands).
+ */
 export interface DatabaseConfig {
   /** `postgres://…` or `postgresql://…`; TLS by the URL's `sslmode` (and `sslrootcert`, `sslcert`, `sslkey`) as libpq reads them. */
   url: string;
@@ -52,21 +55,6 @@ export type DatabaseEnv = z.infer<typeof DatabaseEnvSchema>;
 export function databaseConfigOf(vars: DatabaseEnv): DatabaseConfig | undefined {
   if (vars.INTERTHOUGHT_DATABASE_URL === undefined) return undefined;
   return { url: vars.INTERTHOUGHT_DATABASE_URL, poolSize: vars.INTERTHOUGHT_DATABASE_POOL };
-}
-
-/**
- * The database next to the cluster variables: cluster mode keeps its log in Redis for now, so a
- * database URL there would be silently unused; refused instead, naming both variables.
- */
-export function checkDatabaseWithCluster(database: DatabaseConfig | undefined, clusterRedisUrl: string | undefined): void {
-  if (database === undefined || clusterRedisUrl === undefined) return;
-  throw new DatabaseConfigError([
-    {
-      variable: 'INTERTHOUGHT_DATABASE_URL',
-      problem:
-        'cannot be used with INTERTHOUGHT_REDIS_URL yet: this build keeps a cluster\'s sessions in Redis. Unset INTERTHOUGHT_REDIS_URL to run one node on Postgres, or unset INTERTHOUGHT_DATABASE_URL for the Redis cluster',
-    },
-  ]);
 }
 
 /** The database variables alone. Throws a `DatabaseConfigError` naming every bad one. */

@@ -4,7 +4,7 @@ import { AgentWorkersEnvSchema, agentWorkersConfigOf, type AgentWorkersConfig } 
 import { AgentsCatalogEnvSchema, agentsCatalogOf, type AgentsCatalog } from './agents-catalog.js';
 import { AuthEnvSchema, authConfigOf, type AuthConfig } from './auth-config.js';
 import { ClusterEnvSchema, clusterConfigOf, type ClusterConfig } from './cluster-config.js';
-import { checkDatabaseWithCluster, DatabaseEnvSchema, databaseConfigOf, type DatabaseConfig } from './database-config.js';
+import { DatabaseEnvSchema, databaseConfigOf, type DatabaseConfig } from './database-config.js';
 import { parseEnv, type Env } from './env-values.js';
 import { LimitsEnvSchema, limitsConfigOf, type LimitsConfig } from './limits-config.js';
 import { McpEnvSchema, mcpConfigOf, type McpConfig } from './mcp-config.js';
@@ -55,7 +55,6 @@ const EnvSchema = z.object({
 export function loadConfig(env: Env = process.env): Config {
   const vars = parseEnv(EnvSchema, env);
   const database = databaseConfigOf(vars);
-  checkDatabaseWithCluster(database, vars.INTERTHOUGHT_REDIS_URL);
   return {
     ...serverConfigOf(vars),
     ...limitsConfigOf(vars),

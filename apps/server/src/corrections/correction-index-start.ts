@@ -1,39 +1,6 @@
 import type { EventStore } from '../core/persistence/event-store.js';
 import { loadSession } from '../core/persistence/session-loader.js';
 import { correctionsInState } from './correction-of-event.js';
-import { MemoryCorrections } from './memory-corrections.js';
-import type { StoredCorrections } from './stored-corrections.js';
-
-/** A store with its index of corrections. */
-export type IndexedStore<S extends EventStore = EventStore> = S & { readonly corrections: StoredCorrections };
-
-/**
- * `store` as is when it keeps an index; else the same store with an index in memory beside it,
- * written after each append and emptied with each deletion (rebuilt at every start).
- */
-export function withCorrectionIndex<S extends EventStore>(store: S): IndexedStore<S> {
-  if (store.corrections !== undefined) return store as IndexedStore<S>;
-  const corrections = new MemoryCorrections({ built: false });
-  return new Proxy(store, {
-    get(target, property) {
-      if (property === 'corrections') return corrections;
-      if (property === 'appendBatch') {
-        return async (batch: Parameters<EventStore['appendBatch']>[0]) => {
-          await target.appendBatch(batch);
-          corrections.write(batch.corrections ?? []);
-        };
-      }
-      if (property === 'deleteSession') {
-        return async (sessionId: string) => {
-          await target.deleteSession(sessionId);
-          corrections.removeSession(sessionId);
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  }) as IndexedStore<S>;
-}
 
 /** Sessions read per page of the rebuild. */
 const REBUILD_PAGE = 100;
@@ -44,7 +11,7 @@ const REBUILD_PAGE = 100;
  * sessions were read (0 when the index was built already). A session whose log cannot be folded
  * is reported and skipped: it cannot be opened either.
  */
-export async function buildCorrectionIndex(store: IndexedStore, reportError: (context: string, error: unknown) => void = () => {}): Promise<number> {
+export async function buildCorrectionIndex(store: EventStore, reportError: (context: string, error: unknown) => void = () => {}): Promise<number> {
   const index = store.corrections;
   if (await index.isBuilt()) return 0;
   let read = 0;

@@ -4,8 +4,8 @@ import { decodeCorrectionCursor, encodeCorrectionCursor, matchesQuery, orderKey 
 import type { StoredCorrections } from './stored-corrections.js';
 
 /**
- * The index in memory: the in-memory store's, and the stand-in for a store that keeps none (then
- * rebuilt from the log at every start). Kept sorted by order key, newest last.
+ * The index in memory: the in-memory store's (and a server given sessions without their store).
+ * Kept sorted by order key, newest last.
  */
 export class MemoryCorrections implements StoredCorrections {
   readonly #byKey = new Map<string, IndexedCorrection>();

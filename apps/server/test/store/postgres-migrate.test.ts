@@ -5,9 +5,15 @@ import { openPostgresEventStore } from '../../src/store/postgres/postgres-event-
 import { openSqliteEventStore } from '../../src/store/sqlite-event-store.js';
 import { usePostgresServer } from '../support/postgres-scope.js';
 import { batchOf, makeTempDir, sessionLog, sessionRecord } from './store-fixtures.js';
+import { redisPerFile } from '../cluster/redis-fixtures.js';
+import { loadSession } from '../../src/core/persistence/session-loader.js';
+import { correctionsInState } from '../../src/corrections/correction-of-event.js';
+import { orderKey } from '../../src/corrections/correction-order.js';
+import type { EventStore } from '../../src/core/persistence/event-store.js';
 
 const postgres = usePostgresServer();
-let temp: ReturnType<typeof makeTempDir>;beforeEach(() => {
+let temp: ReturnType<typeof makeTempDir>;
+beforeEach(() => {
   temp = makeTempDir();
 });
 afterEach(() => temp.cleanup());
@@ -79,7 +85,83 @@ describe('pnpm interthought migrate --from <sqlite file> --to <postgres url>', (
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^migrate needs both --from and --to\./);
     const bad = await interthought(['migrate', '--from', temp.file('x.db'), '--to', 'mysql://db/x']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('migrate: mysql://db/x is not a postgres:// or postgresql:// URL.\n');
+  });
+});
+
+const redis = redisPerFile();
+const SESSIONS = ['long', 'short', 'empty'];
+
+/** A Redis-only cluster's store with the same three sessions, written by a real `RedisEventStore`. */
+async function redisCluster(): Promise<{ url: string; key: string }> {
+  const store = await redis.openStore({ retainEventsPerSession: 8 });
+  const key = await store.sharingKey();
+  const lengths: Record<string, number> = { long: 30, short: 5, empty: 0 };
+  for (const [index, [sessionId, length]] of Object.entries(lengths).entries()) {
+    await store.createSession(sessionRecord(sessionId, `2025-01-0${index + 1}T00:00:00.000Z`));
+    if (length > 0) for (const event of sessionLog(sessionId, length)) await store.appendBatch(batchOf([event]));
+  }
+  await store.settled();
+  return { url: `unix://${redis.server.socket}`, key };
+}
+
+/** The corrections a start-up rebuild finds in `store`'s logs, newest first. */
+async function rebuiltCorrections(store: EventStore): Promise<string[]> {
+  const records = [];
+  // 'empty' has no log to fold.
+  for (const sessionId of ['long', 'short']) records.push(...correctionsInState((await loadSession(store, sessionId))!.state).map((indexed) => indexed.record));
+  return records.map(orderKey).sort().reverse();
+}
+
+describe('pnpm interthought migrate --from <redis url> --to <postgres url>', () => {
+  it('copies a Redis cluster\'s sessions, events, snapshots, share-link key and corrections, verifies them, and can be re-run', { timeout: 180_000 }, async () => {
+    const { url: from, key } = await redisCluster();
+    const to = await postgres.current.createSchema();
+    const first = await interthought(['migrate', '--from', from, '--to', to]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/\d+ corrections indexed\n/);
+    expect(first.stdout).toMatch(/Copied 3 sessions and \d+ events to postgres:\/\/.*; every session's last seq and event count match\.\n$/);
+    const again = await interthought(['migrate', '--from', from, '--to', to]);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('Copied 3 sessions');
+
+    const source = await redis.openStore({ retainEventsPerSession: 'all' });
+    const target = await openPostgresEventStore({ url: to });
+    try {
+      expect(await target.sharingKey()).toBe(key);
+      expect(await target.listSessions({ limit: 10 })).toEqual(await source.listSessions({ limit: 10 }));
+      for (const sessionId of SESSIONS) {
+        expect(await target.getSession(sessionId)).toEqual(await source.getSession(sessionId));
+        expect(await target.readEventFrames(sessionId, 0)).toEqual(await source.readEventFrames(sessionId, 0));
+        expect(await target.firstKeptSeq(sessionId)).toBe(await source.firstKeptSeq(sessionId));
+        expect(await target.readSnapshot(sessionId)).toEqual(await source.readSnapshot(sessionId));
+      }
+      expect(await source.readSnapshot('long')).toBeDefined();
+      // The index: what a rebuild of the source's logs finds, once each though the copy ran twice.
+      const expected = await rebuiltCorrections(source);
+      expect(expected.length).toBeGreaterThan(0);
+      const indexed = (await target.corrections.page({ filter: {}, visibility: { all: true }, limit: 100 })).corrections;
+      expect(indexed.map(orderKey)).toEqual(expected);
+      expect(await target.corrections.isBuilt()).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('refuses a bad Redis URL (exit 2) or an unreachable one (exit 1) in one line', { timeout: 120_000 }, async () => {
+    const to = await postgres.current.createSchema();
+    const bad = await interthought(['migrate', '--from', 'redis://cache:port/0', '--to', to]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^migrate: redis:\/\/cache:port\/0 is not a URL \(.*\)\.\n$/);
+    const hostless = await interthought(['migrate', '--from', 'redis://', '--to', to]);
+    expect(hostless.code).toBe(2);
+    expect(hostless.stderr).toBe('migrate: redis:// names no Redis host.\n');
+    const down = await interthought(['migrate', '--from', `unix://${temp.dir}/no-redis.sock`, '--to', to]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/^migrate: Redis at .*no-redis\.sock is unreachable: .*\n$/);
+    expect(down.stderr.split('\n')).toHaveLength(2);
   });
 });

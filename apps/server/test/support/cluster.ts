@@ -225,12 +225,14 @@ export interface ClusterPerFile {
 export interface ClusterOptions {
   /** Redis with AOF, fsynced before every reply, kept across a kill -9 of it. */
   durable?: boolean;
-  /** More environment for every node. */
-  env?: Record<string, string>;
+  /** More environment for every node; a function is read as each node starts (for what hooks set up first, e.g. a database URL). */
+  env?: Record<string, string> | (() => Record<string, string>);
+  /** The nodes to run (default `NODE_IDS`, three). */
+  nodes?: readonly string[];
 }
 
 /**
- * One redis-server and three nodes (a, b, c), started before the file's first test and killed
+ * One redis-server and three nodes (a, b, c; or `options.nodes`), started before the file's first test and killed
  * after its last. A node a test crashed is started again before the next one; clients are
  * terminated after each test.
  */
@@ -244,7 +246,8 @@ export function clusterPerFile(options: ClusterOptions = {}): ClusterPerFile {
     return value;
   };
   const startNode = async (id: string): Promise<NodeProcess> => {
-    const node = await NodeProcess.start(id, nodeEnv(required(redis, 'The redis-server').socket, id, options.env ?? {}));
+    const extra = typeof options.env === 'function' ? options.env() : (options.env ?? {});
+    const node = await NodeProcess.start(id, nodeEnv(required(redis, 'The redis-server').socket, id, extra));
     nodes.set(id, node);
     return node;
   };
@@ -252,11 +255,11 @@ export function clusterPerFile(options: ClusterOptions = {}): ClusterPerFile {
   beforeAll(async () => {
     redis = await startRedisServer({ durable: options.durable ?? false });
     admin = await connectRedis(redis.socket);
-    await Promise.all(NODE_IDS.map(startNode));
+    await Promise.all((options.nodes ?? NODE_IDS).map(startNode));
   }, 60_000);
   afterEach(async () => {
     for (const client of clients.splice(0)) client.terminate();
-    // A node the test killed or stopped is replaced, so every test starts with three live nodes.
+    // A node the test killed or stopped is replaced, so every test starts with all its nodes live.
     for (const [id, node] of nodes) {
       if (node.alive) continue;
       await startNode(id);

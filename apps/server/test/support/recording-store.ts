@@ -1,5 +1,6 @@
 import type { SessionEvent, SessionInfo, SessionSnapshotData, SessionStatus } from '@interthought/protocol';
 import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../../src/core/persistence/event-store.js';
+import type { StoredCorrections } from '../../src/corrections/stored-corrections.js';
 import { MemoryEventStore } from '../../src/store/memory-event-store.js';
 import type { Frame } from '../../src/core/fanout/frame.js';
 import type { Peer } from '../../src/core/fanout/peer.js';
@@ -66,7 +67,7 @@ export class RecordingStore implements EventStore {
   }
 
   /** The inner store's index of corrections: it is written by the inner store's own appends. */
-  get corrections(): EventStore['corrections'] {
+  get corrections(): StoredCorrections {
     return this.inner.corrections;
   }
 

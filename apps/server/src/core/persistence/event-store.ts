@@ -71,10 +71,10 @@ export interface EventStore {
   sharingKey(): Promise<string>;
   /**
    * The store's index of corrections (PROTOCOL.md §26), kept with the batches' `corrections` and
-   * emptied of a deleted session. A store without one gets an index in memory, rebuilt from the
-   * log at every start (`withCorrectionIndex`).
+   * emptied of a deleted session. A store from before the index gets it built from the log at
+   * start (`buildCorrectionIndex`).
    */
-  readonly corrections?: StoredCorrections;
+  readonly corrections: StoredCorrections;
   close(): Promise<void>;
 }
 

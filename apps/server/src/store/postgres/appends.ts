@@ -3,9 +3,11 @@ import type { SessionEvent, SessionInfo } from '@interthought/protocol';
 import { EventStoreError } from '../../core/persistence/event-store.js';
 import { infoToUpdate } from '../sqlite/session-rows.js';
 import { UPDATE_SESSION } from './session-queries.js';
+import type { IndexedCorrection } from '../../corrections/correction-index.js';
+import { writeCorrections } from './postgres-corrections.js';
 
 /** One session's share of a batch. */
-interface SessionSpan {
+export interface SessionSpan {
   first: number;
   last: number;
 }
@@ -22,7 +24,7 @@ function checkShape(event: SessionEvent): void {
 }
 
 /** The event's stored form: the frame the core serialised once, or its own serialisation. */
-function storedJson(event: SessionEvent, frame: string | undefined): string {
+export function storedJson(event: SessionEvent, frame: string | undefined): string {
   checkShape(event);
   if (frame !== undefined) return frame;
   try {
@@ -73,7 +75,7 @@ async function moveAndInsert(
 }
 
 /** Each session's seq span, or undefined when a session's seqs within the batch are not one by one. */
-function spansOf(events: readonly SessionEvent[]): Map<string, SessionSpan> | undefined {
+export function spansOf(events: readonly SessionEvent[]): Map<string, SessionSpan> | undefined {
   const spans = new Map<string, SessionSpan>();
   for (const event of events) {
     const span = spans.get(event.sessionId);
@@ -95,6 +97,7 @@ export async function appendInTransaction(
   frames: readonly string[],
   summaries: readonly SessionInfo[],
   fence?: AppendFence,
+  corrections: readonly IndexedCorrection[] = [],
 ): Promise<Map<string, number>> {
   // Everything is checked and serialised before the first statement, so a refusal sends nothing.
   const useFrames = frames.length === events.length;
@@ -112,6 +115,7 @@ export async function appendInTransaction(
       const { rowCount } = await client.query(UPDATE_SESSION, updateParams(info, at));
       if (rowCount === 0) throw notFound(info.sessionId);
     }
+    await writeCorrections(client, corrections);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);

@@ -7,6 +7,12 @@ export interface PostgresConnectOptions {
   url: string;
   /** Most connections this node holds (default 10). */
   poolSize?: number;
+  /**
+   * Cluster mode: the server ends a connection left idle inside a transaction this long, and a
+   * statement waits this long for a row lock, so a node stalled mid-append (a pause, SIGSTOP)
+   * never holds the locks the node taking its sessions over must take. Unset: no limit.
+   */
+  stallLimitMs?: number;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
@@ -41,7 +47,8 @@ export function checkUrl(url: string): void {
 export async function connectPool(options: PostgresConnectOptions): Promise<pg.Pool> {
   checkUrl(options.url);
   const max = options.poolSize ?? DEFAULT_POOL_SIZE;
-  const pool = new pg.Pool({ connectionString: options.url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types });
+  const stall = options.stallLimitMs === undefined ? {} : { idle_in_transaction_session_timeout: options.stallLimitMs, lock_timeout: options.stallLimitMs };
+  const pool = new pg.Pool({ connectionString: options.url, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, types, ...stall });
   // An idle connection the server drops (a restart, a failover) must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   try {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { maskedUrl, PostgresOpenError } from './open-errors.js';
+import { CORRECTIONS_BUILT } from './postgres-corrections.js';
 
 /** One schema step, run inside its transaction. Migration `i` (0-based) takes the schema from version `i` to `i + 1`. */
 export type PostgresMigration = (client: pg.PoolClient) => Promise<void>;
@@ -66,6 +67,50 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `);
   },
+  async function addCorrections(client) {
+    await client.query(`
+      -- The index of corrections (PROTOCOL.md §26), as SQLite's: one row a correction, written in
+      -- the transaction of the events that made it. order_key is at, session_id and
+      -- corrected_step_id joined by NUL, as UTF-8 bytes (TEXT cannot hold NUL): pages go newest first on it.
+      CREATE TABLE corrections (
+        session_id        TEXT COLLATE "C" NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+        corrected_step_id TEXT COLLATE "C" NOT NULL,
+        order_key         BYTEA NOT NULL,
+        at                TEXT COLLATE "C" NOT NULL,
+        owner_id          TEXT COLLATE "C",   -- the corrected session's owner: who sees the row
+        agent             TEXT NOT NULL,
+        model             TEXT,
+        kind              TEXT NOT NULL,
+        tool              TEXT,
+        "by"              TEXT NOT NULL,
+        json              TEXT NOT NULL,      -- the CorrectionRecord
+        PRIMARY KEY (session_id, corrected_step_id)
+      );
+      CREATE INDEX corrections_by_order ON corrections (order_key DESC);
+      CREATE INDEX corrections_by_owner ON corrections (owner_id, order_key DESC);
+      CREATE INDEX corrections_by_session ON corrections (session_id, order_key DESC);
+
+      -- Facts about the database, such as whether the index above covers the whole log yet.
+      CREATE TABLE store_facts (
+        name  TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+      );
+    `);
+    // A database without sessions has nothing to index: built now. One with sessions (from
+    // version 1) is built from the log by the start-up rebuild, once.
+    await client.query(
+      `INSERT INTO store_facts (name, value) SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM sessions)`,
+      [CORRECTIONS_BUILT, new Date().toISOString()],
+    );
+  },
+  async function addRunOwner(client) {
+    // Cluster mode with the log here: the node whose run of the session is under way (NULL: none).
+    // It outlives Redis, so a run whose owner died is found by the sweep even after Redis lost its keys.
+    await client.query(`
+      ALTER TABLE sessions ADD COLUMN run_owner TEXT;
+      CREATE INDEX sessions_with_run_owner ON sessions (id) WHERE run_owner IS NOT NULL;
+    `);
+  },
 ];
 
 const VERSIONS_TABLE = 'interthought_schema_versions';
@@ -84,6 +129,9 @@ export async function migrate(pool: pg.Pool, url: string, migrations: readonly P
       await client.query('BEGIN');
       let version = 0;
       try {
+        // Waiting for another node's migration is no stall (cluster mode limits lock waits otherwise).
+        await client.query('SET LOCAL lock_timeout = 0');
+        await client.query('SET LOCAL idle_in_transaction_session_timeout = 0');
         await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
         await client.query(`CREATE TABLE IF NOT EXISTS ${VERSIONS_TABLE} (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
         const { rows } = await client.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${VERSIONS_TABLE}`);

@@ -5,10 +5,13 @@ import { EventStoreError, type AppendBatch, type EventStore, type SessionPage, t
 import type { StoreHealthProbe } from '../../core/persistence/store-health.js';
 import { decodeCursor, pageOfRows, recordToInsert, rowToRecord, type SessionRow } from '../sqlite/session-rows.js';
 import { appendInTransaction, notFound, updateParams, type AppendFence } from './appends.js';
+import { appendSessionsInTransaction, type FencedSessionPart, type PartOutcome } from './fenced-appends.js';
+import { appendEventsInOneStatement } from './one-statement-append.js';
 import { connectPool, DEFAULT_POOL_SIZE, type PostgresConnectOptions } from './connect.js';
 import { migrate, postgresSchemaVersion } from './migrations.js';
 import { maskedUrl, PostgresOpenError } from './open-errors.js';
 import { PostgresRetention } from './retention.js';
+import { PostgresCorrections } from './postgres-corrections.js';
 import { importSessionLog, importSharingKey, storedCounts, type SessionLogCopy } from './import-log.js';
 import { FIRST_KEPT_SEQ, GET_SESSION, INSERT_SESSION, insertParams, LIST_BY_STATUS, LIST_PAGE, READ_EVENTS, READ_SNAPSHOT, UPDATE_SESSION } from './session-queries.js';
 
@@ -42,6 +45,8 @@ function checkLimit(limit: number, what: string): void {
  */
 export class PostgresEventStore implements EventStore, StoreHealthProbe {
   readonly target: string;
+  /** The index of corrections (PROTOCOL.md §26), a table of the same database. */
+  readonly corrections: PostgresCorrections;
   private readonly retention: PostgresRetention | undefined;
   private closed = false;
 
@@ -52,6 +57,7 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
     retainEventsPerSession?: number,
   ) {
     this.target = maskedUrl(url);
+    this.corrections = new PostgresCorrections(pool, () => this.ensureOpen());
     this.retention = retainEventsPerSession === undefined ? undefined : new PostgresRetention(pool, retainEventsPerSession);
   }
 
@@ -89,7 +95,7 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
     return rows.map(rowToRecord);
   }
 
-  /** Events and snapshot go with the session row (ON DELETE CASCADE), in one statement. */
+  /** Events, snapshot and corrections go with the session row (ON DELETE CASCADE), in one statement. */
   async deleteSession(sessionId: string): Promise<void> {
     this.ensureOpen();
     await this.pool.query('DELETE FROM sessions WHERE id = $1', [sessionId]);
@@ -101,17 +107,52 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
   }
 
   /** `appendBatch`, refused with FENCED unless every session's stored epoch is `fence.epoch` (cluster mode). */
-  async appendFenced({ events, frames, summaries = [] }: AppendBatch, fence: AppendFence | undefined): Promise<void> {
+  async appendFenced({ events, frames, summaries = [], corrections = [] }: AppendBatch, fence: AppendFence | undefined): Promise<void> {
     this.ensureOpen();
     if (events.length === 0 && summaries.length === 0) return;
-    const client = await this.pool.connect();
-    let lastSeqs: Map<string, number>;
-    try {
-      lastSeqs = await appendInTransaction(client, events, frames, summaries, fence);
-    } finally {
-      client.release();
+    // Events alone, unfenced (most group commits of a single node): one statement, one round trip.
+    // Refused, it wrote nothing, and the transaction below says why.
+    const alone = fence === undefined && summaries.length === 0 && corrections.length === 0;
+    let lastSeqs = alone ? await appendEventsInOneStatement(this.pool, events, frames) : undefined;
+    if (lastSeqs === undefined) {
+      const client = await this.pool.connect();
+      try {
+        lastSeqs = await appendInTransaction(client, events, frames, summaries, fence, corrections);
+      } finally {
+        client.release();
+      }
     }
     await this.retention?.afterAppend(lastSeqs);
+  }
+
+  /** Cluster mode: each session's part written only under its own epoch, in one transaction, answered per session (`appendSessionsInTransaction`). */
+  async appendSessionsFenced(parts: readonly FencedSessionPart[]): Promise<Map<string, PartOutcome>> {
+    this.ensureOpen();
+    const client = await this.pool.connect();
+    // The server may end this connection mid-transaction (a node stalled past the cluster's stall
+    // limit): the next statement fails, and the client's own 'error' must not end the process.
+    let dropped: Error | undefined;
+    const onError = (error: Error): void => {
+      dropped = error;
+    };
+    client.on('error', onError);
+    let outcomes: Map<string, PartOutcome>;
+    try {
+      outcomes = await appendSessionsInTransaction(client, parts);
+    } finally {
+      client.off('error', onError);
+      // A connection that failed is not given back to the pool.
+      client.release(dropped);
+    }
+    const lastSeqs = new Map<string, number>();
+    for (const [sessionId, outcome] of outcomes) if (outcome.status === 'written' && outcome.lastSeq > 0) lastSeqs.set(sessionId, outcome.lastSeq);
+    await this.retention?.afterAppend(lastSeqs);
+    return outcomes;
+  }
+
+  /** The pool, for the cluster's leases (their epochs and active runs are columns of `sessions`). */
+  get connections(): pg.Pool {
+    return this.pool;
   }
 
   async readEvents(sessionId: string, afterSeq: number, limit?: number): Promise<SessionEvent[]> {

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { CorrectionPage, CorrectionRecord } from '@interthought/protocol';
+import type { CorrectionPage } from '@interthought/protocol';
 import type { CorrectionQuery, IndexedCorrection } from '../../corrections/correction-index.js';
-import { decodeCorrectionCursor, encodeCorrectionCursor, orderKey } from '../../corrections/correction-order.js';
 import type { StoredCorrections } from '../../corrections/stored-corrections.js';
+import { correctionPage, correctionPageSql, correctionRow } from '../correction-rows.js';
 
 /** The `store_facts` row saying the index covers the whole log. */
 const BUILT = 'corrections-index-built';
@@ -33,21 +33,7 @@ export class SqliteCorrections implements StoredCorrections {
 
   /** Inside the caller's transaction. */
   write(records: readonly IndexedCorrection[]): void {
-    for (const { record, ownerId } of records) {
-      this.#insert.run({
-        session_id: record.sessionId,
-        corrected_step_id: record.correctedStepId,
-        order_key: orderKey(record),
-        at: record.at,
-        owner_id: ownerId ?? null,
-        agent: record.agent,
-        model: record.model ?? null,
-        kind: record.kind,
-        tool: record.tool ?? null,
-        by: record.by,
-        json: JSON.stringify(record),
-      });
-    }
+    for (const indexed of records) this.#insert.run(correctionRow(indexed));
   }
 
   /** Inside the caller's transaction. */
@@ -57,36 +43,13 @@ export class SqliteCorrections implements StoredCorrections {
 
   async page(query: CorrectionQuery): Promise<CorrectionPage> {
     this.ensureOpen();
-    const where: string[] = [];
     const params: unknown[] = [];
-    const add = (clause: string, ...values: unknown[]): void => {
-      where.push(clause);
-      params.push(...values);
-    };
-    const { filter, visibility } = query;
-    if (query.before !== undefined) add('order_key < ?', decodeCorrectionCursor(query.before));
-    if (query.excludeSession !== undefined) add('session_id <> ?', query.excludeSession);
-    if (!visibility.all) {
-      const sessionIds = visibility.sessionIds ?? [];
-      const bySession = sessionIds.length > 0 ? `session_id IN (${sessionIds.map(() => '?').join(', ')})` : '0';
-      add(`(owner_id = ? OR ${bySession})`, visibility.ownerId ?? null, ...sessionIds);
-    }
-    if (filter.agent !== undefined) add('agent = ?', filter.agent);
-    if (filter.model !== undefined) add('model = ?', filter.model);
-    if (filter.kind !== undefined) add('kind = ?', filter.kind);
-    if (filter.tool !== undefined) add('tool = ?', filter.tool);
-    if (filter.user !== undefined) add('by = ?', filter.user);
-    if (filter.session !== undefined) add('session_id = ?', filter.session);
-    // `at` is toISOString() output; the filter may carry any offset, so compare as the same form.
-    if (filter.since !== undefined) add('at >= ?', new Date(filter.since).toISOString());
-    if (filter.until !== undefined) add('at < ?', new Date(filter.until).toISOString());
-    const sql = `SELECT order_key, json FROM corrections ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY order_key DESC LIMIT ?`;
-    // One row more than asked says whether a next page exists.
-    const rows = this.db.prepare<unknown[], { order_key: string; json: string }>(sql).all(...params, query.limit + 1);
-    const page = rows.slice(0, query.limit);
-    const corrections = page.map((row) => JSON.parse(row.json) as CorrectionRecord);
-    const last = page[page.length - 1];
-    return rows.length > query.limit && last !== undefined ? { corrections, nextCursor: encodeCorrectionCursor(last.order_key) } : { corrections };
+    const sql = correctionPageSql(query, (value) => {
+      params.push(value);
+      return '?';
+    });
+    const rows = this.db.prepare<unknown[], { order_key: string; json: string }>(sql).all(...params);
+    return correctionPage(rows, query.limit);
   }
 
   async isBuilt(): Promise<boolean> {

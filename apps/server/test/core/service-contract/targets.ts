@@ -12,6 +12,7 @@ import { startSessionManager, type SessionManagerDeps } from '../../../src/core/
 import { MemoryEventStore } from '../../../src/store/memory-event-store.js';
 import { openSqliteEventStore } from '../../../src/store/sqlite-event-store.js';
 import { startRedisServer, type RedisServer } from '../../support/redis-server.js';
+import type { PostgresServer } from '../../support/postgres-server.js';
 import { RecordingPeer } from '../support/recording-peer.js';
 import { contractAgents, registryOf } from './contract-agents.js';
 import type { ServiceTarget, ServiceTargetFactory } from './service-target.js';
@@ -125,9 +126,10 @@ const CLUSTER = { leaseTtlMs: 3_000, sweepMs: 1_000 } as const;
 /**
  * Two cluster nodes, `a` and `b`, in this process, on one redis-server started for the file and
  * emptied before each test. Each node has its own store connection, channel and bus, as two
- * processes would; only the agents' instances (and their gates) are shared.
+ * processes would; only the agents' instances (and their gates) are shared. With `postgres`, the
+ * log is in a new schema of that server for each test (Postgres + Redis).
  */
-export function twoNodeCluster(): ServiceTargetFactory {
+export function twoNodeCluster(options: { postgres?: { readonly current: PostgresServer } } = {}): ServiceTargetFactory {
   let redis: RedisServer | undefined;
   let admin: Redis | undefined;
   beforeAll(async () => {
@@ -144,9 +146,10 @@ export function twoNodeCluster(): ServiceTargetFactory {
     const errors = errorLog();
     const { deps, gates, calls, files } = coreDeps(errors.report, steadyClock());
     const nodes: ClusterNode[] = [];
+    const database = options.postgres === undefined ? undefined : { url: await options.postgres.current.createSchema(), poolSize: 5 };
     for (const nodeId of ['a', 'b']) {
       const core = deps();
-      nodes.push(await startClusterNode({ redisUrl: `unix://${redis.socket}`, nodeId, ...CLUSTER, retainEventsPerSession: undefined }, core, new WorkerPool(core.agents)));
+      nodes.push(await startClusterNode({ redisUrl: `unix://${redis.socket}`, nodeId, ...CLUSTER, retainEventsPerSession: undefined, database }, core, new WorkerPool(core.agents)));
     }
     const services: SessionService[] = nodes.map((node) => node.sessions);
     return {
