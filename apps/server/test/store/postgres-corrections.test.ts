@@ -1,8 +1,8 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { buildCorrectionIndex } from '../../src/corrections/correction-index-start.js';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/migrations.js';
 import { openPostgresEventStore, type PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
+import { runAsAdmin } from '../support/postgres-server.js';
 import { usePostgresServer } from '../support/postgres-scope.js';
 import { batchOf, sessionLog, sessionRecord } from './store-fixtures.js';
 
@@ -10,16 +10,6 @@ const postgres = usePostgresServer();
 
 /** Sessions whose logs hold corrections (every third round of `sessionLog` corrects a step). */
 const LENGTHS: Record<string, number> = { a: 40, b: 25, c: 3 };
-
-async function sql(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 /** A database as Interthought before the index left it (schema version 1), with corrected sessions in it. */
 async function databaseFromBeforeTheIndex(): Promise<string> {
@@ -32,7 +22,7 @@ async function databaseFromBeforeTheIndex(): Promise<string> {
   }
   await store.close();
   // Back to version 1: what migrations 2 (the index) and 3 (the cluster's run owner) added is gone.
-  await sql(url, 'DROP TABLE corrections; DROP TABLE store_facts; ALTER TABLE sessions DROP COLUMN run_owner; DELETE FROM interthought_schema_versions WHERE version > 1');
+  await runAsAdmin(url, 'DROP TABLE corrections; DROP TABLE store_facts; ALTER TABLE sessions DROP COLUMN run_owner; DELETE FROM interthought_schema_versions WHERE version > 1');
   return url;
 }
 

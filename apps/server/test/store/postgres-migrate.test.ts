@@ -30,16 +30,22 @@ function interthought(args: string[]): Promise<{ code: number | null; stdout: st
   });
 }
 
-/** A SQLite file with three sessions: one of 30 events trimmed to a snapshot by retention, one of 5, one with none. */
-async function sqliteFile(): Promise<{ file: string; key: string }> {
-  const file = temp.file('sessions.db');
-  const store = openSqliteEventStore(file, { retainEventsPerSession: 8 });
+/** Three sessions, one event a batch: 'long' (30 events, trimmed when the store retains 8), 'short' (5), 'empty' (none); the store's sharing key. */
+async function fillThreeSessions(store: EventStore): Promise<string> {
   const key = await store.sharingKey();
   const lengths: Record<string, number> = { long: 30, short: 5, empty: 0 };
   for (const [index, [sessionId, length]] of Object.entries(lengths).entries()) {
     await store.createSession(sessionRecord(sessionId, `2025-01-0${index + 1}T00:00:00.000Z`));
     if (length > 0) for (const event of sessionLog(sessionId, length)) await store.appendBatch(batchOf([event]));
   }
+  return key;
+}
+
+/** A SQLite file with three sessions: one of 30 events trimmed to a snapshot by retention, one of 5, one with none. */
+async function sqliteFile(): Promise<{ file: string; key: string }> {
+  const file = temp.file('sessions.db');
+  const store = openSqliteEventStore(file, { retainEventsPerSession: 8 });
+  const key = await fillThreeSessions(store);
   await store.close();
   return { file, key };
 }
@@ -96,12 +102,7 @@ const SESSIONS = ['long', 'short', 'empty'];
 /** A Redis-only cluster's store with the same three sessions, written by a real `RedisEventStore`. */
 async function redisCluster(): Promise<{ url: string; key: string }> {
   const store = await redis.openStore({ retainEventsPerSession: 8 });
-  const key = await store.sharingKey();
-  const lengths: Record<string, number> = { long: 30, short: 5, empty: 0 };
-  for (const [index, [sessionId, length]] of Object.entries(lengths).entries()) {
-    await store.createSession(sessionRecord(sessionId, `2025-01-0${index + 1}T00:00:00.000Z`));
-    if (length > 0) for (const event of sessionLog(sessionId, length)) await store.appendBatch(batchOf([event]));
-  }
+  const key = await fillThreeSessions(store);
   await store.settled();
   return { url: `unix://${redis.server.socket}`, key };
 }

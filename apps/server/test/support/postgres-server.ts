@@ -144,7 +144,8 @@ export async function startPostgresServer(): Promise<PostgresServer> {
 }
 
 /** One statement on a connection of its own (CREATE DATABASE cannot run in a pool's transaction). */
-async function runAsAdmin(url: string, sql: string): Promise<void> {
+/** Run `sql` on a connection of its own (DDL, a superuser's settings). */
+export async function runAsAdmin(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

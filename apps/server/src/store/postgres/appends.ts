@@ -7,7 +7,7 @@ import type { IndexedCorrection } from '../../corrections/correction-index.js';
 import { writeCorrections } from './postgres-corrections.js';
 
 /** One session's share of a batch. */
-export interface SessionSpan {
+interface SessionSpan {
   first: number;
   last: number;
 }
@@ -24,7 +24,7 @@ function checkShape(event: SessionEvent): void {
 }
 
 /** The event's stored form: the frame the core serialised once, or its own serialisation. */
-export function storedJson(event: SessionEvent, frame: string | undefined): string {
+function storedJson(event: SessionEvent, frame: string | undefined): string {
   checkShape(event);
   if (frame !== undefined) return frame;
   try {
@@ -75,7 +75,7 @@ async function moveAndInsert(
 }
 
 /** Each session's seq span, or undefined when a session's seqs within the batch are not one by one. */
-export function spansOf(events: readonly SessionEvent[]): Map<string, SessionSpan> | undefined {
+function spansOf(events: readonly SessionEvent[]): Map<string, SessionSpan> | undefined {
   const spans = new Map<string, SessionSpan>();
   for (const event of events) {
     const span = spans.get(event.sessionId);

@@ -6,7 +6,6 @@ import type { StoreHealthProbe } from '../../core/persistence/store-health.js';
 import { decodeCursor, pageOfRows, recordToInsert, rowToRecord, type SessionRow } from '../sqlite/session-rows.js';
 import { appendInTransaction, notFound, updateParams, type AppendFence } from './appends.js';
 import { appendSessionsInTransaction, type FencedSessionPart, type PartOutcome } from './fenced-appends.js';
-import { appendEventsInOneStatement } from './one-statement-append.js';
 import { connectPool, DEFAULT_POOL_SIZE, type PostgresConnectOptions } from './connect.js';
 import { migrate, postgresSchemaVersion } from './migrations.js';
 import { maskedUrl, PostgresOpenError } from './open-errors.js';
@@ -110,17 +109,12 @@ export class PostgresEventStore implements EventStore, StoreHealthProbe {
   async appendFenced({ events, frames, summaries = [], corrections = [] }: AppendBatch, fence: AppendFence | undefined): Promise<void> {
     this.ensureOpen();
     if (events.length === 0 && summaries.length === 0) return;
-    // Events alone, unfenced (most group commits of a single node): one statement, one round trip.
-    // Refused, it wrote nothing, and the transaction below says why.
-    const alone = fence === undefined && summaries.length === 0 && corrections.length === 0;
-    let lastSeqs = alone ? await appendEventsInOneStatement(this.pool, events, frames) : undefined;
-    if (lastSeqs === undefined) {
-      const client = await this.pool.connect();
-      try {
-        lastSeqs = await appendInTransaction(client, events, frames, summaries, fence, corrections);
-      } finally {
-        client.release();
-      }
+    const client = await this.pool.connect();
+    let lastSeqs: Map<string, number>;
+    try {
+      lastSeqs = await appendInTransaction(client, events, frames, summaries, fence, corrections);
+    } finally {
+      client.release();
     }
     await this.retention?.afterAppend(lastSeqs);
   }

@@ -6,10 +6,10 @@ import { batchOf, sessionLog, sessionRecord } from './store-fixtures.js';
 const postgres = usePostgresServer();
 
 /*
- * A batch of events alone is one statement outside a transaction block (one round trip): it must
- * still be all or nothing, and two writers racing for the same seqs must not both win.
+ * A batch across sessions is all or nothing, and two writers racing for the same seqs (two nodes'
+ * pools on one database) never both win.
  */
-describe('the Postgres one-statement append', () => {
+describe('Postgres appends: all or nothing, one winner of a race', () => {
   it('writes nothing of a batch when one of its sessions is not continued', async () => {
     const store = await openPostgresEventStore({ url: await postgres.current.createSchema() });
     try {
