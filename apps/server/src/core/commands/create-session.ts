@@ -65,12 +65,13 @@ export async function createSession(engine: SessionEngine, input: CreateSessionI
   const info: SessionInfo = { sessionId: input.sessionId ?? engine.newId(), task, agent: agentName, status: 'running', revision: 0, createdAt: engine.now().toISOString() };
   if (model !== undefined) info.model = model;
   if (input.ownedBy !== undefined) info.owner = { id: input.ownedBy.id, name: input.ownedBy.name };
-  const session = await openSession(engine, info, options, reply, attach, (created) => {
+  await openSession(engine, info, options, reply, attach, (created) => {
     created.countAgainst(input.quota?.key);
     created.setStatus('running');
     engine.startRun(created, agent);
   });
-  return session.info;
+  // The session as created, as `session.created` said it: a fast run may have ended by now, whatever the store's speed.
+  return { ...info };
 }
 
 /**

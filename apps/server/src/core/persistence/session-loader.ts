@@ -42,6 +42,9 @@ export async function loadSession(store: EventStore, sessionId: string): Promise
     const why = error instanceof Error ? error.message : String(error);
     throw new SessionError('INTERNAL', `Session ${sessionId} could not be read back from the store: ${why}`);
   }
+  // A session created a moment ago whose first events are still being written (read from another
+  // node of a cluster) is its record as created; one whose record counts events that are gone is broken.
+  if (state.seq === 0 && record.lastSeq === 0 && snapshot === undefined) return { state, options: { ...record.options } };
   if (state.seq === 0) {
     throw new SessionError('INTERNAL', `Session ${sessionId} has no events in the store, so its state cannot be rebuilt.`);
   }

@@ -213,6 +213,9 @@ export class PlacedCommands {
     const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
     const reply: ReplyTo = withRequestId({ peer }, command.requestId);
     const result = await this.#runHere(command.op as CommandOp, command.sessionId, reply, command.input);
+    // Read-your-writes across nodes: the requester's node reads the shared store next (a snapshot,
+    // the access facts), so the outcome goes back once the events the command caused are written.
+    await this.engine.flushed();
     // A link made or revoked is answered by its result alone: no frame goes to the peer, so none is waited for.
     if (command.op === 'share' || command.op === 'unshare') return result;
     await Promise.race([answeredOnce, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS).unref())]);
@@ -223,7 +226,10 @@ export class PlacedCommands {
   async #serveCreate(command: RoutedCommand, send: (frame: string) => void): Promise<SessionInfo> {
     const forward = (frame: Frame): void => send(frame.text);
     const peer: Peer = { id: command.peer.id, ...(command.peer.quota === undefined ? {} : { quota: command.peer.quota }), send: forward, sendLive: forward };
-    return createSession(this.engine, command.input as CreateSessionInput, withRequestId({ peer }, command.requestId), () => undefined);
+    const info = await createSession(this.engine, command.input as CreateSessionInput, withRequestId({ peer }, command.requestId), () => undefined);
+    // As for any routed command: its first events are in the store when the requester's node hears back.
+    await this.engine.flushed();
+    return info;
   }
 
   /** The command, run by this process's engine on a session placed here. */
