@@ -1,17 +1,14 @@
-import type { Health, SessionEvent, SessionInfo } from '@interthought/protocol';
+import type { Health } from '@interthought/protocol';
 import { describe, expect, it } from 'vitest';
 import { usePostgresServer } from '../support/postgres-scope.js';
 import { useDurableScope } from './support/durable-scope.js';
 import { spawnServerProcess, startDurableServer } from './support/durable-server.js';
-import { expectWholeLog, range, seqsOf } from './support/log-checks.js';
-
-const TASK = 'A shop sells pens at $1.25 each. How much do 12 pens cost after a 15% discount?';
-/** The run has about 70 events; the crash comes once the client has seen this many, well before the end. */
-const CRASH_AFTER_SEQ = 20;
+import { crashMidStream, parseEvents } from './support/crash-mid-stream.js';
+import { expectWholeLog } from './support/log-checks.js';
 
 const postgres = usePostgresServer();
 const connect = useDurableScope(() => undefined);
-const parse = (texts: readonly string[]): SessionEvent[] => texts.map((text) => JSON.parse(text) as SessionEvent);
+const parse = parseEvents;
 
 /** Each test starts server processes, which take a while on a loaded machine. */
 const PROCESS_TEST_MS = 180_000;
@@ -19,38 +16,7 @@ const PROCESS_TEST_MS = 180_000;
 describe('a single node on Postgres, no Redis', () => {
   it('kill -9 mid-stream, restart: a client resumes by cursor gapless, byte for byte, and the run is marked interrupted', async () => {
     const env = { INTERTHOUGHT_DATABASE_URL: await postgres.current.createDatabase(), INTERTHOUGHT_TOKEN_DELAY_MS: '20' };
-    const first = await startDurableServer(env);
-    expect(first.stdout()).toContain('Sessions are stored in the Postgres database at postgres://postgres@127.0.0.1:');
-    const watcher = await connect(first.wsUrl);
-    const sessionId = await watcher.client.createSession(TASK);
-    await watcher.untilSeq(sessionId, CRASH_AFTER_SEQ);
-    await first.crash();
-
-    // Every event a client saw was durable before it was sent: all of them come back after the restart.
-    const seen = watcher.eventTexts(sessionId);
-    const n = seen.length;
-    expect(seqsOf(parse(seen))).toEqual(range(1, n));
-    expect(parse(seen).some((event) => event.type === 'session.status' && event.status !== 'running')).toBe(false);
-
-    const second = await startDurableServer(env);
-    expect(second.stdout()).toContain('1 session was running when the server last stopped: marked interrupted');
-    const listed = (await (await fetch(`${second.url}/api/sessions`)).json()) as { sessions: SessionInfo[] };
-    expect(listed.sessions).toEqual([expect.objectContaining({ sessionId, task: TASK, status: 'interrupted' })]);
-
-    const resumed = await connect(second.wsUrl);
-    const subscribed = await resumed.subscribe(sessionId, n);
-    expect(subscribed).toMatchObject({ type: 'session.subscribed', sessionId, afterSeq: n });
-    const lastSeq = (subscribed as { lastSeq: number }).lastSeq;
-    expect(lastSeq).toBeGreaterThan(n);
-    await resumed.untilSeq(sessionId, lastSeq);
-
-    const fresh = await connect(second.wsUrl);
-    await fresh.subscribe(sessionId, 0);
-    await fresh.untilSeq(sessionId, lastSeq);
-    const log = fresh.eventTexts(sessionId);
-    expect(log).toHaveLength(lastSeq);
-    expect(log.slice(0, n)).toEqual(seen);
-    expect(resumed.eventTexts(sessionId)).toEqual(log.slice(n));
+    const { second, sessionId, log } = await crashMidStream(env, connect, 'Sessions are stored in the Postgres database at postgres://postgres@127.0.0.1:');
     expect(expectWholeLog(sessionId, parse(log)).session.status).toBe('interrupted');
     expect(await second.stop()).toBe(0);
   }, PROCESS_TEST_MS);

@@ -1,7 +1,8 @@
 import { afterEach, vi } from 'vitest';
 import { openPostgresEventStore, type PostgresEventStore } from '../../src/store/postgres/postgres-event-store.js';
 import { usePostgresServer } from '../support/postgres-scope.js';
-import { describeStoreContract, typedRefusals } from './contract/store-contract.js';
+import { describeStoreContract } from './contract/store-contract.js';
+import { SQL_STORE_DIFFERENCES, sqlStoreRefusals } from './contract/sql-stores.js';
 
 /** The retention the contract's retaining stores get: trimmed back to KEEP once over KEEP + KEEP / 4. */
 const KEEP = 8;
@@ -37,16 +38,6 @@ describeStoreContract<PostgresEventStore>('PostgresEventStore', {
     await store.close();
     return openAt(url, retainEventsPerSession);
   },
-  expectRefusal: typedRefusals(
-    ({ sessionId, after, got }) => new RegExp(`^Session ${sessionId}: event seq ${got} does not follow seq ${after}; the batch was not written\\.`),
-  ),
-  differences: {
-    identicalCreate: 'refused',
-    repeatedBatch: 'refused',
-    batchWithUnknownSession: 'nothing',
-    readsWhenClosed: 'refused',
-    sessionOrder: 'createdAt, then id',
-    badLimits: 'refused',
-    warnsOfUnfoldableLog: true,
-  },
+  expectRefusal: sqlStoreRefusals,
+  differences: SQL_STORE_DIFFERENCES,
 });

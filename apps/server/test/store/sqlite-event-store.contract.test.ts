@@ -1,6 +1,7 @@
 import { afterEach, beforeEach } from 'vitest';
 import { openSqliteEventStore, type SqliteEventStore, type SqliteEventStoreOptions } from '../../src/store/sqlite-event-store.js';
-import { describeStoreContract, typedRefusals } from './contract/store-contract.js';
+import { describeStoreContract } from './contract/store-contract.js';
+import { SQL_STORE_DIFFERENCES, sqlStoreRefusals } from './contract/sql-stores.js';
 import { makeTempDir } from './store-fixtures.js';
 
 /** The retention the contract's retaining stores get: trimmed back to KEEP once over KEEP + KEEP / 4. */
@@ -36,17 +37,6 @@ describeStoreContract<SqliteEventStore>('SqliteEventStore', {
     await store.close();
     return openFile(store.path, keep === undefined ? {} : { retainEventsPerSession: keep });
   },
-  // Names both seqs, whether the gap is against the stored log or within the batch.
-  expectRefusal: typedRefusals(
-    ({ sessionId, after, got }) => new RegExp(`^Session ${sessionId}: event seq ${got} does not follow seq ${after}; the batch was not written\\.`),
-  ),
-  differences: {
-    identicalCreate: 'refused',
-    repeatedBatch: 'refused',
-    batchWithUnknownSession: 'nothing',
-    readsWhenClosed: 'refused',
-    sessionOrder: 'createdAt, then id',
-    badLimits: 'refused',
-    warnsOfUnfoldableLog: true,
-  },
+  expectRefusal: sqlStoreRefusals,
+  differences: SQL_STORE_DIFFERENCES,
 });
