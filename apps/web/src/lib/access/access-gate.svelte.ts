@@ -45,6 +45,8 @@ export class AccessGate {
   /** The refusal is the server closing the socket at the JWT's expiry (4401): nothing the tab holds will do. */
   #expired = $state(false);
   #recheckTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The first question to the server, while it has not answered: a refusal heard meanwhile waits for it, so the page names the sign-in mode at once. */
+  #firstLook: Promise<void> | undefined;
   #stopListening: (() => void) | null = null;
 
   constructor(private readonly deps: AccessGateDeps) {
@@ -87,7 +89,12 @@ export class AccessGate {
       if (state === 'reconnecting') void this.#recheck();
       else this.#cancelRecheck();
     });
-    void this.#look();
+    const look = this.#look()
+      .catch(() => undefined)
+      .finally(() => {
+      if (this.#firstLook === look) this.#firstLook = undefined;
+    });
+    this.#firstLook = look;
   }
 
   stop(): void {
@@ -101,7 +108,13 @@ export class AccessGate {
     if (token !== this.deps.tokens.token) return;
     // With a share link the refusal may be the route's, not the link's: the server says which.
     if (this.deps.presentedShare?.() !== undefined) void this.#look();
-    else this.#block();
+    // A REST call can be refused before the server said how this page signs in; blocking then
+    // would first ask for a shared token, and only a moment later for a sign-in.
+    else if (this.#firstLook !== undefined) {
+      void this.#firstLook.then(() => {
+        if (token === this.deps.tokens.token && this.#problem === null) this.#block();
+      });
+    } else this.#block();
   }
 
   /** The server closed the socket because the share link ended (4403): stop, and say so. */

@@ -67,6 +67,31 @@ describe('AccessGate with users and share links', () => {
     expect(calls).toEqual(['close']);
   });
 
+  it('holds a REST 401 heard before the server said how the page signs in, so the page asks for a sign-in, not a shared token', async () => {
+    let answer!: (value: AccessAnswer) => void;
+    const { gate, calls, check } = setUp([]);
+    check.mockImplementationOnce(() => new Promise<AccessAnswer>((resolve) => (answer = resolve)));
+    gate.start();
+    gate.refused(undefined);
+    // Not yet: a panel now would not know it is a sign-in.
+    expect(gate.problem).toBeNull();
+    answer({ access: 'unauthorized', me: signedOut });
+    await vi.waitFor(() => expect(gate.problem).toBe('missing'));
+    expect(gate.me).toEqual(signedOut);
+    expect(calls).toEqual(['close']);
+  });
+
+  it('blocks on a REST 401 even when the first answer was a yes (the token stopped being taken meanwhile)', async () => {
+    let answer!: (value: AccessAnswer) => void;
+    const { gate, check } = setUp([], { token: 'jwt-ada' });
+    check.mockImplementationOnce(() => new Promise<AccessAnswer>((resolve) => (answer = resolve)));
+    gate.start();
+    gate.refused('jwt-ada');
+    answer({ access: 'granted', me: ada });
+    await vi.waitFor(() => expect(gate.problem).toBe('refused'));
+    expect(gate.me).toEqual(ada);
+  });
+
   it('says a share link ended when the server no longer grants the link the page presents, signed in or not', async () => {
     const { gate, calls } = setUp([{ access: 'granted', me: ada }], { token: 'jwt-ada', share: 'sh-revoked' });
     gate.start();
