@@ -67,6 +67,10 @@ export class StepView {
    * unmounted when it scrolls far away and comes back as the user left it.
    */
   expanded = $state(false);
+  /** The card folded to its header by the user (its chevron), kept here for the same reason. */
+  collapsed = $state(false);
+  /** The card showing what its correction changed (the trail's diff), kept here for the same reason. */
+  diffShown = $state(false);
   /** The open correction editor of this step, if any. */
   #draft = $state<CorrectionDraft | null>(null);
   /**

@@ -268,6 +268,31 @@ describe('StepCard', () => {
     expect(button(article, /Show less/)).toBeDefined();
   });
 
+  it('comes back folded or opened as the user left it when its card is drawn again (a long chain unmounts far cards)', () => {
+    const harness = createHarness();
+    const long = Array.from({ length: 14 }, (_, i) => `Line ${i + 1} of the reasoning.`).join('\n');
+    const folded = harness.log.step('thought', long);
+    const opened = harness.log.step('thought', long);
+    harness.deliver();
+    const first = render(harness, folded);
+    button(first.article, /^Collapse$/)!.click();
+    flushSync();
+    expect(first.article.querySelector('[data-step-text]')).toBeNull();
+    unmount();
+    const second = render(harness, opened);
+    button(second.article, /Show more/)!.click();
+    flushSync();
+    unmount();
+
+    const again = render(harness, folded);
+    expect(button(again.article, /^Expand$/)?.getAttribute('aria-expanded')).toBe('false');
+    expect(again.article.querySelector('[data-step-text]')).toBeNull();
+    unmount();
+    const reopened = render(harness, opened);
+    expect(reopened.article.querySelector('.clamped')).toBeNull();
+    expect(button(reopened.article, /Show less/)).toBeDefined();
+  });
+
   it('uses Chinese labels when the UI is in Chinese', () => {
     const harness = createHarness('zh');
     const stepId = harness.log.step('observation', '72', { tool: 'calculator' });
