@@ -2,6 +2,7 @@ import { Marked, type Token, type Tokens } from 'marked';
 import { escapeHtml } from './escape-html.js';
 import { mathExtension } from './math/math-extension.js';
 import { mayContainMath } from './math/math-syntax.js';
+import { plainProseHtml } from './plain-prose.js';
 
 /**
  * Agent text is untrusted. It is rendered as markdown, but raw HTML is never passed through:
@@ -66,7 +67,7 @@ marked.use(mathExtension);
 
 /** Render untrusted markdown to HTML that contains no author-supplied tags, attributes or scripts. */
 export function renderMarkdown(source: string): string {
-  return marked.parse(source, { async: false });
+  return plainProseHtml(source) ?? marked.parse(source, { async: false });
 }
 
 /** Rendered markdown, and whether it has a formula (then KaTeX is worth loading). */
