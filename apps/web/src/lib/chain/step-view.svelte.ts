@@ -1,4 +1,5 @@
 import type { CallUsage, CorrectionInfo, LessonSource, Step, StepApproval, StepBreakpoint, StepKind, StepQuestion, StepStatus } from '@interthought/protocol';
+import type { DiffGranularity } from '$lib/diff/index.js';
 import { ApprovalDecision } from './approval-decision.svelte.js';
 import { QuestionAnswer } from './question-answer.svelte.js';
 import { CorrectionDraft } from './correction-draft.svelte.js';
@@ -71,6 +72,13 @@ export class StepView {
   collapsed = $state(false);
   /** The card showing what its correction changed (the trail's diff), kept here for the same reason. */
   diffShown = $state(false);
+  /** The diff's level (words or characters) once the user picked one, kept here for the same reason. */
+  diffGranularity = $state<DiffGranularity | undefined>();
+  /**
+   * The selected tab of the parallel sub-agents this delegate call begins (narrow screens show them
+   * as tabs), kept on the batch's first call for the same reason.
+   */
+  batchTab = $state(0);
   /** The open correction editor of this step, if any. */
   #draft = $state<CorrectionDraft | null>(null);
   /**

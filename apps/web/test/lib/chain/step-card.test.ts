@@ -243,6 +243,23 @@ describe('StepCard', () => {
     expect(button(article, /^Words$/)!.getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('keeps the diff open at the level the user picked when its card is drawn again', () => {
+    const harness = createHarness();
+    const action = harness.log.step('action', 'We recieve the parcel');
+    const fixed = harness.log.correct(action, 'We receive the parcel');
+    harness.deliver();
+    const first = render(harness, fixed);
+    button(first.article, /Show changes/)!.click();
+    flushSync();
+    button(first.article, /^Words$/)!.click();
+    flushSync();
+    unmount();
+
+    const again = render(harness, fixed);
+    expect(again.article.querySelector<HTMLElement>('[data-diff-granularity]')?.dataset.diffGranularity).toBe('word');
+    expect(button(again.article, /^Words$/)!.getAttribute('aria-pressed')).toBe('true');
+  });
+
   it('names a correction by nobody it knows as someone else, never by id', () => {
     const harness = createHarness();
     const action = harness.log.step('action', 'a');

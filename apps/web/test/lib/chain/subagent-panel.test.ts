@@ -152,6 +152,35 @@ describe('sub-agent panels', () => {
     expect(stepIdsIn(nested)).toEqual([checking]);
   });
 
+  it('comes back on the tab the user picked when a narrow batch is drawn again (a long chain unmounts far rows)', () => {
+    // happy-dom lays nothing out: the batch reads a phone's width, so it draws its sub-agents as tabs.
+    const width = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'clientWidth');
+    Object.defineProperty(HTMLElement.prototype, 'clientWidth', {
+      configurable: true,
+      get(this: HTMLElement) {
+        return this.hasAttribute('data-subagent-batch') ? 390 : 0;
+      },
+    });
+    try {
+      const harness = createHarness();
+      parallelParts(harness);
+      const tabs = (root: ParentNode) => Array.from(root.querySelectorAll<HTMLElement>('[role="tab"]'));
+      const first = render(harness);
+      expect(tabs(first).map((tab) => tab.getAttribute('aria-selected'))).toEqual(['true', 'false']);
+      tabs(first)[1]!.click();
+      flushSync();
+      expect(panel(first, 'part 2')).not.toBeNull();
+      cleanup?.();
+
+      const again = render(harness);
+      expect(tabs(again).map((tab) => tab.getAttribute('aria-selected'))).toEqual(['false', 'true']);
+      expect(panel(again, 'part 2')).not.toBeNull();
+      expect(panel(again, 'part 1')).toBeNull();
+    } finally {
+      if (width) Object.defineProperty(HTMLElement.prototype, 'clientWidth', width);
+    }
+  });
+
   it('speaks Chinese', () => {
     const harness = createHarness('zh');
     parallelParts(harness);
