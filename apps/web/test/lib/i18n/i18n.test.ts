@@ -67,6 +67,10 @@ describe('I18n', () => {
     expect(i18n.formatRelativeTime('2025-01-01T11:57:00Z', now)).toBe('3 minutes ago');
     i18n.setLocale('zh');
     expect(i18n.formatRelativeTime('2025-01-01T11:57:00Z', now)).toBe('3分钟前');
+    // Formatters are kept per locale: switching back speaks English again.
+    i18n.setLocale('en');
+    expect(i18n.formatRelativeTime('2025-01-01T11:55:00Z', now)).toBe('5 minutes ago');
+    expect(i18n.formatNumber(0.5, { style: 'percent' })).toBe('50%');
   });
 
   it('formats durations and the elapsed clock', () => {
