@@ -57,7 +57,7 @@ export function watchServerProcess(child: ChildProcess, onExit?: () => void): Se
 }
 
 /** Wait for the "Interthought is running at …" line and return its URL. */
-export function runningUrl(server: ServerProcess, timeoutMs = 15_000): Promise<string> {
+export function runningUrl(server: ServerProcess, timeoutMs = 45_000): Promise<string> {
   return new Promise((resolve, reject) => {
     const check = () => {
       const match = /Interthought is running at (http:\/\/\S+)/.exec(server.stdout());

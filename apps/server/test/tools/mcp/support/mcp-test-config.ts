@@ -50,8 +50,12 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/** Wait until `condition` holds, polling every 10 ms for up to `timeoutMs` (processes take real time). */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+/**
+ * Wait until `condition` holds, polling every 10 ms for up to `timeoutMs` (processes take real time:
+ * on a loaded two-core machine a stdio server started again after a crash can take seconds, so the
+ * default wait runs to just under the 20 s test timeout, where the test's own failure is clearer).
+ */
+export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await condition()) return;
