@@ -95,10 +95,19 @@ export class VirtualChain {
     await tick();
     // Kept mounted, the row is drawn at once at its estimated place; the scroll then measures the rows around it.
     let element = this.rowElement(index);
-    if (!element || !this.#onScreen(element)) this.scroller?.scrollToIndex(index, { align });
-    for (let frame = 0; frame < FRAMES_TO_SETTLE && !element; frame++) {
+    const scrolled = !element || !this.#onScreen(element);
+    if (scrolled) this.scroller?.scrollToIndex(index, { align });
+    let frames = 0;
+    for (; frames < FRAMES_TO_SETTLE && !element; frames++) {
       await nextFrame();
       element = this.rowElement(index);
+    }
+    // The list learns of a scroll from its scroll event, in the next frame: until then it still
+    // draws the rows of where the scroll was. Resolving after that frame, the caller (a keyboard
+    // move that focuses the card) finds the list drawing the place it went to.
+    if (scrolled && frames === 0) {
+      await nextFrame();
+      element = this.rowElement(index) ?? element;
     }
     return element;
   }
