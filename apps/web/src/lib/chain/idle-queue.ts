@@ -53,7 +53,8 @@ export function later(task: () => void): () => void {
 }
 
 function runQueued(deadline: IdleDeadline): void {
-  waiting = false;
+  // `waiting` stays set while the tasks run: a card a task draws that queues its own part joins
+  // this queue rather than asking the clock for a second callback.
   let ran = 0;
   for (const task of queue) {
     queue.delete(task);
@@ -63,10 +64,8 @@ function runQueued(deadline: IdleDeadline): void {
     if (deadline.didTimeout ? ran >= RUN_ON_TIMEOUT : deadline.timeRemaining() < MIN_SLICE_MS) break;
   }
   const clock = idleClock();
-  if (queue.size > 0 && clock) {
-    waiting = true;
-    clock.requestIdleCallback(runQueued, { timeout: MAX_WAIT_MS });
-  }
+  waiting = queue.size > 0 && clock !== undefined;
+  if (waiting) clock!.requestIdleCallback(runQueued, { timeout: MAX_WAIT_MS });
 }
 
 /** Whether `later` puts anything off here (a page with an idle clock). */

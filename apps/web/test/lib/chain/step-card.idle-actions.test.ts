@@ -100,6 +100,21 @@ describe('StepCard: the hover actions are drawn in idle time', () => {
     expect(drawn).toEqual([0, 1, 2, 3]);
   });
 
+  it('keeps one idle callback pending: a task that queues another adds it to the same queue', () => {
+    const drawn: string[] = [];
+    later(() => {
+      drawn.push('first');
+      later(() => drawn.push('queued by the first'));
+    });
+    expect(clock.pending).toHaveLength(1);
+    clock.idle(0.5);
+    expect(drawn).toEqual(['first']);
+    expect(clock.pending).toHaveLength(1);
+    clock.idle();
+    expect(drawn).toEqual(['first', 'queued by the first']);
+    expect(clock.pending).toHaveLength(0);
+  });
+
   it('drops the task of a card unmounted before it was drawn', () => {
     const drawn: string[] = [];
     const cancel = later(() => drawn.push('gone'));

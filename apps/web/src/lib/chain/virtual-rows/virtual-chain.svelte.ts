@@ -95,8 +95,8 @@ export class VirtualChain {
     await tick();
     // Kept mounted, the row is drawn at once at its estimated place; the scroll then measures the rows around it.
     let element = this.rowElement(index);
-    const scrolled = !element || !this.#onScreen(element);
-    if (scrolled) this.scroller?.scrollToIndex(index, { align });
+    const scroller = !element || !this.#onScreen(element) ? this.scroller : undefined;
+    scroller?.scrollToIndex(index, { align });
     let frames = 0;
     for (; frames < FRAMES_TO_SETTLE && !element; frames++) {
       await nextFrame();
@@ -105,7 +105,7 @@ export class VirtualChain {
     // The list learns of a scroll from its scroll event, in the next frame: until then it still
     // draws the rows of where the scroll was. Resolving after that frame, the caller (a keyboard
     // move that focuses the card) finds the list drawing the place it went to.
-    if (scrolled && frames === 0) {
+    if (scroller && frames === 0) {
       await nextFrame();
       element = this.rowElement(index) ?? element;
     }
