@@ -15,33 +15,26 @@ function partsOf(key: string): { sessionId: string; correctedStepId: string } {
 }
 
 /**
+ * What the append script writes into the index for one correction (see `INDEX_CORRECTIONS` in
+ * `redis-scripts.ts`): the hash field, the record, its order key.
+ */
+export function correctionTriple(indexed: IndexedCorrection): [field: string, record: string, orderKey: string] {
+  return [indexed.record.correctedStepId, JSON.stringify(indexed), orderKey(indexed.record)];
+}
+
+/**
  * The cluster's index of corrections in Redis: each session's records in a hash next to its other
- * keys, and one sorted set of their order keys that every node pages newest first. Written after
- * each session's append lands (the same records again on a retried batch: a replace), emptied with
- * its deletion.
+ * keys, and one sorted set of their order keys that every node pages newest first. The append
+ * script writes a batch's corrections in the same step as its events (the same records again on a
+ * retried batch: a replace); the delete script empties a session's with its other keys.
  */
 export class RedisCorrections implements StoredCorrections {
   constructor(private readonly redis: Redis) {}
 
-  async write(records: readonly IndexedCorrection[]): Promise<void> {
-    if (records.length === 0) return;
-    const multi = this.redis.multi();
-    for (const indexed of records) {
-      const { record } = indexed;
-      multi.hset(sessionCorrectionsKey(record.sessionId), record.correctedStepId, JSON.stringify(indexed));
-      multi.zadd(CORRECTIONS_KEY, 0, orderKey(record));
-    }
-    await multi.exec();
-  }
-
-  async removeSession(sessionId: string): Promise<void> {
-    const key = sessionCorrectionsKey(sessionId);
-    const stored = await this.redis.hvals(key);
-    const keys = stored.map((json) => orderKey((JSON.parse(json) as IndexedCorrection).record));
-    const multi = this.redis.multi();
-    if (keys.length > 0) multi.zrem(CORRECTIONS_KEY, ...keys);
-    multi.del(key);
-    await multi.exec();
+  /** The order keys of a session's indexed corrections: what its deletion takes out of the sorted set. */
+  async orderKeysOf(sessionId: string): Promise<string[]> {
+    const stored = await this.redis.hvals(sessionCorrectionsKey(sessionId));
+    return stored.map((json) => orderKey((JSON.parse(json) as IndexedCorrection).record));
   }
 
   async page(query: CorrectionQuery): Promise<CorrectionPage> {
@@ -81,7 +74,14 @@ export class RedisCorrections implements StoredCorrections {
   }
 
   async putRebuilt(records: readonly IndexedCorrection[]): Promise<void> {
-    await this.write(records);
+    if (records.length === 0) return;
+    const multi = this.redis.multi();
+    for (const indexed of records) {
+      const [field, record, key] = correctionTriple(indexed);
+      multi.hset(sessionCorrectionsKey(indexed.record.sessionId), field, record);
+      multi.zadd(CORRECTIONS_KEY, 0, key);
+    }
+    await multi.exec();
   }
 
   async markBuilt(): Promise<void> {

@@ -5,12 +5,12 @@ import type { AppendBatch, EventStore, SessionPage, SessionRecord } from '../cor
 import { badListCursor } from '../core/session-error.js';
 import { EventStoreError } from '../core/persistence/event-store.js';
 import { connectRedis, quitRedis, type RedisTarget } from './redis-connection.js';
-import { ACTIVE_KEY, BY_STATUS_KEY, SESSIONS_KEY, SHARING_KEY, listEntry, ownerSessionsKey, sessionIdOfEntry, sessionKeys, statusRange } from './redis-keys.js';
+import { ACTIVE_KEY, BY_STATUS_KEY, CORRECTIONS_KEY, SESSIONS_KEY, SHARING_KEY, listEntry, ownerSessionsKey, sessionCorrectionsKey, sessionIdOfEntry, sessionKeys, statusRange } from './redis-keys.js';
 import { DEFAULT_RETAINED_EVENTS, RedisRetention, type StreamEntries } from './redis-retention.js';
 import { defineClusterScripts, type AppendCall, type AppendReply, type ClusterScripts } from './redis-scripts.js';
 import { toStoreError } from './redis-store-errors.js';
 import { splitBySession, type SessionAppend } from './session-appends.js';
-import { RedisCorrections } from './redis-corrections.js';
+import { RedisCorrections, correctionTriple } from './redis-corrections.js';
 import type { IndexedCorrection } from '../corrections/correction-index.js';
 import { FencedWrites, type ClusterLog } from './cluster-log.js';
 
@@ -152,8 +152,9 @@ export class RedisEventStore extends FencedWrites implements ClusterLog {
     this.#ensureOpen();
     const keys = sessionKeys(sessionId);
     const [info, entry] = await this.#redis.hmget(keys.meta, 'info', 'entry');
-    await this.#scripts.deleteSession([keys.meta, keys.log, keys.snap, keys.lease, SESSIONS_KEY, BY_STATUS_KEY, ACTIVE_KEY], [sessionId]);
-    await this.corrections.removeSession(sessionId);
+    // One step: the session's corrections leave the index with its keys.
+    const orderKeys = await this.corrections.orderKeysOf(sessionId);
+    await this.#scripts.deleteSession([keys.meta, keys.log, keys.snap, keys.lease, SESSIONS_KEY, BY_STATUS_KEY, ACTIVE_KEY, sessionCorrectionsKey(sessionId), CORRECTIONS_KEY], [sessionId, ...orderKeys]);
     const owner = info == null ? undefined : (JSON.parse(info) as SessionInfo).owner;
     if (owner !== undefined && entry != null) await this.#redis.zrem(ownerSessionsKey(owner.id), entry);
     this.#retention?.forget(sessionId);
@@ -195,9 +196,9 @@ export class RedisEventStore extends FencedWrites implements ClusterLog {
     // One id for the whole call: ioredis resends an unanswered script after a reconnect, and the
     // script recognises its own last batch by it.
     const batchId = randomUUID();
-    const replies = await this.#scripts.appendEach(appends.map((append) => this.#appendCall(append, batchId)));
     const corrections = correctionsBySession(batch.corrections ?? []);
-    const settled = await Promise.allSettled(appends.map((append, index) => this.#afterAppend(append, replies[index]!, corrections.get(append.sessionId) ?? [])));
+    const replies = await this.#scripts.appendEach(appends.map((append) => this.#appendCall(append, batchId, corrections.get(append.sessionId) ?? [])));
+    const settled = await Promise.allSettled(appends.map((append, index) => this.#afterAppend(append, replies[index]!)));
     appends.forEach((append, index) => results.set(append.sessionId, settled[index]!));
     return results;
   }
@@ -248,12 +249,13 @@ export class RedisEventStore extends FencedWrites implements ClusterLog {
     await quitRedis(this.#redis);
   }
 
-  #appendCall(append: SessionAppend, batchId: string): AppendCall {
+  /** One session's part of the append script call; its corrections go into the index in the same step. */
+  #appendCall(append: SessionAppend, batchId: string, corrections: readonly IndexedCorrection[]): AppendCall {
     const { sessionId, summary } = append;
     const keys = sessionKeys(sessionId);
     const epoch = this.epochOf(sessionId);
     return {
-      keys: [keys.meta, keys.log, BY_STATUS_KEY],
+      keys: [keys.meta, keys.log, BY_STATUS_KEY, sessionCorrectionsKey(sessionId), CORRECTIONS_KEY],
       args: [
         epoch === undefined ? '' : String(epoch),
         Math.max(0, append.firstSeq - 1),
@@ -261,18 +263,18 @@ export class RedisEventStore extends FencedWrites implements ClusterLog {
         summary === undefined ? '' : JSON.stringify(summary),
         summary?.status ?? '',
         keys.channel,
+        corrections.length,
+        ...corrections.flatMap(correctionTriple),
         ...append.frames,
       ],
     };
   }
 
   /** One session's part is written (or refused, as a typed error): tell this node's feeds, then trim. */
-  async #afterAppend(append: SessionAppend, reply: PromiseSettledResult<AppendReply>, corrections: readonly IndexedCorrection[]): Promise<void> {
+  async #afterAppend(append: SessionAppend, reply: PromiseSettledResult<AppendReply>): Promise<void> {
     const { sessionId } = append;
     if (reply.status === 'rejected') throw toStoreError(reply.reason, sessionId);
     const [lastSeq, firstSeq] = reply.value;
-    // Its events are in: their corrections go into the index before the append is reported written.
-    await this.corrections.write(corrections);
     if (append.frames.length === 0) return;
     this.written(sessionId, append.frames, append.firstSeq);
     this.#retention?.afterAppend(sessionId, firstSeq, lastSeq);

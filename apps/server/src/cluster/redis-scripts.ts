@@ -48,7 +48,25 @@ return 1
 `;
 
 /**
- * One session's append, shared by `APPEND` and `APPEND_MANY`: the frames are ARGV[from..to].
+ * Puts a batch's corrections into the index (see `RedisCorrections`): ARGV[from..] holds `count`
+ * triples of corrected step id, indexed record (JSON) and order key. A replace, so a retried
+ * batch writes the same records again.
+ */
+const INDEX_CORRECTIONS = `
+local function index_corrections(session_corrections, corrections, from, count)
+  for i = 0, count - 1 do
+    local at = from + 3 * i
+    redis.call('HSET', session_corrections, ARGV[at], ARGV[at + 1])
+    redis.call('ZADD', corrections, 0, ARGV[at + 2])
+  end
+end
+`;
+
+/**
+ * One session's append, shared by `APPEND` and `APPEND_MANY`: the frames are ARGV[from..to], the
+ * corrections they make `corrections_count` triples from ARGV[corrections_from] (see
+ * `INDEX_CORRECTIONS`), written into the index in the same step as the events, so no crash can
+ * leave a correction in the log that the index does not list.
  * Returns {lastSeq, firstSeq} after the append, or an error reply.
  *
  * Order of the checks: unknown session; wrong epoch (FENCED: another node took the session
@@ -58,8 +76,8 @@ return 1
  * queued meanwhile appended to it, so a batch whose reply was lost comes back as a superset):
  * only the rest is written and published. Anything else is SEQ_NOT_CONTIGUOUS.
  */
-const APPEND_SESSION = `${SET_SUMMARY}
-local function append_session(meta, log, by_status, batch_id, epoch, expected_last, info, status, channel, from, to)
+const APPEND_SESSION = `${SET_SUMMARY}${INDEX_CORRECTIONS}
+local function append_session(meta, log, by_status, session_corrections, corrections, batch_id, epoch, expected_last, info, status, channel, corrections_from, corrections_count, from, to)
   local stored = redis.call('HMGET', meta, 'epoch', 'lastSeq', 'lastBatch', 'firstSeq')
   if not stored[2] then return redis.error_reply('SESSION_NOT_FOUND') end
   if epoch ~= '' and stored[1] ~= epoch then
@@ -91,25 +109,29 @@ local function append_session(meta, log, by_status, batch_id, epoch, expected_la
     redis.call('HSET', meta, 'lastSeq', last, 'firstSeq', first, 'lastBatch', batch_id)
     redis.call('SPUBLISH', channel, string.format('%d', expected + skip + 1) .. '\\n' .. table.concat(ARGV, '\\n', from + skip, to))
   end
+  index_corrections(session_corrections, corrections, corrections_from, corrections_count)
   if info ~= '' then set_summary(meta, by_status, info, status) end
   return {last, first}
 end
 `;
 
 /**
- * KEYS: meta, log, byStatus. ARGV: epoch ('' = unfenced), expectedLastSeq, batchId, summary info
- * ('' = none), summary status, channel, frames… Returns {lastSeq, firstSeq} after the append
- * (see `APPEND_SESSION`).
+ * KEYS: meta, log, byStatus, the session's corrections, the corrections index. ARGV: epoch ('' =
+ * unfenced), expectedLastSeq, batchId, summary info ('' = none), summary status, channel,
+ * correction count, the corrections' triples, frames… Returns {lastSeq, firstSeq} after the
+ * append (see `APPEND_SESSION`).
  */
 const APPEND = `${APPEND_SESSION}
-return append_session(KEYS[1], KEYS[2], KEYS[3], ARGV[3], ARGV[1], ARGV[2], ARGV[4], ARGV[5], ARGV[6], 7, #ARGV)
+local corrections = tonumber(ARGV[7])
+return append_session(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[3], ARGV[1], ARGV[2], ARGV[4], ARGV[5], ARGV[6], 8, corrections, 8 + 3 * corrections, #ARGV)
 `;
 
 /**
  * Several sessions' appends in one call, each as `APPEND` does it and atomic for its session; a
- * refused session does not stop the others. KEYS: byStatus, then meta and log of each session.
- * ARGV: batchId, then for each session in KEYS' order: epoch, expectedLastSeq, summary info,
- * summary status, channel, frame count, its frames. Returns one entry per session, in order:
+ * refused session does not stop the others. KEYS: byStatus, the corrections index, then meta, log
+ * and corrections of each session. ARGV: batchId, then for each session in KEYS' order: epoch,
+ * expectedLastSeq, summary info, summary status, channel, frame count, correction count, its
+ * corrections' triples, its frames. Returns one entry per session, in order:
  * {lastSeq, firstSeq} or the session's error reply.
  *
  * One call instead of one per session: each call costs Redis its own script run and its own
@@ -121,10 +143,13 @@ return append_session(KEYS[1], KEYS[2], KEYS[3], ARGV[3], ARGV[1], ARGV[2], ARGV
 const APPEND_MANY = `${APPEND_SESSION}
 local replies = {}
 local at = 2
-for session = 1, (#KEYS - 1) / 2 do
+for session = 1, (#KEYS - 2) / 3 do
+  local key = 3 * session
   local count = tonumber(ARGV[at + 5])
-  replies[session] = append_session(KEYS[2 * session], KEYS[2 * session + 1], KEYS[1], ARGV[1], ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], at + 6, at + 5 + count)
-  at = at + 6 + count
+  local corrections = tonumber(ARGV[at + 6])
+  local frames = at + 7 + 3 * corrections
+  replies[session] = append_session(KEYS[key], KEYS[key + 1], KEYS[1], KEYS[key + 2], KEYS[2], ARGV[1], ARGV[at], ARGV[at + 1], ARGV[at + 2], ARGV[at + 3], ARGV[at + 4], at + 7, corrections, frames, frames + count - 1)
+  at = frames + count
 end
 return replies
 `;
@@ -144,15 +169,20 @@ redis.call('HSET', KEYS[1], 'firstSeq', keep_from)
 return 1
 `;
 
-/** KEYS: meta, log, snap, lease, sessions, byStatus, active. ARGV: sessionId. */
+/**
+ * KEYS: meta, log, snap, lease, sessions, byStatus, active, the session's corrections, the
+ * corrections index. ARGV: sessionId, then the order keys of the session's corrections (read
+ * before the call: the index's records are JSON, and `orderKey` is the one definition of a key).
+ */
 const DELETE_SESSION = `
 local stored = redis.call('HMGET', KEYS[1], 'entry', 'status')
 if stored[1] then
   redis.call('ZREM', KEYS[5], stored[1])
   if stored[2] then redis.call('ZREM', KEYS[6], stored[2] .. '\\0' .. stored[1]) end
 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[8])
 redis.call('SREM', KEYS[7], ARGV[1])
+for i = 2, #ARGV do redis.call('ZREM', KEYS[9], ARGV[i]) end
 return 1
 `;
 
@@ -194,11 +224,11 @@ return 1
 const DEFINITIONS = {
   itCreateSession: { numberOfKeys: 3, lua: CREATE_SESSION },
   itUpdateSession: { numberOfKeys: 2, lua: UPDATE_SESSION },
-  itAppend: { numberOfKeys: 3, lua: APPEND },
+  itAppend: { numberOfKeys: 5, lua: APPEND },
   // The number of keys goes first in each call: it depends on the batch.
   itAppendMany: { lua: APPEND_MANY },
   itTrim: { numberOfKeys: 3, lua: TRIM },
-  itDeleteSession: { numberOfKeys: 7, lua: DELETE_SESSION },
+  itDeleteSession: { numberOfKeys: 9, lua: DELETE_SESSION },
   itAcquireLease: { numberOfKeys: 2, lua: ACQUIRE_LEASE },
   itRenewLease: { numberOfKeys: 1, lua: RENEW_LEASE },
   itReleaseLease: { numberOfKeys: 1, lua: RELEASE_LEASE },
@@ -209,8 +239,9 @@ type Arg = string | number;
 
 /** The keys and arguments of one session's append script call (see `APPEND`). */
 export interface AppendCall {
-  keys: [meta: string, log: string, byStatus: string];
-  args: [epoch: string, expectedLastSeq: number, batchId: string, summary: string, summaryStatus: string, channel: string, ...frames: string[]];
+  keys: [meta: string, log: string, byStatus: string, sessionCorrections: string, corrections: string];
+  /** After the correction count: that many triples (corrected step id, indexed record, order key), then the frames. */
+  args: [epoch: string, expectedLastSeq: number, batchId: string, summary: string, summaryStatus: string, channel: string, correctionCount: number, ...correctionsThenFrames: string[]];
 }
 
 /** What one append script call answered: {lastSeq, firstSeq} after the append. */
@@ -228,8 +259,8 @@ export interface ClusterScripts {
   appendEach(calls: readonly AppendCall[]): Promise<PromiseSettledResult<AppendReply>[]>;
   trim(keys: [meta: string, log: string, snap: string], args: [expectedFirstSeq: number, throughSeq: number, snapshot: string]): Promise<number>;
   deleteSession(
-    keys: [meta: string, log: string, snap: string, lease: string, sessions: string, byStatus: string, active: string],
-    args: [sessionId: string],
+    keys: [meta: string, log: string, snap: string, lease: string, sessions: string, byStatus: string, active: string, sessionCorrections: string, corrections: string],
+    args: [sessionId: string, ...correctionOrderKeys: string[]],
   ): Promise<number>;
   acquireLease(keys: [lease: string, meta: string], args: [nodeId: string, ttlMs: number]): Promise<[ours: 0 | 1, value: string]>;
   renewLease(keys: [lease: string], args: [value: string, ttlMs: number]): Promise<number>;
@@ -265,11 +296,12 @@ export function defineClusterScripts(redis: Redis): ClusterScripts {
 
 /** The sessions' appends as one `APPEND_MANY` call, its replies settled per session. */
 async function appendMany(call: (args: readonly Arg[]) => Promise<unknown>, calls: readonly AppendCall[]): Promise<PromiseSettledResult<AppendReply>[]> {
-  const keys: Arg[] = [calls[0]!.keys[2]];
+  const keys: Arg[] = [calls[0]!.keys[2], calls[0]!.keys[4]];
   const args: Arg[] = [calls[0]!.args[2]];
-  for (const { keys: [meta, log], args: [epoch, expectedLastSeq, , summary, summaryStatus, channel, ...frames] } of calls) {
-    keys.push(meta, log);
-    args.push(epoch, expectedLastSeq, summary, summaryStatus, channel, frames.length, ...frames);
+  for (const { keys: [meta, log, , sessionCorrections], args: [epoch, expectedLastSeq, , summary, summaryStatus, channel, correctionCount, ...rest] } of calls) {
+    keys.push(meta, log, sessionCorrections);
+    const triples = 3 * correctionCount;
+    args.push(epoch, expectedLastSeq, summary, summaryStatus, channel, rest.length - triples, correctionCount, ...rest);
   }
   let replies: unknown;
   try {

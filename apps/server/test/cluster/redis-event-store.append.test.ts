@@ -3,12 +3,40 @@ import type { SessionEvent } from '@interthought/protocol';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { connectRedis } from '../../src/cluster/redis-connection.js';
 import { RedisEventStore } from '../../src/cluster/redis-event-store.js';
-import { sessionKeys, BY_STATUS_KEY } from '../../src/cluster/redis-keys.js';
+import { correctionTriple } from '../../src/cluster/redis-corrections.js';
+import { sessionKeys, BY_STATUS_KEY, CORRECTIONS_KEY, sessionCorrectionsKey } from '../../src/cluster/redis-keys.js';
+import type { AppendCall } from '../../src/cluster/redis-scripts.js';
+import type { IndexedCorrection } from '../../src/corrections/correction-index.js';
+import { orderKey } from '../../src/corrections/correction-order.js';
 import { sessionLog, sessionRecord } from '../store/store-fixtures.js';
 import { batchOf, redisPerFile } from './redis-fixtures.js';
 import { startReplyCuttingProxy } from './reply-cutting-proxy.js';
 
 const redis = redisPerFile();
+
+/** The keys of one session's append script call. */
+const appendKeys = (id: string): AppendCall['keys'] => [sessionKeys(id).meta, sessionKeys(id).log, BY_STATUS_KEY, sessionCorrectionsKey(id), CORRECTIONS_KEY];
+
+/** A correction of the session's `step`, as the core indexes it. */
+function indexedCorrection(sessionId: string, step: number): IndexedCorrection {
+  return {
+    record: {
+      sessionId,
+      stepId: `${sessionId}-s${step}`,
+      correctedStepId: `${sessionId}-c${step}`,
+      index: step,
+      kind: 'thought',
+      correction: 'edited',
+      before: 'before',
+      after: `after ${step}`,
+      by: 'ada',
+      at: `2025-01-01T00:00:0${step}.000Z`,
+      task: `task of ${sessionId}`,
+      agent: 'demo',
+    },
+    ownerId: 'ada',
+  };
+}
 
 async function storeWith(...sessionIds: string[]) {
   const store = await redis.openStore({ retainEventsPerSession: 'all' });
@@ -87,12 +115,11 @@ describe('RedisEventStore appends', () => {
     // The batch's one read, and the INFO that asks.
     expect(count(/total_reads_processed:(\d+)/)).toBeLessThanOrEqual(2);
 
-    const keys = (id: string) => [sessionKeys(id).meta, sessionKeys(id).log, BY_STATUS_KEY] as [string, string, string];
     const next = (id: string) => JSON.stringify(sessionLog(id, 3)[2]);
     const replies = await store.scripts.appendEach([
-      { keys: keys('a'), args: ['', 2, 'batch-2', '', '', sessionKeys('a').channel, next('a')] },
-      { keys: keys('ghost'), args: ['', 0, 'batch-2', '', '', sessionKeys('ghost').channel, next('ghost')] },
-      { keys: keys('c'), args: ['', 2, 'batch-2', '', '', sessionKeys('c').channel, next('c')] },
+      { keys: appendKeys('a'), args: ['', 2, 'batch-2', '', '', sessionKeys('a').channel, 0, next('a')] },
+      { keys: appendKeys('ghost'), args: ['', 0, 'batch-2', '', '', sessionKeys('ghost').channel, 0, next('ghost')] },
+      { keys: appendKeys('c'), args: ['', 2, 'batch-2', '', '', sessionKeys('c').channel, 0, next('c')] },
     ]);
     expect(replies.map((reply) => reply.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(replies[2]).toEqual({ status: 'fulfilled', value: [3, 1] });
@@ -104,13 +131,59 @@ describe('RedisEventStore appends', () => {
     const log = sessionLog('a', 3);
     const keys = sessionKeys('a');
     const frames = log.map((event) => JSON.stringify(event));
-    const call = () => store.scripts.append([keys.meta, keys.log, BY_STATUS_KEY], ['', 0, 'batch-1', '', '', keys.channel, ...frames]);
+    const call = () => store.scripts.append(appendKeys('a'), ['', 0, 'batch-1', '', '', keys.channel, 0, ...frames]);
 
     expect(await call()).toEqual([3, 1]);
     // The resend (ioredis resends an unanswered command after a reconnect) expects lastSeq 0 again.
     expect(await call()).toEqual([3, 1]);
     expect(await store.readEventFrames('a', 0)).toEqual(frames);
     expect(await redis.admin.hget(keys.meta, 'lastBatch')).toBe('batch-1');
+  });
+
+  it("writes a session's corrections into the index in the script call that appends their events, and none of a refused session", async () => {
+    const store = await storeWith('a', 'b');
+    const frame = (id: string) => JSON.stringify(sessionLog(id, 1)[0]);
+    const [a1, a2, ghost] = [indexedCorrection('a', 1), indexedCorrection('a', 2), indexedCorrection('ghost', 1)];
+    // The script alone, as a node that stops right after it leaves Redis: nothing is written after it.
+    const replies = await store.scripts.appendEach([
+      { keys: appendKeys('a'), args: ['', 0, 'batch-1', '', '', sessionKeys('a').channel, 2, ...correctionTriple(a1), ...correctionTriple(a2), frame('a')] },
+      { keys: appendKeys('ghost'), args: ['', 0, 'batch-1', '', '', sessionKeys('ghost').channel, 1, ...correctionTriple(ghost), frame('ghost')] },
+      { keys: appendKeys('b'), args: ['', 0, 'batch-1', '', '', sessionKeys('b').channel, 0, frame('b')] },
+    ]);
+    expect(replies.map((reply) => reply.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await store.readEventFrames('a', 0)).toEqual([frame('a')]);
+    expect(await store.readEventFrames('b', 0)).toEqual([frame('b')]);
+    expect(await redis.admin.hgetall(sessionCorrectionsKey('a'))).toEqual({ 'a-c1': JSON.stringify(a1), 'a-c2': JSON.stringify(a2) });
+    expect(await redis.admin.zrange(CORRECTIONS_KEY, '0', '-1')).toEqual([orderKey(a1.record), orderKey(a2.record)]);
+    expect(await redis.admin.exists(sessionCorrectionsKey('ghost'), sessionCorrectionsKey('b'))).toBe(0);
+    const page = await store.corrections.page({ filter: {}, visibility: { all: true }, limit: 10 });
+    expect(page.corrections.map((record) => record.correctedStepId)).toEqual(['a-c2', 'a-c1']);
+
+    // A fenced writer (another node took the session over) writes neither events nor corrections.
+    await redis.admin.hset(sessionKeys('b').meta, 'epoch', '2');
+    const fenced = store.scripts.append(appendKeys('b'), ['1', 1, 'batch-2', '', '', sessionKeys('b').channel, 1, ...correctionTriple(indexedCorrection('b', 1)), JSON.stringify(sessionLog('b', 2)[1])]);
+    await expect(fenced).rejects.toThrow(/FENCED/);
+    expect(await redis.admin.exists(sessionCorrectionsKey('b'))).toBe(0);
+    expect(await redis.admin.zcard(CORRECTIONS_KEY)).toBe(2);
+  });
+
+  it("takes a session's corrections out of the index in the step that deletes its keys", async () => {
+    const store = await storeWith('a', 'b');
+    const [a1, b1] = [indexedCorrection('a', 1), indexedCorrection('b', 1)];
+    await store.appendBatch({ ...batchOf([...sessionLog('a', 2), ...sessionLog('b', 2)]), corrections: [a1, b1] });
+    expect(await redis.admin.zcard(CORRECTIONS_KEY)).toBe(2);
+    await redis.admin.config('RESETSTAT');
+
+    await store.deleteSession('a');
+
+    const stats = await redis.admin.info('commandstats');
+    // One script call removes the keys and the index entries together (commands a script runs count too: no MULTI of its own).
+    const calls = (pattern: RegExp) => Number(pattern.exec(stats)?.[1] ?? 0);
+    expect(calls(/cmdstat_eval:calls=(\d+)/) + calls(/cmdstat_evalsha:calls=(\d+)/)).toBe(1);
+    expect(stats).not.toMatch(/cmdstat_(multi|exec):/);
+    expect(await redis.admin.exists(sessionCorrectionsKey('a'), sessionKeys('a').log)).toBe(0);
+    expect(await redis.admin.zrange(CORRECTIONS_KEY, '0', '-1')).toEqual([orderKey(b1.record)]);
+    expect(await redis.admin.hgetall(sessionCorrectionsKey('b'))).toEqual({ 'b-c1': JSON.stringify(b1) });
   });
 
   it('applies an append whose reply was lost once: the client resends it and the script knows it', async () => {

@@ -226,7 +226,7 @@ describe('a long chain in Chromium', { timeout: 120_000 }, () => {
         const text = card.querySelector<HTMLElement>('[data-step-text]')!;
         // Not clamped any more, the whole card inside its row, and the row below starts past it.
         return text.scrollHeight <= text.clientHeight + 1 && card.getBoundingClientRect().bottom <= next.getBoundingClientRect().top + 1;
-      }, undefined, { timeout: 5_000 });
+      }, undefined, { timeout: 15_000 });
       const opened = await page.evaluate(() => {
         const text = document.querySelector<HTMLElement>('[data-row]:has(button.more[aria-expanded="true"]) [data-step-text]')!;
         return { height: text.getBoundingClientRect().height, clamped: getComputedStyle(text).maxHeight !== 'none' };
