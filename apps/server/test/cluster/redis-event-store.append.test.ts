@@ -8,7 +8,7 @@ import { sessionKeys, BY_STATUS_KEY, CORRECTIONS_KEY, sessionCorrectionsKey } fr
 import type { AppendCall } from '../../src/cluster/redis-scripts.js';
 import type { IndexedCorrection } from '../../src/corrections/correction-index.js';
 import { orderKey } from '../../src/corrections/correction-order.js';
-import { sessionLog, sessionRecord } from '../store/store-fixtures.js';
+import { correctionRecord, sessionLog, sessionRecord } from '../store/store-fixtures.js';
 import { batchOf, redisPerFile } from './redis-fixtures.js';
 import { startReplyCuttingProxy } from './reply-cutting-proxy.js';
 
@@ -19,23 +19,7 @@ const appendKeys = (id: string): AppendCall['keys'] => [sessionKeys(id).meta, se
 
 /** A correction of the session's `step`, as the core indexes it. */
 function indexedCorrection(sessionId: string, step: number): IndexedCorrection {
-  return {
-    record: {
-      sessionId,
-      stepId: `${sessionId}-s${step}`,
-      correctedStepId: `${sessionId}-c${step}`,
-      index: step,
-      kind: 'thought',
-      correction: 'edited',
-      before: 'before',
-      after: `after ${step}`,
-      by: 'ada',
-      at: `2025-01-01T00:00:0${step}.000Z`,
-      task: `task of ${sessionId}`,
-      agent: 'demo',
-    },
-    ownerId: 'ada',
-  };
+  return { record: correctionRecord(sessionId, step, `2025-01-01T00:00:0${step}.000Z`), ownerId: 'ada' };
 }
 
 async function storeWith(...sessionIds: string[]) {

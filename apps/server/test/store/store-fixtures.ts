@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionEvent, SessionInfo, Step, StepKind } from '@interthought/protocol';
+import type { CorrectionRecord, SessionEvent, SessionInfo, Step, StepKind } from '@interthought/protocol';
 import type { AppendBatch, SessionRecord } from '../../src/core/persistence/event-store.js';
 
 /** A fresh folder under the OS temp dir; `cleanup` removes it. */
@@ -144,4 +144,23 @@ export function sessionLog(sessionId: string, length: number): SessionEvent[] {
 export function batchOf(events: readonly SessionEvent[], summaries?: readonly SessionInfo[]): AppendBatch {
   const frames = events.map((event) => JSON.stringify(event));
   return summaries === undefined ? { events, frames } : { events, frames, summaries };
+}
+
+/** A correction record as the core indexes it, with what the test varies. */
+export function correctionRecord(sessionId: string, step: number, at: string, extra: Partial<CorrectionRecord> = {}): CorrectionRecord {
+  return {
+    sessionId,
+    stepId: `${sessionId}-s${step}`,
+    correctedStepId: `${sessionId}-c${step}`,
+    index: step,
+    kind: 'thought',
+    correction: 'edited',
+    before: 'before',
+    after: `after ${step}`,
+    by: 'ada',
+    at,
+    task: `task of ${sessionId}`,
+    agent: 'demo',
+    ...extra,
+  };
 }

@@ -3,27 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { EventStore } from '../../../src/core/persistence/event-store.js';
 import { CorrectionCursorError, type CorrectionQuery, type IndexedCorrection } from '../../../src/corrections/correction-index.js';
 import { orderKey } from '../../../src/corrections/correction-order.js';
-import { batchOf, sessionLog, sessionRecord } from '../store-fixtures.js';
+import { batchOf, correctionRecord as correction, sessionLog, sessionRecord } from '../store-fixtures.js';
 import type { StoreHarness } from './store-harness.js';
-
-/** A correction record as the core indexes it, with what the test varies. */
-function correction(sessionId: string, step: number, at: string, extra: Partial<CorrectionRecord> = {}): CorrectionRecord {
-  return {
-    sessionId,
-    stepId: `${sessionId}-s${step}`,
-    correctedStepId: `${sessionId}-c${step}`,
-    index: step,
-    kind: 'thought',
-    correction: 'edited',
-    before: 'before',
-    after: `after ${step}`,
-    by: 'ada',
-    at,
-    task: `task of ${sessionId}`,
-    agent: 'demo',
-    ...extra,
-  };
-}
 
 const at = (second: number): string => `2025-01-01T00:00:${String(second).padStart(2, '0')}.000Z`;
 
