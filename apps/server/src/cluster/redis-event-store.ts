@@ -102,9 +102,8 @@ export class RedisEventStore extends FencedWrites implements ClusterLog {
     const keys = sessionKeys(info.sessionId);
     const entry = listEntry(info.createdAt, info.sessionId);
     const args = [JSON.stringify(info), JSON.stringify(record.options ?? {}), record.lastSeq, info.status, entry] as const;
-    // Listed under its owner first: an entry whose session never came to be is skipped by the list.
-    if (info.owner !== undefined) await this.#redis.zadd(ownerSessionsKey(info.owner.id), 0, entry);
-    await this.#refusable(info.sessionId, this.#scripts.createSession([keys.meta, SESSIONS_KEY, BY_STATUS_KEY], [...args]));
+    const lists = info.owner === undefined ? ([SESSIONS_KEY, BY_STATUS_KEY] as const) : ([SESSIONS_KEY, BY_STATUS_KEY, ownerSessionsKey(info.owner.id)] as const);
+    await this.#refusable(info.sessionId, this.#scripts.createSession([keys.meta, ...lists], [...args]));
   }
 
   async updateSession(info: SessionInfo): Promise<void> {
@@ -151,12 +150,13 @@ export class RedisEventStore extends FencedWrites implements ClusterLog {
   async deleteSession(sessionId: string): Promise<void> {
     this.#ensureOpen();
     const keys = sessionKeys(sessionId);
-    const [info, entry] = await this.#redis.hmget(keys.meta, 'info', 'entry');
+    // A session's owner never changes: read before the script, which takes the session off every list it is on.
+    const info = await this.#redis.hget(keys.meta, 'info');
+    const owner = info == null ? undefined : (JSON.parse(info) as SessionInfo).owner;
     // One step: the session's corrections leave the index with its keys.
     const orderKeys = await this.corrections.orderKeysOf(sessionId);
-    await this.#scripts.deleteSession([keys.meta, keys.log, keys.snap, keys.lease, SESSIONS_KEY, BY_STATUS_KEY, ACTIVE_KEY, sessionCorrectionsKey(sessionId), CORRECTIONS_KEY], [sessionId, ...orderKeys]);
-    const owner = info == null ? undefined : (JSON.parse(info) as SessionInfo).owner;
-    if (owner !== undefined && entry != null) await this.#redis.zrem(ownerSessionsKey(owner.id), entry);
+    const keyList = [keys.meta, keys.log, keys.snap, keys.lease, SESSIONS_KEY, BY_STATUS_KEY, ACTIVE_KEY, sessionCorrectionsKey(sessionId), CORRECTIONS_KEY] as const;
+    await this.#scripts.deleteSession(owner === undefined ? [...keyList] : [...keyList, ownerSessionsKey(owner.id)], [sessionId, ...orderKeys]);
     this.#retention?.forget(sessionId);
     this.unfence(sessionId);
   }

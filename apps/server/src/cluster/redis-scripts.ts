@@ -24,8 +24,9 @@ end
 `;
 
 /**
- * KEYS: meta, sessions, byStatus. ARGV: info, options, lastSeq, status, entry. A create resent
- * after a lost reply finds its own record and succeeds again.
+ * KEYS: meta, sessions, byStatus, and the owner's list when the session has an owner. ARGV: info,
+ * options, lastSeq, status, entry. The session is listed (under its owner too) in the step that
+ * makes it. A create resent after a lost reply finds its own record and succeeds again.
  */
 const CREATE_SESSION = `
 local meta = KEYS[1]
@@ -37,6 +38,7 @@ end
 redis.call('HSET', meta, 'info', ARGV[1], 'options', ARGV[2], 'lastSeq', ARGV[3], 'epoch', 0, 'status', ARGV[4], 'entry', ARGV[5])
 redis.call('ZADD', KEYS[2], 0, ARGV[5])
 redis.call('ZADD', KEYS[3], 0, ARGV[4] .. '\\0' .. ARGV[5])
+if KEYS[4] then redis.call('ZADD', KEYS[4], 0, ARGV[5]) end
 return 1
 `;
 
@@ -171,13 +173,15 @@ return 1
 
 /**
  * KEYS: meta, log, snap, lease, sessions, byStatus, active, the session's corrections, the
- * corrections index. ARGV: sessionId, then the order keys of the session's corrections (read
- * before the call: the index's records are JSON, and `orderKey` is the one definition of a key).
+ * corrections index, and the owner's list when the session has an owner. ARGV: sessionId, then
+ * the order keys of the session's corrections (read before the call: the index's records are
+ * JSON, and `orderKey` is the one definition of a key). Every list the session is on loses it here.
  */
 const DELETE_SESSION = `
 local stored = redis.call('HMGET', KEYS[1], 'entry', 'status')
 if stored[1] then
   redis.call('ZREM', KEYS[5], stored[1])
+  if KEYS[10] then redis.call('ZREM', KEYS[10], stored[1]) end
   if stored[2] then redis.call('ZREM', KEYS[6], stored[2] .. '\\0' .. stored[1]) end
 end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[8])
@@ -222,13 +226,13 @@ return 1
 `;
 
 const DEFINITIONS = {
-  itCreateSession: { numberOfKeys: 3, lua: CREATE_SESSION },
+  itCreateSession: { lua: CREATE_SESSION },
   itUpdateSession: { numberOfKeys: 2, lua: UPDATE_SESSION },
   itAppend: { numberOfKeys: 5, lua: APPEND },
-  // The number of keys goes first in each call: it depends on the batch.
+  // The number of keys goes first in each call of these: it depends on the batch, or the session's owner.
   itAppendMany: { lua: APPEND_MANY },
   itTrim: { numberOfKeys: 3, lua: TRIM },
-  itDeleteSession: { numberOfKeys: 9, lua: DELETE_SESSION },
+  itDeleteSession: { lua: DELETE_SESSION },
   itAcquireLease: { numberOfKeys: 2, lua: ACQUIRE_LEASE },
   itRenewLease: { numberOfKeys: 1, lua: RENEW_LEASE },
   itReleaseLease: { numberOfKeys: 1, lua: RELEASE_LEASE },
@@ -249,7 +253,7 @@ export type AppendReply = [lastSeq: number, firstSeq: number];
 
 /** The scripts as typed calls: keys first, then arguments, in the orders documented above. */
 export interface ClusterScripts {
-  createSession(keys: [meta: string, sessions: string, byStatus: string], args: [info: string, options: string, lastSeq: number, status: string, entry: string]): Promise<number>;
+  createSession(keys: [meta: string, sessions: string, byStatus: string, ...ownerSessions: [] | [ownerSessions: string]], args: [info: string, options: string, lastSeq: number, status: string, entry: string]): Promise<number>;
   updateSession(keys: [meta: string, byStatus: string], args: [info: string, status: string]): Promise<number>;
   append(keys: AppendCall['keys'], args: AppendCall['args']): Promise<AppendReply>;
   /**
@@ -259,7 +263,7 @@ export interface ClusterScripts {
   appendEach(calls: readonly AppendCall[]): Promise<PromiseSettledResult<AppendReply>[]>;
   trim(keys: [meta: string, log: string, snap: string], args: [expectedFirstSeq: number, throughSeq: number, snapshot: string]): Promise<number>;
   deleteSession(
-    keys: [meta: string, log: string, snap: string, lease: string, sessions: string, byStatus: string, active: string, sessionCorrections: string, corrections: string],
+    keys: [meta: string, log: string, snap: string, lease: string, sessions: string, byStatus: string, active: string, sessionCorrections: string, corrections: string, ...ownerSessions: [] | [ownerSessions: string]],
     args: [sessionId: string, ...correctionOrderKeys: string[]],
   ): Promise<number>;
   acquireLease(keys: [lease: string, meta: string], args: [nodeId: string, ttlMs: number]): Promise<[ours: 0 | 1, value: string]>;
@@ -280,14 +284,19 @@ export function defineClusterScripts(redis: Redis): ClusterScripts {
     <R>(name: ScriptName) =>
     (keys: readonly Arg[], args: readonly Arg[]): Promise<R> =>
       commands[name](keys, args) as Promise<R>;
+  // A script whose keys vary (an owner's list or not) takes their number first.
+  const callVarying =
+    <R>(name: ScriptName) =>
+    (keys: readonly Arg[], args: readonly Arg[]): Promise<R> =>
+      commands[name]([keys.length, ...keys], args) as Promise<R>;
   const append = call<AppendReply>('itAppend');
   return {
-    createSession: call('itCreateSession'),
+    createSession: callVarying('itCreateSession'),
     updateSession: call('itUpdateSession'),
     append,
     appendEach: (calls) => (calls.length === 1 ? Promise.allSettled([append(calls[0]!.keys, calls[0]!.args)]) : appendMany((args) => commands.itAppendMany([], args), calls)),
     trim: call('itTrim'),
-    deleteSession: call('itDeleteSession'),
+    deleteSession: callVarying('itDeleteSession'),
     acquireLease: call('itAcquireLease'),
     renewLease: call('itRenewLease'),
     releaseLease: call('itReleaseLease'),
