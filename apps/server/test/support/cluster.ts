@@ -307,13 +307,5 @@ export function expectContiguous(seqs: readonly number[], from = 0): void {
   expect(seqs).toEqual(seqs.map((_, index) => from + index + 1));
 }
 
-/** Poll `check` until it returns something other than undefined (for state only reachable by asking). */
-export async function eventually<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 15_000, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
+/** The cluster tests' polling wait (one definition for the server's tests). */
+export { eventually } from './eventually.js';

@@ -50,19 +50,8 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-/**
- * Wait until `condition` holds, polling every 10 ms for up to `timeoutMs` (processes take real time:
- * on a loaded two-core machine a stdio server started again after a crash can take seconds, so the
- * default wait runs to just under the 20 s test timeout, where the test's own failure is clearer).
- */
-export async function eventually(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`Gave up waiting for: ${what}`);
-}
+/** The MCP tests' polling wait (one definition for the server's tests). */
+export { eventually } from '../../../support/eventually.js';
 
 /** The tools the two test servers (stdio `notes`, HTTP `weather`) register, in the registry's order. */
 export const TEST_SERVERS_TOOL_NAMES = [
