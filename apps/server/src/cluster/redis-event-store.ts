@@ -54,6 +54,11 @@ function decodeCursor(cursor: string): string {
 
 export type { WrittenListener } from './cluster-log.js';
 
+/** The owner's list a session is on, as the create and delete scripts' optional last key. */
+function ownerListOf(info: SessionInfo): [] | [ownerSessions: string] {
+  return info.owner === undefined ? [] : [ownerSessionsKey(info.owner.id)];
+}
+
 /**
  * The `EventStore` of cluster mode, over one ioredis client (which it owns: `close()` quits it).
  * Layout and scripts: `redis-keys.ts`, `redis-scripts.ts`. Each session's append is one script
@@ -102,8 +107,7 @@ export class RedisEventStore extends FencedWrites implements ClusterLog {
     const keys = sessionKeys(info.sessionId);
     const entry = listEntry(info.createdAt, info.sessionId);
     const args = [JSON.stringify(info), JSON.stringify(record.options ?? {}), record.lastSeq, info.status, entry] as const;
-    const lists = info.owner === undefined ? ([SESSIONS_KEY, BY_STATUS_KEY] as const) : ([SESSIONS_KEY, BY_STATUS_KEY, ownerSessionsKey(info.owner.id)] as const);
-    await this.#refusable(info.sessionId, this.#scripts.createSession([keys.meta, ...lists], [...args]));
+    await this.#refusable(info.sessionId, this.#scripts.createSession([keys.meta, SESSIONS_KEY, BY_STATUS_KEY, ...ownerListOf(info)], [...args]));
   }
 
   async updateSession(info: SessionInfo): Promise<void> {
@@ -152,11 +156,13 @@ export class RedisEventStore extends FencedWrites implements ClusterLog {
     const keys = sessionKeys(sessionId);
     // A session's owner never changes: read before the script, which takes the session off every list it is on.
     const info = await this.#redis.hget(keys.meta, 'info');
-    const owner = info == null ? undefined : (JSON.parse(info) as SessionInfo).owner;
+    const ownerList: [] | [string] = info == null ? [] : ownerListOf(JSON.parse(info) as SessionInfo);
     // One step: the session's corrections leave the index with its keys.
     const orderKeys = await this.corrections.orderKeysOf(sessionId);
-    const keyList = [keys.meta, keys.log, keys.snap, keys.lease, SESSIONS_KEY, BY_STATUS_KEY, ACTIVE_KEY, sessionCorrectionsKey(sessionId), CORRECTIONS_KEY] as const;
-    await this.#scripts.deleteSession(owner === undefined ? [...keyList] : [...keyList, ownerSessionsKey(owner.id)], [sessionId, ...orderKeys]);
+    await this.#scripts.deleteSession(
+      [keys.meta, keys.log, keys.snap, keys.lease, SESSIONS_KEY, BY_STATUS_KEY, ACTIVE_KEY, sessionCorrectionsKey(sessionId), CORRECTIONS_KEY, ...ownerList],
+      [sessionId, ...orderKeys],
+    );
     this.#retention?.forget(sessionId);
     this.unfence(sessionId);
   }

@@ -5,7 +5,8 @@ import type { Redis } from 'ioredis';
  * first word is the code (`SESSION_NOT_FOUND`, `FENCED` …), mapped to typed errors by
  * `redis-store-errors.ts`.
  *
- * The session's own keys share a slot; `it:sessions`, `it:by-status`, `it:active` and `it:corrections` do not. That
+ * The session's own keys share a slot; `it:sessions`, `it:by-status`, `it:active`, `it:corrections` and
+ * the owners' lists (`it:owner:<id>:sessions`) do not. That
  * is fine on one Redis (with replicas or Sentinel); on Redis Cluster the writes of those shared
  * indexes would have to leave the scripts (see "What Redis must be set to" in docs/cluster.md).
  */

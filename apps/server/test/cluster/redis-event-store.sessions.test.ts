@@ -39,10 +39,12 @@ describe('RedisEventStore sessions', () => {
     onTestFinished(() => void monitor.disconnect());
     const seen: string[] = [];
     monitor.on('monitor', (_time: string, args: string[], source: string) => seen.push(`${source === 'lua' ? 'script' : 'node'} ${args[0]?.toLowerCase()} ${args[1] ?? ''}`));
+    let marks = 0;
     const listWrites = async () => {
-      // MONITOR hears a command a moment after it ran: a PING through the same path marks the end.
-      await redis.admin.ping('done');
-      await vi.waitFor(() => expect(seen.some((line) => line.startsWith('node ping'))).toBe(true));
+      // MONITOR hears a command a moment after it ran, in order: a PING of our own marks the end.
+      const mark = `mark-${++marks}`;
+      await redis.admin.ping(mark);
+      await vi.waitFor(() => expect(seen).toContain(`node ping ${mark}`));
       const writes = seen.filter((line) => / (zadd|zrem) /.test(line));
       seen.length = 0;
       return writes;
